@@ -1,0 +1,35 @@
+# The two commands a newcomer needs (see README.md):
+#   make run   - the main job
+#   make test  - every test, lint and check
+# Toolchains the machine provides: Rust (rustup), Python 3, Node, gcc.
+
+CARGO ?= cargo
+# Backends to run the whole suite on, forced with CHUNKHASH_BACKEND; the ones
+# this CPU lacks are skipped with a note.
+BACKENDS ?= portable sse41 avx2 avx512
+
+.PHONY: run test test-rust test-backends lint
+
+run:
+	$(CARGO) run --release -p chunkhash --example hash_file -- README.md Cargo.toml
+
+test: lint test-rust test-backends
+
+lint:
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+
+test-rust:
+	$(CARGO) test --workspace
+
+# The differential tests already force each backend; this runs everything
+# else (one-shot calls, default hashers) on each one too.
+test-backends:
+	@for backend in $(BACKENDS); do \
+	  if $(CARGO) run -q --release -p chunkhash --example backend_supported -- $$backend; then \
+	    echo "== CHUNKHASH_BACKEND=$$backend"; \
+	    CHUNKHASH_BACKEND=$$backend $(CARGO) test -q -p chunkhash || exit 1; \
+	  else \
+	    echo "note: backend $$backend not supported on this machine, skipped"; \
+	  fi; \
+	done

@@ -1,0 +1,417 @@
+//! The incremental hasher and the extended-output reader.
+//!
+//! The hasher keeps the bytes of the newest chunk unhashed (the "tail"): until
+//! more input arrives, it may be the last chunk, or even the root. Whole chunks
+//! that are certainly not last are hashed as soon as `update` sees them,
+//! side by side in lanes, and their subtrees are merged on a stack of chaining
+//! values. When an update leaves lanes idle, the tail is hashed in one of them
+//! as if it were the last chunk; `finalize` then uses that value instead of
+//! hashing the tail alone, so a message given in one `update` costs the same as
+//! the one-shot `hash`.
+
+use super::tree::{largest_power_of_two_at_most, Join, Output, SerialJoin, Tree};
+use super::{Backend, BackendError, Hash, KEY_LEN, OUT_LEN};
+use crate::platform::{CvBytes, LaneJob, Platform, BLOCK_LEN, CHUNK_LEN, MAX_LANES};
+use core::fmt;
+
+/// Enough for 2^64 bytes: a stack entry per set bit of a chunk count below 2^54.
+const MAX_DEPTH: usize = 54;
+
+/// An incremental BLAKE3 hasher, for input that arrives in pieces.
+///
+/// ```
+/// use chunkhash::blake3::{self, Hasher};
+///
+/// let mut hasher = Hasher::new();
+/// hasher.update(b"abc").update(b"def");
+/// assert_eq!(hasher.finalize(), blake3::hash(b"abcdef"));
+///
+/// // Extended output: as many bytes as needed, from any position.
+/// let mut output = [0u8; 100];
+/// hasher.finalize_xof().fill(&mut output);
+/// assert_eq!(&output[..32], blake3::hash(b"abcdef").as_bytes());
+/// ```
+#[derive(Clone)]
+pub struct Hasher {
+    tree: Tree,
+    /// Chaining values of complete subtrees, largest first; one per set bit of `chunks_done`.
+    stack: [CvBytes; MAX_DEPTH],
+    stack_len: usize,
+    /// Chunks represented by `stack`.
+    chunks_done: u64,
+    /// The unhashed bytes of chunk number `chunks_done`.
+    tail: [u8; CHUNK_LEN],
+    tail_len: usize,
+    /// The tail's chaining value as a final, non-root chunk, computed early in
+    /// an idle lane; cleared whenever the tail changes.
+    tail_cv: Option<CvBytes>,
+}
+
+impl Hasher {
+    fn with_tree(tree: Tree) -> Hasher {
+        Hasher {
+            tree,
+            stack: [[0; OUT_LEN]; MAX_DEPTH],
+            stack_len: 0,
+            chunks_done: 0,
+            tail: [0; CHUNK_LEN],
+            tail_len: 0,
+            tail_cv: None,
+        }
+    }
+
+    /// A hasher for the default hash.
+    pub fn new() -> Hasher {
+        Self::with_tree(Tree::plain(Platform::detect()))
+    }
+
+    /// A hasher for the keyed hash.
+    pub fn new_keyed(key: &[u8; KEY_LEN]) -> Hasher {
+        Self::with_tree(Tree::keyed(Platform::detect(), key))
+    }
+
+    /// A hasher for key derivation; see [`derive_key`](super::derive_key).
+    pub fn new_derive_key(context: &str) -> Hasher {
+        Self::with_tree(Tree::derive_key(Platform::detect(), context))
+    }
+
+    /// A hasher for the default hash that runs on `backend`; an error if this
+    /// CPU cannot run it.
+    pub fn new_with_backend(backend: Backend) -> Result<Hasher, BackendError> {
+        Ok(Self::with_tree(Tree::plain(Platform::new(backend)?)))
+    }
+
+    /// A keyed hasher that runs on `backend`.
+    pub fn new_keyed_with_backend(backend: Backend, key: &[u8; KEY_LEN]) -> Result<Hasher, BackendError> {
+        Ok(Self::with_tree(Tree::keyed(Platform::new(backend)?, key)))
+    }
+
+    /// A key-derivation hasher that runs on `backend`.
+    pub fn new_derive_key_with_backend(backend: Backend, context: &str) -> Result<Hasher, BackendError> {
+        Ok(Self::with_tree(Tree::derive_key(Platform::new(backend)?, context)))
+    }
+
+    /// The backend this hasher runs on.
+    pub fn backend(&self) -> Backend {
+        self.tree.platform.backend()
+    }
+
+    /// Forgets all input, keeping the mode (key, context) and backend.
+    pub fn reset(&mut self) -> &mut Self {
+        self.stack_len = 0;
+        self.chunks_done = 0;
+        self.tail_len = 0;
+        self.tail_cv = None;
+        self
+    }
+
+    /// Bytes of input so far.
+    pub fn count(&self) -> u64 {
+        self.chunks_done * CHUNK_LEN as u64 + self.tail_len as u64
+    }
+
+    /// Adds input.
+    pub fn update(&mut self, input: &[u8]) -> &mut Self {
+        self.update_with::<SerialJoin>(input)
+    }
+
+    /// Adds input, hashing large inputs on all cores (rayon's global pool).
+    /// Gives the same result as [`update`](Hasher::update); worth it from
+    /// about 128 KiB.
+    #[cfg(feature = "parallel")]
+    pub fn update_parallel(&mut self, input: &[u8]) -> &mut Self {
+        self.update_with::<super::tree::RayonJoin>(input)
+    }
+
+    fn update_with<J: Join>(&mut self, mut input: &[u8]) -> &mut Self {
+        if input.is_empty() {
+            return self;
+        }
+        if self.tail_len < CHUNK_LEN {
+            let take = (CHUNK_LEN - self.tail_len).min(input.len());
+            self.tail[self.tail_len..self.tail_len + take].copy_from_slice(&input[..take]);
+            self.tail_len += take;
+            self.tail_cv = None;
+            input = &input[take..];
+            if input.is_empty() {
+                return self;
+            }
+        }
+        // The tail is a whole chunk and more input follows, so it is not last.
+        self.absorb::<J>(input);
+        self
+    }
+
+    /// Hashes the full tail and every chunk of `input` but the last, which
+    /// becomes the new tail. `input` is not empty.
+    fn absorb<J: Join>(&mut self, input: &[u8]) {
+        let full_tail = self.tail;
+        let whole_chunks = (input.len() - 1) / CHUNK_LEN;
+        let (mut body, new_tail) = input.split_at(whole_chunks * CHUNK_LEN);
+
+        let tail_hashed_early = self.tail_cv.take().map(|cv| self.push_subtree(cv, 1)).is_some();
+        let mut run = Run::new(self.chunks_done);
+        if !tail_hashed_early {
+            // The full tail leads the first run.
+            run.jobs[0] = LaneJob::chunk(&full_tail, self.chunks_done, self.tree.flags, false);
+            run.len = 1;
+        }
+        let lanes = self.tree.platform.backend().lanes();
+        while !body.is_empty() {
+            let next_chunk = run.first_chunk + run.len as u64;
+            if run.len == 0 {
+                // Aligned subtrees larger than the lanes are hashed whole, with
+                // their parents in lanes too.
+                let alignment = if next_chunk == 0 { u64::MAX } else { 1 << next_chunk.trailing_zeros() };
+                let available = (body.len() / CHUNK_LEN) as u64;
+                let size = largest_power_of_two_at_most(available).min(alignment);
+                if size >= 2 * self.tree.leaf_chunks() as u64 {
+                    let (subtree, rest) = body.split_at(size as usize * CHUNK_LEN);
+                    let cv = self.tree.subtree_cv::<J>(subtree, next_chunk);
+                    self.push_subtree(cv, size);
+                    run.first_chunk = self.chunks_done;
+                    body = rest;
+                    continue;
+                }
+            }
+            let (chunk, rest) = body.split_at(CHUNK_LEN);
+            run.jobs[run.len] = LaneJob::chunk(chunk, next_chunk, self.tree.flags, false);
+            run.len += 1;
+            body = rest;
+            if run.len == lanes.max(2) {
+                self.flush_run(&run.jobs[..run.len], None);
+                run = Run::new(self.chunks_done);
+            }
+        }
+        // Lanes left idle in the last call hash the new tail early.
+        let new_tail_index = run.first_chunk + run.len as u64;
+        let mut tail_cv = None;
+        if run.len > 0 {
+            let speculate = run.len < lanes;
+            if speculate {
+                run.jobs[run.len] = LaneJob::chunk(new_tail, new_tail_index, self.tree.flags, false);
+            }
+            let count = run.len + usize::from(speculate);
+            let mut extra = [0u8; OUT_LEN];
+            self.flush_run(&run.jobs[..count], speculate.then_some(&mut extra));
+            tail_cv = speculate.then_some(extra);
+        }
+        self.tail[..new_tail.len()].copy_from_slice(new_tail);
+        self.tail_len = new_tail.len();
+        self.tail_cv = tail_cv;
+        debug_assert_eq!(self.chunks_done, new_tail_index);
+    }
+
+    /// Hashes a run of consecutive chunks side by side and pushes them. With
+    /// `speculative`, the last job is the tail: its value goes there instead.
+    fn flush_run(&mut self, jobs: &[LaneJob<'_>], speculative: Option<&mut CvBytes>) {
+        let mut cvs = [[0u8; OUT_LEN]; MAX_LANES];
+        self.tree.platform.hash_lanes(&self.tree.key, jobs, &mut cvs[..jobs.len()]);
+        let mut count = jobs.len();
+        if let Some(tail_cv) = speculative {
+            count -= 1;
+            *tail_cv = cvs[count];
+        }
+        self.push_chunk_cvs(&cvs[..count]);
+    }
+
+    /// Pushes consecutive chunk values starting at chunk `chunks_done`:
+    /// first merged, in lanes, into the largest aligned subtrees they cover.
+    fn push_chunk_cvs(&mut self, cvs: &[CvBytes]) {
+        // Split the run into aligned power-of-two pieces, as counted from
+        // the start of the message.
+        let mut pieces = [(0usize, 0usize); MAX_LANES];
+        let mut piece_count = 0;
+        let mut index = 0;
+        while index < cvs.len() {
+            let chunk = self.chunks_done + index as u64;
+            let alignment = if chunk == 0 { u64::MAX } else { 1 << chunk.trailing_zeros() };
+            let size = largest_power_of_two_at_most((cvs.len() - index) as u64).min(alignment) as usize;
+            pieces[piece_count] = (index, size);
+            piece_count += 1;
+            index += size;
+        }
+        // Reduce every piece one level at a time; the parents of all pieces
+        // at one level run side by side.
+        let mut level = [[0u8; OUT_LEN]; MAX_LANES];
+        level[..cvs.len()].copy_from_slice(cvs);
+        let mut width = 1;
+        while pieces[..piece_count].iter().any(|&(_, size)| size > width) {
+            let mut blocks = [[0u8; 2 * OUT_LEN]; MAX_LANES / 2];
+            let mut owners = [0usize; MAX_LANES / 2];
+            let mut parents = 0;
+            for &(start, size) in &pieces[..piece_count] {
+                let nodes = size / width;
+                for pair in 0..nodes / 2 {
+                    blocks[parents][..OUT_LEN].copy_from_slice(&level[start + 2 * pair]);
+                    blocks[parents][OUT_LEN..].copy_from_slice(&level[start + 2 * pair + 1]);
+                    owners[parents] = start + pair;
+                    parents += 1;
+                }
+            }
+            let jobs: [LaneJob<'_>; MAX_LANES / 2] =
+                core::array::from_fn(|i| LaneJob::parent(&blocks[i], self.tree.flags, false));
+            let mut out = [[0u8; OUT_LEN]; MAX_LANES / 2];
+            self.tree.platform.hash_lanes(&self.tree.key, &jobs[..parents], &mut out[..parents]);
+            for (cv, &owner) in out[..parents].iter().zip(&owners) {
+                level[owner] = *cv;
+            }
+            width *= 2;
+        }
+        for &(start, size) in &pieces[..piece_count] {
+            self.push_subtree(level[start], size as u64);
+        }
+    }
+
+    /// Pushes the value of a complete subtree of `size` chunks that starts at
+    /// chunk `chunks_done`, merging siblings. More input always follows, so no
+    /// node made here can be the root.
+    fn push_subtree(&mut self, cv: CvBytes, size: u64) {
+        debug_assert!(size.is_power_of_two() && self.chunks_done.is_multiple_of(size));
+        self.stack[self.stack_len] = cv;
+        self.stack_len += 1;
+        self.chunks_done += size;
+        while self.stack_len > self.chunks_done.count_ones() as usize {
+            let right = self.stack[self.stack_len - 1];
+            let left = self.stack[self.stack_len - 2];
+            self.stack_len -= 1;
+            self.stack[self.stack_len - 1] = self.tree.parent_cv(&left, &right);
+        }
+    }
+
+    fn root_output(&self) -> Output {
+        if self.chunks_done == 0 {
+            return self.tree.chunk_output(&self.tail[..self.tail_len], 0);
+        }
+        let mut right = match self.tail_cv {
+            Some(cv) => cv,
+            None => {
+                let mut out = [[0u8; OUT_LEN]];
+                let job = LaneJob::chunk(&self.tail[..self.tail_len], self.chunks_done, self.tree.flags, false);
+                self.tree.platform.hash_lanes(&self.tree.key, &[job], &mut out);
+                out[0]
+            }
+        };
+        for left in self.stack[1..self.stack_len].iter().rev() {
+            right = self.tree.parent_cv(left, &right);
+        }
+        self.tree.parent_output(&self.stack[0], &right)
+    }
+
+    /// The hash of all input so far. The hasher is unchanged: more input may follow.
+    pub fn finalize(&self) -> Hash {
+        Hash(self.root_output().root_hash())
+    }
+
+    /// A reader of the extended output, as long as needed.
+    pub fn finalize_xof(&self) -> OutputReader {
+        OutputReader { output: self.root_output(), position: 0 }
+    }
+}
+
+/// Up to one kernel call of consecutive chunks, not yet hashed.
+struct Run<'a> {
+    jobs: [LaneJob<'a>; MAX_LANES],
+    len: usize,
+    first_chunk: u64,
+}
+
+impl Run<'_> {
+    fn new(first_chunk: u64) -> Self {
+        Run { jobs: [LaneJob::IDLE; MAX_LANES], len: 0, first_chunk }
+    }
+}
+
+impl Default for Hasher {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl fmt::Debug for Hasher {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Hasher").field("backend", &self.backend()).field("count", &self.count()).finish()
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::io::Write for Hasher {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.update(buf);
+        Ok(buf.len())
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        self.update(buf);
+        Ok(())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Reads the extended output of a finished hash: a stream of 2^64 bytes
+/// whose first 32 are the hash. Reading past its end wraps to its start.
+#[derive(Clone)]
+pub struct OutputReader {
+    output: Output,
+    position: u64,
+}
+
+impl OutputReader {
+    /// Fills `buf` with output from the current position and moves past it.
+    pub fn fill(&mut self, mut buf: &mut [u8]) {
+        while !buf.is_empty() {
+            let block = self.output.root_output_block(self.position / BLOCK_LEN as u64);
+            let offset = (self.position % BLOCK_LEN as u64) as usize;
+            let take = (BLOCK_LEN - offset).min(buf.len());
+            buf[..take].copy_from_slice(&block[offset..offset + take]);
+            buf = &mut buf[take..];
+            self.position = self.position.wrapping_add(take as u64);
+        }
+    }
+
+    /// The byte offset of the next byte `fill` returns.
+    pub fn position(&self) -> u64 {
+        self.position
+    }
+
+    /// Moves to a byte offset.
+    pub fn set_position(&mut self, position: u64) {
+        self.position = position;
+    }
+}
+
+impl fmt::Debug for OutputReader {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OutputReader").field("position", &self.position).finish()
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::io::Read for OutputReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.fill(buf);
+        Ok(buf.len())
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::io::Seek for OutputReader {
+    /// Seeks from the start or the current position; the output has no end to
+    /// seek from (`SeekFrom::End` is an error), and positions stay in 0..2^64.
+    fn seek(&mut self, pos: std::io::SeekFrom) -> std::io::Result<u64> {
+        use std::io::{Error, ErrorKind, SeekFrom};
+        let target = match pos {
+            SeekFrom::Start(offset) => Some(offset),
+            SeekFrom::Current(delta) => self.position.checked_add_signed(delta),
+            SeekFrom::End(_) => {
+                return Err(Error::new(ErrorKind::Unsupported, "BLAKE3 output has no end to seek from"));
+            }
+        };
+        let target = target.ok_or_else(|| Error::new(ErrorKind::InvalidInput, "seek to a position outside 0..2^64"))?;
+        self.position = target;
+        Ok(target)
+    }
+}
