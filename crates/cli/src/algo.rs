@@ -1,0 +1,323 @@
+//! What the command hashes with: an algorithm, and for BLAKE3 its mode
+//! (plain, keyed, derive-key) and output length. Everything the other
+//! modules need to know about algorithms goes through here.
+
+use anyhow::{bail, Result};
+use chunkhash::blake3;
+use std::fmt;
+
+/// The algorithms the command knows.
+///
+/// Until the registry (`chunkhash::Algorithm`) lands this is BLAKE3 alone,
+/// spelled with the registry's method names so the switch is one line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Algorithm {
+    /// BLAKE3, 32 bytes (or any length with `-l`).
+    Blake3,
+}
+
+impl Algorithm {
+    /// Every algorithm, in the registry's id order.
+    pub fn all() -> &'static [Algorithm] {
+        &[Algorithm::Blake3]
+    }
+
+    /// The canonical name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Blake3 => "BLAKE3",
+        }
+    }
+
+    /// The tag of `--tag` lines, as the usual tool spells it.
+    pub fn bsd_tag(self) -> &'static str {
+        match self {
+            Algorithm::Blake3 => "BLAKE3",
+        }
+    }
+
+    /// Bytes in the default digest.
+    pub fn digest_len(self) -> usize {
+        match self {
+            Algorithm::Blake3 => blake3::OUT_LEN,
+        }
+    }
+}
+
+impl std::str::FromStr for Algorithm {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Self, String> {
+        let wanted = text.trim();
+        Algorithm::all()
+            .iter()
+            .copied()
+            .find(|algorithm| {
+                algorithm.name().eq_ignore_ascii_case(wanted)
+                    || algorithm.bsd_tag().eq_ignore_ascii_case(wanted)
+                    || format!("{}sum", algorithm.name()).eq_ignore_ascii_case(wanted)
+                    || (*algorithm == Algorithm::Blake3 && wanted.eq_ignore_ascii_case("b3sum"))
+            })
+            .ok_or_else(|| format!("unknown algorithm {wanted:?}"))
+    }
+}
+
+/// Parses an algorithm name; the error lists the valid ones.
+pub fn parse_algorithm(text: &str) -> Result<Algorithm> {
+    match text.parse::<Algorithm>() {
+        Ok(algorithm) => Ok(algorithm),
+        Err(_) => bail!("unknown algorithm {:?}; valid algorithms are: {}", text, valid_names()),
+    }
+}
+
+/// The valid names, comma-separated, for error messages and `--help`.
+pub fn valid_names() -> String {
+    Algorithm::all().iter().map(|algorithm| algorithm.name().to_ascii_lowercase()).collect::<Vec<_>>().join(", ")
+}
+
+/// Whether the algorithm is BLAKE3 or a truncation of it: those have
+/// extended output, keys, derive-key and multi-threaded hashing.
+pub fn is_blake3_family(algorithm: Algorithm) -> bool {
+    matches!(algorithm, Algorithm::Blake3)
+}
+
+/// The algorithm that `-l LEN` (bytes) selects in place of `algorithm`:
+/// BLAKE2b-512 with 32 is BLAKE2b-256 and back, as b2sum's `-l 256` / `-l 512`.
+pub fn length_sibling(algorithm: Algorithm, len: usize) -> Option<Algorithm> {
+    Algorithm::all()
+        .iter()
+        .copied()
+        .find(|&other| other != algorithm && other.digest_len() == len && same_family(algorithm, other))
+}
+
+fn same_family(a: Algorithm, b: Algorithm) -> bool {
+    let _ = (a, b);
+    false
+}
+
+/// The tag of `--tag` lines for a method: the algorithm's, whatever the
+/// BLAKE3 output length (the hex length tells it).
+pub fn tag_for(method: &Method) -> &'static str {
+    method.algorithm.bsd_tag()
+}
+
+/// Text written before the hex in untagged lines: xxhsum marks XXH3-64 with
+/// `XXH3_` so that it is not mistaken for XXH64, which has the same length.
+pub fn hex_prefix(algorithm: Algorithm) -> &'static str {
+    let _ = algorithm;
+    ""
+}
+
+/// XXH3-64, whose untagged lines carry xxhsum's `XXH3_` prefix.
+pub fn xxh3_64() -> Option<Algorithm> {
+    None
+}
+
+/// The method for a digest of `len` bytes said to be `algorithm`'s: BLAKE3
+/// takes any length (extended output), the others only their own.
+pub fn method_for_length(algorithm: Algorithm, len: usize) -> Result<Method, String> {
+    if is_blake3_family(algorithm) && algorithm == Algorithm::Blake3 {
+        if len == 0 || len > crate::settings::MAX_LENGTH {
+            return Err(format!("a {len}-byte BLAKE3 digest is out of range"));
+        }
+        return Ok(Method::blake3_xof(len));
+    }
+    if len == algorithm.digest_len() {
+        Ok(Method::plain(algorithm))
+    } else {
+        Err(format!("a {len}-byte digest cannot be {} ({} bytes)", algorithm.name(), algorithm.digest_len()))
+    }
+}
+
+/// Every plain method whose digest has `len` bytes, in id order.
+pub fn candidates_for_len(len: usize) -> Vec<Method> {
+    Algorithm::all().iter().copied().filter(|a| a.digest_len() == len).map(Method::plain).collect()
+}
+
+/// The method of a `TAG (NAME) = HEX` line with a `len`-byte digest, and
+/// whether the tag asks for little-endian display (xxhsum's `_LE` tags).
+/// Tags are matched as the tools print them, ignoring case, then as any
+/// name the algorithm parser knows.
+pub fn method_for_tag(tag: &str, len: usize) -> Result<(Method, bool), String> {
+    let (base, little_endian) = match tag.strip_suffix("_LE") {
+        Some(base) if base.starts_with("XXH") => (base, true),
+        _ => (tag, false),
+    };
+    let algorithm = Algorithm::all()
+        .iter()
+        .copied()
+        .find(|a| a.bsd_tag().eq_ignore_ascii_case(base))
+        .or_else(|| base.parse::<Algorithm>().ok())
+        .ok_or_else(|| format!("unknown algorithm tag {tag:?}"))?;
+    Ok((method_for_length(algorithm, len)?, little_endian))
+}
+
+/// The BLAKE3 modes.
+#[derive(Clone)]
+pub enum Blake3Mode {
+    /// The default hash.
+    Hash,
+    /// Keyed with 32 bytes.
+    Keyed([u8; blake3::KEY_LEN]),
+    /// Key derivation with a context string.
+    DeriveKey(String),
+}
+
+impl fmt::Debug for Blake3Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Never print the key.
+        match self {
+            Blake3Mode::Hash => f.write_str("Hash"),
+            Blake3Mode::Keyed(_) => f.write_str("Keyed(..)"),
+            Blake3Mode::DeriveKey(context) => write!(f, "DeriveKey({context:?})"),
+        }
+    }
+}
+
+/// An algorithm with everything needed to hash: mode and output length.
+#[derive(Clone, Debug)]
+pub struct Method {
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// The BLAKE3 mode (always `Hash` for other algorithms).
+    pub mode: Blake3Mode,
+    /// Output bytes.
+    pub out_len: usize,
+}
+
+impl Method {
+    /// The algorithm with its default mode and length.
+    pub fn plain(algorithm: Algorithm) -> Method {
+        Method { algorithm, mode: Blake3Mode::Hash, out_len: algorithm.digest_len() }
+    }
+
+    /// BLAKE3 (plain) with `out_len` bytes of extended output.
+    pub fn blake3_xof(out_len: usize) -> Method {
+        Method { algorithm: Algorithm::Blake3, mode: Blake3Mode::Hash, out_len }
+    }
+
+    /// Whether [`hash_many`](crate::sum) can take inputs of this method: the
+    /// plain 32-byte BLAKE3 hash.
+    pub fn is_plain_blake3(&self) -> bool {
+        self.algorithm == Algorithm::Blake3 && matches!(self.mode, Blake3Mode::Hash) && self.out_len == blake3::OUT_LEN
+    }
+
+    /// A fresh hasher.
+    pub fn hasher(&self) -> MethodHasher {
+        let hasher = match &self.mode {
+            Blake3Mode::Hash => blake3::Hasher::new(),
+            Blake3Mode::Keyed(key) => blake3::Hasher::new_keyed(key),
+            Blake3Mode::DeriveKey(context) => blake3::Hasher::new_derive_key(context),
+        };
+        MethodHasher { inner: Inner::Blake3(Box::new(hasher)), out_len: self.out_len }
+    }
+
+    /// The digest of a whole buffer.
+    #[cfg(test)]
+    pub fn digest(&self, input: &[u8]) -> Vec<u8> {
+        let mut hasher = self.hasher();
+        hasher.update(input, false);
+        hasher.finish()
+    }
+}
+
+enum Inner {
+    Blake3(Box<blake3::Hasher>),
+}
+
+/// An incremental hasher for a [`Method`].
+pub struct MethodHasher {
+    inner: Inner,
+    out_len: usize,
+}
+
+impl fmt::Debug for MethodHasher {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MethodHasher").field("out_len", &self.out_len).finish_non_exhaustive()
+    }
+}
+
+impl MethodHasher {
+    /// Adds input; `parallel` lets BLAKE3 use the current rayon pool.
+    pub fn update(&mut self, input: &[u8], parallel: bool) {
+        match &mut self.inner {
+            Inner::Blake3(hasher) => {
+                if parallel {
+                    hasher.update_parallel(input);
+                } else {
+                    hasher.update(input);
+                }
+            }
+        }
+    }
+
+    /// The digest, `out_len` bytes.
+    pub fn finish(self) -> Vec<u8> {
+        match self.inner {
+            Inner::Blake3(hasher) => {
+                let mut out = vec![0u8; self.out_len];
+                hasher.finalize_xof().fill(&mut out);
+                out
+            }
+        }
+    }
+}
+
+/// Lowercase hex.
+pub fn to_hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(2 * bytes.len());
+    for &b in bytes {
+        out.push(DIGITS[usize::from(b >> 4)] as char);
+        out.push(DIGITS[usize::from(b & 15)] as char);
+    }
+    out
+}
+
+/// Parses hex of either case; `None` for an odd length or a non-hex digit.
+pub fn from_hex(text: &[u8]) -> Option<Vec<u8>> {
+    if !text.len().is_multiple_of(2) {
+        return None;
+    }
+    let digit = |c: u8| match c {
+        b'0'..=b'9' => Some(c - b'0'),
+        b'a'..=b'f' => Some(c - b'a' + 10),
+        b'A'..=b'F' => Some(c - b'A' + 10),
+        _ => None,
+    };
+    text.chunks_exact(2).map(|pair| Some(digit(pair[0])? << 4 | digit(pair[1])?)).collect()
+}
+
+/// Compares digests without an early exit on the first differing byte.
+pub fn digests_equal(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_round_trip() {
+        let bytes = [0u8, 1, 0xab, 0xff];
+        assert_eq!(to_hex(&bytes), "0001abff");
+        assert_eq!(from_hex(b"0001ABff").as_deref(), Some(&bytes[..]));
+        assert_eq!(from_hex(b"abc"), None);
+        assert_eq!(from_hex(b"zz"), None);
+    }
+
+    #[test]
+    fn names_parse_case_insensitively_and_errors_list_the_valid_ones() {
+        assert_eq!(parse_algorithm("blake3").unwrap(), Algorithm::Blake3);
+        assert_eq!(parse_algorithm("B3SUM").unwrap(), Algorithm::Blake3);
+        let error = parse_algorithm("md5").unwrap_err().to_string();
+        assert!(error.contains("\"md5\"") && error.contains("blake3"), "{error}");
+    }
+
+    #[test]
+    fn blake3_xof_extends_the_default_hash() {
+        let long = Method::blake3_xof(64).digest(b"abc");
+        assert_eq!(&long[..32], blake3::hash(b"abc").as_bytes());
+        assert!(digests_equal(&Method::plain(Algorithm::Blake3).digest(b"abc"), blake3::hash(b"abc").as_bytes()));
+        assert!(!digests_equal(&long[..32], &long[32..]));
+    }
+}
