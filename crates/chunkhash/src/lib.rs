@@ -41,6 +41,7 @@ mod digest;
 mod hex;
 #[allow(unsafe_code)]
 mod platform;
+pub mod trailer;
 
 #[cfg(feature = "blake2")]
 mod blake2b;
