@@ -35,10 +35,24 @@ extern crate alloc;
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+mod algorithm;
 pub mod blake3;
+mod digest;
 mod hex;
 #[allow(unsafe_code)]
 mod platform;
+pub mod trailer;
 
+#[cfg(feature = "blake2")]
+mod blake2b;
+#[cfg(feature = "crc32c")]
+mod crc32c;
+#[cfg(feature = "sha2")]
+mod sha2;
+#[cfg(feature = "xxhash")]
+mod xxhash;
+
+pub use algorithm::{Algorithm, ParseAlgorithmError, UnavailableAlgorithm, UnknownAlgorithm, MAX_DIGEST_LEN};
+pub use digest::{digest, try_digest, Digest, DigestHex, StreamingHasher};
 pub use hex::{HexError, HexString};
 pub use platform::{Backend, BackendError};
