@@ -6,66 +6,26 @@ use anyhow::{bail, Result};
 use chunkhash::blake3;
 use std::fmt;
 
-/// The algorithms the command knows.
-///
-/// Until the registry (`chunkhash::Algorithm`) lands this is BLAKE3 alone,
-/// spelled with the registry's method names so the switch is one line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Algorithm {
-    /// BLAKE3, 32 bytes (or any length with `-l`).
-    Blake3,
-}
+pub use chunkhash::Algorithm;
 
-impl Algorithm {
-    /// Every algorithm, in the registry's id order.
-    pub fn all() -> &'static [Algorithm] {
-        &[Algorithm::Blake3]
-    }
-
-    /// The canonical name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Algorithm::Blake3 => "BLAKE3",
-        }
-    }
-
-    /// The tag of `--tag` lines, as the usual tool spells it.
-    pub fn bsd_tag(self) -> &'static str {
-        match self {
-            Algorithm::Blake3 => "BLAKE3",
-        }
-    }
-
-    /// Bytes in the default digest.
-    pub fn digest_len(self) -> usize {
-        match self {
-            Algorithm::Blake3 => blake3::OUT_LEN,
-        }
-    }
-}
-
-impl std::str::FromStr for Algorithm {
-    type Err = String;
-    fn from_str(text: &str) -> Result<Self, String> {
-        let wanted = text.trim();
-        Algorithm::all()
-            .iter()
-            .copied()
-            .find(|algorithm| {
-                algorithm.name().eq_ignore_ascii_case(wanted)
-                    || algorithm.bsd_tag().eq_ignore_ascii_case(wanted)
-                    || format!("{}sum", algorithm.name()).eq_ignore_ascii_case(wanted)
-                    || (*algorithm == Algorithm::Blake3 && wanted.eq_ignore_ascii_case("b3sum"))
-            })
-            .ok_or_else(|| format!("unknown algorithm {wanted:?}"))
-    }
-}
-
-/// Parses an algorithm name; the error lists the valid ones.
+/// Parses an algorithm name; the error lists the valid ones. Besides the
+/// registry's names and aliases (`blake3`, `sha256`, `xxh3`, `blake2b-256`,
+/// ...), the names of the tools work: `b3sum`, `b2sum`, `sha256sum`,
+/// `xxhsum` (XXH64, its default), `xxh3sum`, `xxh128sum`, ...
 pub fn parse_algorithm(text: &str) -> Result<Algorithm> {
-    match text.parse::<Algorithm>() {
-        Ok(algorithm) => Ok(algorithm),
-        Err(_) => bail!("unknown algorithm {:?}; valid algorithms are: {}", text, valid_names()),
+    let name = text.trim();
+    if let Ok(algorithm) = name.parse::<Algorithm>() {
+        return Ok(algorithm);
+    }
+    let lower = name.to_ascii_lowercase();
+    let tool = match lower.as_str() {
+        "b2sum" => Some(Algorithm::Blake2b512),
+        "xxhsum" => Some(Algorithm::Xxh64),
+        _ => lower.strip_suffix("sum").and_then(|stem| stem.parse::<Algorithm>().ok()),
+    };
+    match tool {
+        Some(algorithm) => Ok(algorithm),
+        None => bail!("unknown algorithm {:?}; valid algorithms are: {}", text, valid_names()),
     }
 }
 
@@ -77,7 +37,7 @@ pub fn valid_names() -> String {
 /// Whether the algorithm is BLAKE3 or a truncation of it: those have
 /// extended output, keys, derive-key and multi-threaded hashing.
 pub fn is_blake3_family(algorithm: Algorithm) -> bool {
-    matches!(algorithm, Algorithm::Blake3)
+    matches!(algorithm, Algorithm::Blake3 | Algorithm::Blake3_160)
 }
 
 /// The algorithm that `-l LEN` (bytes) selects in place of `algorithm`:
@@ -90,8 +50,8 @@ pub fn length_sibling(algorithm: Algorithm, len: usize) -> Option<Algorithm> {
 }
 
 fn same_family(a: Algorithm, b: Algorithm) -> bool {
-    let _ = (a, b);
-    false
+    let blake2b = |x| matches!(x, Algorithm::Blake2b512 | Algorithm::Blake2b256);
+    blake2b(a) && blake2b(b)
 }
 
 /// The tag of `--tag` lines for a method: the algorithm's, whatever the
@@ -103,19 +63,21 @@ pub fn tag_for(method: &Method) -> &'static str {
 /// Text written before the hex in untagged lines: xxhsum marks XXH3-64 with
 /// `XXH3_` so that it is not mistaken for XXH64, which has the same length.
 pub fn hex_prefix(algorithm: Algorithm) -> &'static str {
-    let _ = algorithm;
-    ""
+    match algorithm {
+        Algorithm::Xxh3_64 => "XXH3_",
+        _ => "",
+    }
 }
 
 /// XXH3-64, whose untagged lines carry xxhsum's `XXH3_` prefix.
 pub fn xxh3_64() -> Option<Algorithm> {
-    None
+    Some(Algorithm::Xxh3_64)
 }
 
 /// The method for a digest of `len` bytes said to be `algorithm`'s: BLAKE3
 /// takes any length (extended output), the others only their own.
 pub fn method_for_length(algorithm: Algorithm, len: usize) -> Result<Method, String> {
-    if is_blake3_family(algorithm) && algorithm == Algorithm::Blake3 {
+    if algorithm == Algorithm::Blake3 {
         if len == 0 || len > crate::settings::MAX_LENGTH {
             return Err(format!("a {len}-byte BLAKE3 digest is out of range"));
         }
@@ -201,14 +163,20 @@ impl Method {
         self.algorithm == Algorithm::Blake3 && matches!(self.mode, Blake3Mode::Hash) && self.out_len == blake3::OUT_LEN
     }
 
-    /// A fresh hasher.
+    /// A fresh hasher. BLAKE3-160 is BLAKE3 cut to 20 bytes, so it takes
+    /// the BLAKE3 path (and its threads); the rest are the registry's.
     pub fn hasher(&self) -> MethodHasher {
-        let hasher = match &self.mode {
-            Blake3Mode::Hash => blake3::Hasher::new(),
-            Blake3Mode::Keyed(key) => blake3::Hasher::new_keyed(key),
-            Blake3Mode::DeriveKey(context) => blake3::Hasher::new_derive_key(context),
+        let inner = if is_blake3_family(self.algorithm) {
+            let hasher = match &self.mode {
+                Blake3Mode::Hash => blake3::Hasher::new(),
+                Blake3Mode::Keyed(key) => blake3::Hasher::new_keyed(key),
+                Blake3Mode::DeriveKey(context) => blake3::Hasher::new_derive_key(context),
+            };
+            Inner::Blake3(Box::new(hasher))
+        } else {
+            Inner::Registry(Box::new(chunkhash::StreamingHasher::new(self.algorithm)))
         };
-        MethodHasher { inner: Inner::Blake3(Box::new(hasher)), out_len: self.out_len }
+        MethodHasher { inner, out_len: self.out_len }
     }
 
     /// The digest of a whole buffer.
@@ -222,6 +190,7 @@ impl Method {
 
 enum Inner {
     Blake3(Box<blake3::Hasher>),
+    Registry(Box<chunkhash::StreamingHasher>),
 }
 
 /// An incremental hasher for a [`Method`].
@@ -247,6 +216,9 @@ impl MethodHasher {
                     hasher.update(input);
                 }
             }
+            Inner::Registry(hasher) => {
+                hasher.update(input);
+            }
         }
     }
 
@@ -258,6 +230,7 @@ impl MethodHasher {
                 hasher.finalize_xof().fill(&mut out);
                 out
             }
+            Inner::Registry(hasher) => hasher.finalize().as_bytes().to_vec(),
         }
     }
 }

@@ -110,13 +110,30 @@ pub fn run(settings: &BenchSettings, printer: &mut Printer) -> Result<()> {
 fn one_shot(algorithm: Algorithm, input: &[u8]) {
     match algorithm {
         Algorithm::Blake3 => consume(blake3::hash(input)),
+        _ => consume(chunkhash::digest(algorithm, input)),
     }
 }
 
-/// The backend a row of this algorithm runs on.
+/// The backend a row of this algorithm runs on: chunkhash's own kernel for
+/// BLAKE3, else the crate the registry wraps (with the default features)
+/// and the instruction set it picks on this CPU.
 fn backend_of(algorithm: Algorithm) -> String {
-    let _ = algorithm;
-    blake3::Backend::detect().name().to_string()
+    #[cfg(target_arch = "x86_64")]
+    let (sse42, avx2) = (std::arch::is_x86_feature_detected!("sse4.2"), std::arch::is_x86_feature_detected!("avx2"));
+    #[cfg(not(target_arch = "x86_64"))]
+    let (sse42, avx2) = (false, false);
+    match algorithm {
+        Algorithm::Blake3 | Algorithm::Blake3_160 => blake3::Backend::detect().name().to_string(),
+        Algorithm::Xxh3_64 | Algorithm::Xxh3_128 => format!("twox-hash {}", if avx2 { "avx2" } else { "sse2" }),
+        Algorithm::Xxh64 | Algorithm::Xxh32 => "twox-hash scalar".to_string(),
+        Algorithm::Crc32c => format!("crc32c {}", if sse42 { "sse4.2" } else { "table" }),
+        Algorithm::Blake2b512 | Algorithm::Blake2b256 => {
+            format!("blake2b_simd {}", if avx2 { "avx2" } else { "portable" })
+        }
+        Algorithm::Sha256 => "hmac-sha256 portable".to_string(),
+        Algorithm::Sha512 | Algorithm::Sha512_160 => "hmac-sha512 portable".to_string(),
+        _ => "registry".to_string(),
+    }
 }
 
 struct RowPlan {
