@@ -282,8 +282,50 @@ mod tests {
     fn names_parse_case_insensitively_and_errors_list_the_valid_ones() {
         assert_eq!(parse_algorithm("blake3").unwrap(), Algorithm::Blake3);
         assert_eq!(parse_algorithm("B3SUM").unwrap(), Algorithm::Blake3);
+        assert_eq!(parse_algorithm("sha256sum").unwrap(), Algorithm::Sha256);
+        assert_eq!(parse_algorithm("b2sum").unwrap(), Algorithm::Blake2b512);
+        assert_eq!(parse_algorithm("xxhsum").unwrap(), Algorithm::Xxh64);
+        assert_eq!(parse_algorithm("xxh128sum").unwrap(), Algorithm::Xxh3_128);
+        assert_eq!(parse_algorithm("XXH3").unwrap(), Algorithm::Xxh3_64);
         let error = parse_algorithm("md5").unwrap_err().to_string();
-        assert!(error.contains("\"md5\"") && error.contains("blake3"), "{error}");
+        assert!(error.contains("\"md5\"") && error.contains("blake3") && error.contains("sha-512/160"), "{error}");
+        assert!(parse_algorithm("sum").is_err());
+    }
+
+    #[test]
+    fn every_method_matches_the_registry() {
+        let input = vectors_input();
+        for &algorithm in Algorithm::all() {
+            let method = Method::plain(algorithm);
+            assert_eq!(method.digest(&input), chunkhash::digest(algorithm, &input).as_bytes(), "{algorithm}");
+            let mut split = method.hasher();
+            split.update(&input[..1000], false);
+            split.update(&input[1000..], true);
+            assert_eq!(split.finish(), chunkhash::digest(algorithm, &input).as_bytes(), "{algorithm}");
+        }
+    }
+
+    fn vectors_input() -> Vec<u8> {
+        (0..300_000u32).map(|i| (i % 251) as u8).collect()
+    }
+
+    #[test]
+    fn lengths_select_candidates_and_tags_select_one() {
+        let names = |len| candidates_for_len(len).iter().map(|m| m.algorithm).collect::<Vec<_>>();
+        assert_eq!(names(32), [Algorithm::Blake3, Algorithm::Blake2b256, Algorithm::Sha256]);
+        assert_eq!(names(8), [Algorithm::Xxh3_64, Algorithm::Xxh64]);
+        assert_eq!(names(4), [Algorithm::Xxh32, Algorithm::Crc32c]);
+        assert!(names(9).is_empty());
+        assert_eq!(method_for_tag("BLAKE2b", 64).unwrap().0.algorithm, Algorithm::Blake2b512);
+        assert_eq!(method_for_tag("BLAKE2b-256", 32).unwrap().0.algorithm, Algorithm::Blake2b256);
+        assert_eq!(method_for_tag("SHA256", 32).unwrap().0.algorithm, Algorithm::Sha256);
+        assert_eq!(method_for_tag("XXH3", 8).unwrap().0.algorithm, Algorithm::Xxh3_64);
+        let (method, little_endian) = method_for_tag("XXH128_LE", 16).unwrap();
+        assert_eq!((method.algorithm, method.out_len, little_endian), (Algorithm::Xxh3_128, 16, true));
+        assert!(method_for_tag("SHA256", 64).unwrap_err().contains("64-byte"));
+        assert!(method_for_tag("BLAKE2b-160", 20).is_err());
+        assert_eq!(length_sibling(Algorithm::Blake2b512, 32), Some(Algorithm::Blake2b256));
+        assert_eq!(length_sibling(Algorithm::Sha256, 64), None);
     }
 
     #[test]

@@ -96,7 +96,7 @@ pub struct SumFlags {
     pub algorithm: Option<String>,
 
     /// Output bytes (BLAKE3 extended output); see below for other algorithms
-    #[arg(short = 'l', long = "length", value_name = "LEN")]
+    #[arg(short = 'l', long = "length", value_name = "LEN", allow_hyphen_values = true)]
     pub length: Option<String>,
 
     /// BSD-style lines: `ALGO (FILE) = HEX`
@@ -188,7 +188,7 @@ pub struct BenchFlags {
     pub algorithms: Option<String>,
 
     /// Comma-separated input sizes: 64, 4K, 1MiB (default: 64,1K,4K,64K,1M)
-    #[arg(long, value_name = "LIST")]
+    #[arg(long, value_name = "LIST", allow_hyphen_values = true)]
     pub sizes: Option<String>,
 
     /// Also measure BLAKE3 on many inputs per call (the batch path)
