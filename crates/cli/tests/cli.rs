@@ -640,9 +640,13 @@ fn bad_bench_input_is_refused() {
 
 // ---------------------------------------------------------------- xxhsum
 
-/// Where `make test` installs the Python `xxhash` package.
+/// Where `make test` installs the Python `xxhash` package: it says so in
+/// `CHUNKHASH_PYDEPS`; `target/pydeps` otherwise.
 fn pydeps() -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR")).parent().unwrap().join("pydeps")
+    match std::env::var_os("CHUNKHASH_PYDEPS") {
+        Some(path) => PathBuf::from(path),
+        None => Path::new(env!("CARGO_TARGET_TMPDIR")).parent().unwrap().join("pydeps"),
+    }
 }
 
 /// Writes check files in every xxhsum form (-H0 to -H3, GNU and --tag,
