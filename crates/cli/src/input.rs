@@ -52,7 +52,7 @@ impl Progress {
     pub fn new(total: Option<u64>) -> Progress {
         let bar = ProgressBar::with_draw_target(total, ProgressDrawTarget::hidden());
         let style = match total {
-            Some(_) => ProgressStyle::with_template("{bytes}/{total_bytes} [{bar:40}] {bytes_per_sec}, {eta} left")
+            Some(_) => ProgressStyle::with_template("{bytes}/{total_bytes} [{wide_bar}] {bytes_per_sec}, {eta} left")
                 .map(|style| style.progress_chars("=> ")),
             None => ProgressStyle::with_template("{spinner} {bytes} hashed, {bytes_per_sec}"),
         };

@@ -352,6 +352,22 @@ fn a_closed_pipe_ends_quietly() {
     assert_eq!(&first, &hex(&blake3::hash(b"a").as_bytes()[..8]).as_bytes()[..16]);
 }
 
+#[test]
+fn progress_bar_only_on_a_terminal() {
+    let dir = Dir::new("progress_bar_only_on_a_terminal");
+    // Sparse: 257 MiB of zeros, over the 256 MiB that shows a bar at once.
+    fs::File::create(dir.path.join("zeros")).unwrap().set_len(257 << 20).unwrap();
+    // Off a terminal: nothing on stderr.
+    let out = ok(dir.run(&["sum", "zeros"], b""));
+    assert!(out.ends_with("  zeros\n"));
+    // On a terminal (util-linux `script` gives the command a pty): a bar.
+    let command = format!("'{}' sum zeros > /dev/null", env!("CARGO_BIN_EXE_chunkhash"));
+    let output = dir.command("script", &["-qec", &command, "/dev/null"]).output().expect("util-linux script");
+    let screen = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{screen}");
+    assert!(screen.contains("/257.00 MiB ["), "no progress bar on the terminal: {screen:?}");
+}
+
 // ---------------------------------------------------------------- check
 
 #[test]
