@@ -228,6 +228,28 @@ fn check_accepts_coreutils_files() {
     assert_eq!(theirs.matches(": OK\n").count(), names.len());
 }
 
+/// Names that are not UTF-8 are written as raw bytes, as coreutils does
+/// (b3sum would print U+FFFD), and check finds the files again.
+#[cfg(unix)]
+#[test]
+fn non_utf8_names_are_written_raw() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = Dir::new("non_utf8_names_are_written_raw");
+    let name = std::ffi::OsStr::from_bytes(b"caf\xe9\xff");
+    dir.write(name, b"bytes");
+    let mut ours = dir.command(env!("CARGO_BIN_EXE_chunkhash"), &["sum", "-a", "sha256"]);
+    let ours = ours.arg(name).output().unwrap();
+    let mut theirs = dir.command("sha256sum", &[]);
+    let theirs = theirs.arg(name).output().unwrap();
+    assert_eq!(code(&ours), 0);
+    assert_eq!(ours.stdout, theirs.stdout);
+    assert!(ours.stdout.ends_with(b"  caf\xe9\xff\n"));
+    dir.write("sums", &ours.stdout);
+    let checked = dir.run(&["check", "sums"], b"");
+    assert_eq!(code(&checked), 0, "{}", stderr(&checked));
+    assert_eq!(checked.stdout, b"caf\xe9\xff: OK\n");
+}
+
 #[test]
 fn escaped_names_round_trip_in_both_forms() {
     let dir = Dir::new("escaped_names_round_trip_in_both_forms");
