@@ -91,7 +91,8 @@ pub struct SumFlags {
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
-    /// Algorithm (blake3 by default; see `chunkhash check --help` for the list)
+    /// Algorithm: blake3 (default), blake3-160, xxh3, xxh128, xxh64, xxh32, crc32c, blake2b,
+    /// blake2b-256, sha256, sha512, sha512-160 (tool names like sha256sum or b2sum work too)
     #[arg(short = 'a', long = "algorithm", value_name = "ALGO")]
     pub algorithm: Option<String>,
 
@@ -133,7 +134,8 @@ pub struct CheckFlags {
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
-    /// Use this algorithm for every line instead of inferring it
+    /// Use this algorithm for every line instead of inferring it: blake3, blake3-160, xxh3,
+    /// xxh128, xxh64, xxh32, crc32c, blake2b, blake2b-256, sha256, sha512, sha512-160
     #[arg(short = 'a', long = "algorithm", value_name = "ALGO")]
     pub algorithm: Option<String>,
 
@@ -242,5 +244,23 @@ mod tests {
     #[test]
     fn definitions_are_consistent() {
         Flags::command().debug_assert();
+    }
+
+    /// The algorithm lists in the help name every algorithm, each once.
+    #[test]
+    fn help_lists_every_algorithm() {
+        let command = Flags::command();
+        for subcommand in ["sum", "check"] {
+            let help = command.find_subcommand(subcommand).unwrap().get_arguments().find(|a| a.get_id() == "algorithm");
+            let help = help.unwrap().get_help().unwrap().to_string();
+            let list = help.split_once(':').unwrap().1.split(" (tool").next().unwrap();
+            let mut named: Vec<crate::algo::Algorithm> = list
+                .split(',')
+                .map(|name| name.trim().trim_end_matches(" (default)"))
+                .map(|name| crate::algo::parse_algorithm(name).unwrap())
+                .collect();
+            named.sort();
+            assert_eq!(named, crate::algo::Algorithm::all(), "{subcommand}: {help}");
+        }
     }
 }
