@@ -204,32 +204,32 @@ impl Tree {
     /// Hashes the context string into the key of the key-material tree.
     fn derive_key(platform: Platform, context: &str) -> Tree {
         let context_tree = Tree { key: IV, flags: DERIVE_KEY_CONTEXT, platform };
-        let context_key = context_tree.hash_all::<SerialJoin>(context.as_bytes()).root_hash();
+        let context_key = context_tree.hash::<SerialJoin>(context.as_bytes());
         Tree { key: cv_words(&context_key), flags: DERIVE_KEY_MATERIAL, platform }
     }
 }
 
 /// The default hash of `input`.
 pub fn hash(input: &[u8]) -> Hash {
-    Hash(Tree::plain(Platform::detect()).hash_all::<SerialJoin>(input).root_hash())
+    Hash(Tree::plain(Platform::detect()).hash::<SerialJoin>(input))
 }
 
 /// [`hash`] on a chosen backend; an error if this CPU cannot run it.
 pub fn hash_with_backend(backend: Backend, input: &[u8]) -> Result<Hash, BackendError> {
     let platform = Platform::new(backend)?;
-    Ok(Hash(Tree::plain(platform).hash_all::<SerialJoin>(input).root_hash()))
+    Ok(Hash(Tree::plain(platform).hash::<SerialJoin>(input)))
 }
 
 /// The keyed hash (a MAC or PRF) of `input` under a 32-byte key.
 pub fn keyed_hash(key: &[u8; KEY_LEN], input: &[u8]) -> Hash {
-    Hash(Tree::keyed(Platform::detect(), key).hash_all::<SerialJoin>(input).root_hash())
+    Hash(Tree::keyed(Platform::detect(), key).hash::<SerialJoin>(input))
 }
 
 /// Derives a 32-byte subkey from key material. `context` should be a
 /// hardcoded, globally unique string naming the application and purpose,
 /// such as `"chunkhash 2026-11-22 block trailer key"`; it is not a secret.
 pub fn derive_key(context: &str, key_material: &[u8]) -> [u8; KEY_LEN] {
-    Tree::derive_key(Platform::detect(), context).hash_all::<SerialJoin>(key_material).root_hash()
+    Tree::derive_key(Platform::detect(), context).hash::<SerialJoin>(key_material)
 }
 
 /// The 20-byte address of `input`: the first 20 bytes of [`hash`].

@@ -126,16 +126,8 @@ impl Tree {
         debug_assert!(input.len() <= CHUNK_LEN);
         let blocks = input.len().div_ceil(BLOCK_LEN).max(1);
         let mut cv = self.key;
-        for (index, block) in input.chunks_exact(BLOCK_LEN).take(blocks - 1).enumerate() {
-            let start = if index == 0 { CHUNK_START } else { 0 };
-            self.platform.compress_in_place(
-                &mut cv,
-                block.try_into().unwrap(),
-                BLOCK_LEN as u8,
-                chunk_index,
-                self.flags | start,
-            );
-        }
+        let (whole_blocks, _) = input.as_chunks::<BLOCK_LEN>();
+        self.platform.compress_blocks(&mut cv, &whole_blocks[..blocks - 1], chunk_index, self.flags, CHUNK_START);
         let (block, block_len) = padded_block(input, blocks - 1);
         let start = if blocks == 1 { CHUNK_START } else { 0 };
         Output {
@@ -246,11 +238,26 @@ impl Tree {
         cvs[0]
     }
 
+    /// The default-length hash of a whole message.
+    #[inline]
+    pub(crate) fn hash<J: Join>(&self, input: &[u8]) -> CvBytes {
+        if input.len() <= BLOCK_LEN {
+            return self.platform.hash_one_block(&self.key, self.flags, input);
+        }
+        self.hash_all::<J>(input).root_hash()
+    }
+
     /// The root output of a whole message.
+    #[inline]
     pub(crate) fn hash_all<J: Join>(&self, input: &[u8]) -> Output {
         if input.len() <= CHUNK_LEN {
             return self.chunk_output(input, 0);
         }
+        self.hash_tree::<J>(input)
+    }
+
+    /// The root output of a message of more than one chunk.
+    fn hash_tree<J: Join>(&self, input: &[u8]) -> Output {
         let mut cvs = [[0u8; 32]; MAX_LANES];
         let mut count = self.subtree_cvs::<J>(input, 0, &mut cvs);
         while count > 2 {

@@ -5,7 +5,15 @@
 //! talks to a [`Platform`], a [`Backend`] whose support has been checked, so
 //! safe code can never reach an instruction the CPU lacks.
 
+mod lanes;
 pub(crate) mod portable;
+
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+mod avx2;
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+mod avx512;
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+mod sse41;
 
 use core::fmt;
 
@@ -103,12 +111,17 @@ impl<'a> LaneJob<'a> {
 }
 
 /// Splits `input` into the block at `index`, zero-padded, and its length.
+#[inline]
 pub(crate) fn padded_block(input: &[u8], index: usize) -> ([u8; BLOCK_LEN], u8) {
     let start = index * BLOCK_LEN;
-    let end = input.len().min(start + BLOCK_LEN);
+    if let Some(whole) = input.get(start..start + BLOCK_LEN) {
+        // A fixed-size copy: no call to `memcpy` on the path of small hashes.
+        return (whole.try_into().unwrap(), BLOCK_LEN as u8);
+    }
+    let rest = &input[start.min(input.len())..];
     let mut block = [0u8; BLOCK_LEN];
-    block[..end - start].copy_from_slice(&input[start..end]);
-    (block, (end - start) as u8)
+    block[..rest.len()].copy_from_slice(rest);
+    (block, rest.len() as u8)
 }
 
 /// Reads a block as sixteen little-endian words.
@@ -379,7 +392,58 @@ impl Platform {
         counter: u64,
         flags: u8,
     ) {
-        portable::compress_in_place(cv, block, block_len, counter, flags)
+        match self.backend {
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            // SAFETY: a `Platform` exists only for a supported backend; kernels check their lane count.
+            Backend::Avx512 => unsafe { avx512::compress_in_place(cv, block, block_len, counter, flags) },
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            // SAFETY: a `Platform` exists only for a supported backend; kernels check their lane count.
+            Backend::Sse41 | Backend::Avx2 => unsafe { sse41::compress_in_place(cv, block, block_len, counter, flags) },
+            _ => portable::compress_in_place(cv, block, block_len, counter, flags),
+        }
+    }
+
+    /// Compresses whole blocks into `cv` one after another, the first with
+    /// `first_flags` added: every block of a chunk but its last.
+    #[inline]
+    pub(crate) fn compress_blocks(
+        self,
+        cv: &mut CvWords,
+        blocks: &[[u8; BLOCK_LEN]],
+        counter: u64,
+        flags: u8,
+        first_flags: u8,
+    ) {
+        match self.backend {
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            // SAFETY: a `Platform` exists only for a supported backend.
+            Backend::Avx512 => unsafe { avx512::compress_blocks(cv, blocks, counter, flags, first_flags) },
+            _ => {
+                let mut block_flags = flags | first_flags;
+                for block in blocks {
+                    self.compress_in_place(cv, block, BLOCK_LEN as u8, counter, block_flags);
+                    block_flags = flags;
+                }
+            }
+        }
+    }
+
+    /// The hash of a message of at most one block: one compression that is
+    /// the whole chunk and the root. The shortcut keeps small hashes free of
+    /// the tree's bookkeeping.
+    #[inline]
+    pub(crate) fn hash_one_block(self, key: &CvWords, flags: u8, input: &[u8]) -> CvBytes {
+        debug_assert!(input.len() <= BLOCK_LEN);
+        let flags = flags | CHUNK_START | CHUNK_END | ROOT;
+        let mut cv = *key;
+        match <&[u8; BLOCK_LEN]>::try_from(input) {
+            Ok(block) => self.compress_in_place(&mut cv, block, BLOCK_LEN as u8, 0, flags),
+            Err(_) => {
+                let (block, len) = padded_block(input, 0);
+                self.compress_in_place(&mut cv, &block, len, 0, flags);
+            }
+        }
+        cv_bytes(&cv)
     }
 
     /// Compresses one block and returns all 64 output bytes, for extended output.
@@ -392,13 +456,59 @@ impl Platform {
         counter: u64,
         flags: u8,
     ) -> [u8; BLOCK_LEN] {
-        portable::compress_xof(cv, block, block_len, counter, flags)
+        match self.backend {
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            // SAFETY: a `Platform` exists only for a supported backend; kernels check their lane count.
+            Backend::Avx512 => unsafe { avx512::compress_xof(cv, block, block_len, counter, flags) },
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            // SAFETY: a `Platform` exists only for a supported backend; kernels check their lane count.
+            Backend::Sse41 | Backend::Avx2 => unsafe { sse41::compress_xof(cv, block, block_len, counter, flags) },
+            _ => portable::compress_xof(cv, block, block_len, counter, flags),
+        }
     }
 
     /// Hashes independent chains side by side: `out[i]` receives the chaining
-    /// value of `jobs[i]`, started from `key`.
-    pub(crate) fn hash_lanes(self, key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [CvBytes]) {
+    /// value of `jobs[i]`, started from `key`. Jobs are taken in order, as many
+    /// per kernel call as its lanes hold; a call with few jobs goes to a
+    /// narrower kernel, and one or two jobs to interleaved row compressions.
+    pub(crate) fn hash_lanes(self, key: &CvWords, mut jobs: &[LaneJob<'_>], mut out: &mut [CvBytes]) {
         assert_eq!(jobs.len(), out.len(), "one output per job");
-        portable::hash_lanes(key, jobs, out)
+        while !jobs.is_empty() {
+            let take = jobs.len().min(self.backend.lanes()).max(1);
+            let (now, later) = jobs.split_at(take);
+            let (now_out, later_out) = out.split_at_mut(take);
+            self.hash_lanes_once(key, now, now_out);
+            jobs = later;
+            out = later_out;
+        }
+    }
+
+    /// At most `lanes()` jobs, in the narrowest kernel that holds them.
+    #[inline]
+    fn hash_lanes_once(self, key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [CvBytes]) {
+        match (self.backend, jobs.len()) {
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            // SAFETY: a `Platform` exists only for a supported backend; kernels check their lane count.
+            (Backend::Avx512, 9..) => unsafe { avx512::hash_lanes16(key, jobs, out) },
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            // SAFETY: a `Platform` exists only for a supported backend; kernels check their lane count.
+            (Backend::Avx512, 5..=8) => unsafe { avx512::hash_lanes8(key, jobs, out) },
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            // SAFETY: a `Platform` exists only for a supported backend; kernels check their lane count.
+            (Backend::Avx512, 3..=4) => unsafe { avx512::hash_lanes4(key, jobs, out) },
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            // SAFETY: a `Platform` exists only for a supported backend; kernels check their lane count.
+            (Backend::Avx512, _) => unsafe { avx512::hash_rows(key, jobs, out) },
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            // SAFETY: a `Platform` exists only for a supported backend; kernels check their lane count.
+            (Backend::Avx2, 5..) => unsafe { avx2::hash_lanes8(key, jobs, out) },
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            // SAFETY: a `Platform` exists only for a supported backend; kernels check their lane count.
+            (Backend::Avx2 | Backend::Sse41, 3..) => unsafe { sse41::hash_lanes4(key, jobs, out) },
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            // SAFETY: a `Platform` exists only for a supported backend; kernels check their lane count.
+            (Backend::Avx2 | Backend::Sse41, _) => unsafe { sse41::hash_rows(key, jobs, out) },
+            _ => portable::hash_lanes(key, jobs, out),
+        }
     }
 }

@@ -1,0 +1,133 @@
+//! chunkhash's BLAKE3 against the official `blake3` crate (with its C and
+//! assembly kernels), in one process, interleaved, medians over rounds.
+//!
+//! ```text
+//! cargo run --release -p chunkhash-bench --bin blake3_vs_official -- [single] [parallel] [ragged] [--rounds N]
+//! ```
+//!
+//! With no section named, all run. The ratio column is the median over
+//! rounds of official time / chunkhash time: above 1.00, chunkhash is faster.
+
+use chunkhash::blake3 as ours;
+use chunkhash_bench::{consume, core_ghz, format_size, median_ratio, random_input, run_interleaved, Case, Timing};
+use std::time::Duration;
+
+struct Options {
+    sections: Vec<String>,
+    rounds: usize,
+}
+
+fn parse_options() -> Result<Options, String> {
+    let mut options = Options { sections: Vec::new(), rounds: 15 };
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--rounds" => {
+                let value = args.next().ok_or("--rounds needs a number")?;
+                options.rounds = value.parse().map_err(|_| format!("invalid --rounds {value:?}"))?;
+            }
+            "single" | "parallel" | "ragged" => options.sections.push(arg),
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    if options.sections.is_empty() {
+        options.sections = vec!["single".into(), "ragged".into(), "parallel".into()];
+    }
+    Ok(options)
+}
+
+fn print_pair_header(what: &str) {
+    println!("\n{what}");
+    println!(
+        "{:>9} | {:>11} {:>9} {:>6} | {:>11} {:>9} {:>6} | {:>6}",
+        "size", "ours ns/op", "MB/s", "cpb", "official", "MB/s", "cpb", "ratio"
+    );
+}
+
+fn print_pair(label: &str, ours: &Timing, official: &Timing, ghz: f64) {
+    println!(
+        "{:>9} | {:>11.1} {:>9.0} {:>6.3} | {:>11.1} {:>9.0} {:>6.3} | {:>6.2}",
+        label,
+        ours.median_ns(),
+        ours.mb_per_s(),
+        ours.cycles_per_byte(ghz),
+        official.median_ns(),
+        official.mb_per_s(),
+        official.cycles_per_byte(ghz),
+        median_ratio(official, ours),
+    );
+}
+
+/// One-shot hash of one message per size, single thread.
+fn single(sizes: &[usize], rounds: usize, ghz: f64, title: &str) {
+    let inputs: Vec<Vec<u8>> = sizes.iter().map(|&size| random_input(size, size as u64)).collect();
+    let mut cases = Vec::new();
+    for input in &inputs {
+        cases.push(Case::new("ours", input.len(), move || consume(ours::hash(input))));
+        cases.push(Case::new("official", input.len(), move || consume(blake3::hash(input))));
+    }
+    let timings = run_interleaved(&mut cases, rounds, Duration::from_millis(20));
+    print_pair_header(title);
+    for pair in timings.chunks(2) {
+        print_pair(&format_size(pair[0].bytes), &pair[0], &pair[1], ghz);
+    }
+}
+
+/// 16 MiB with all cores: `update_parallel` against `update_rayon`, with the
+/// single-thread figures of both beside them.
+fn parallel(rounds: usize, ghz: f64) {
+    let input = random_input(16 << 20, 16);
+    let input = &input;
+    let mut cases = vec![
+        Case::new("ours update_parallel", input.len(), move || {
+            consume(ours::Hasher::new().update_parallel(input).finalize())
+        }),
+        Case::new("official update_rayon", input.len(), move || {
+            consume(blake3::Hasher::new().update_rayon(input).finalize())
+        }),
+        Case::new("ours one thread", input.len(), move || consume(ours::hash(input))),
+        Case::new("official one thread", input.len(), move || consume(blake3::hash(input))),
+    ];
+    let timings = run_interleaved(&mut cases, rounds, Duration::from_millis(100));
+    print_pair_header(&format!("16 MiB, {} threads (rayon)", rayon_threads()));
+    print_pair("parallel", &timings[0], &timings[1], ghz);
+    print_pair("1 thread", &timings[2], &timings[3], ghz);
+    println!(
+        "speed-up over one thread: ours {:.2}x, official {:.2}x",
+        median_ratio(&timings[2], &timings[0]),
+        median_ratio(&timings[3], &timings[1])
+    );
+}
+
+fn rayon_threads() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+}
+
+fn main() {
+    let options = match parse_options() {
+        Ok(options) => options,
+        Err(error) => {
+            eprintln!("blake3_vs_official: {error}");
+            std::process::exit(2);
+        }
+    };
+    let ghz = core_ghz();
+    println!(
+        "chunkhash backend {}, core clock {ghz:.2} GHz (measured), {} rounds, medians",
+        ours::Backend::detect(),
+        options.rounds
+    );
+    for section in &options.sections {
+        match section.as_str() {
+            "single" => single(
+                &[64, 256, 1024, 4096, 16 << 10, 64 << 10, 1 << 20],
+                options.rounds,
+                ghz,
+                "one message, one thread",
+            ),
+            "ragged" => single(&[3000, 3800, 4096, 6000], options.rounds, ghz, "messages with a partial last chunk"),
+            "parallel" => parallel(options.rounds, ghz),
+            _ => unreachable!("sections are checked when parsed"),
+        }
+    }
+}

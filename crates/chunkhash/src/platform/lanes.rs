@@ -1,0 +1,277 @@
+//! The lane skeleton shared by every SIMD kernel: many independent
+//! compression chains, one per vector lane, each with its own input, block
+//! count, counter and flags.
+//!
+//! It holds no intrinsics. Each instruction-set file implements
+//! [`LaneVector`] for its vector types and instantiates [`hash_lanes`] inside a
+//! `#[target_feature]` function; everything here is `#[inline(always)]`, so it
+//! compiles with that file's instructions.
+//!
+//! A lane whose job has fewer blocks than the longest one in the call is
+//! masked for the remaining steps: its chaining value stops changing. This is
+//! what lets a ragged last chunk, a parent node and a full chunk share one call.
+
+use super::{CvBytes, CvWords, LaneJob, BLOCK_LEN, IV, MAX_LANES, MSG_SCHEDULE};
+
+/// A vector of `LANES` 32-bit words and the operations BLAKE3 needs.
+///
+/// # Safety
+///
+/// Implementations call instructions the CPU may lack; every method may only
+/// run inside a function whose `#[target_feature]` enables them.
+pub(super) unsafe trait LaneVector: Copy {
+    const LANES: usize;
+    /// A per-lane boolean: a vector, or an AVX-512 mask register.
+    type Mask: Copy;
+
+    unsafe fn splat(word: u32) -> Self;
+    /// The first `LANES` words of `words`.
+    unsafe fn from_words(words: &[u32; MAX_LANES]) -> Self;
+    unsafe fn add(a: Self, b: Self) -> Self;
+    unsafe fn xor(a: Self, b: Self) -> Self;
+    unsafe fn or(a: Self, b: Self) -> Self;
+    unsafe fn rot16(a: Self) -> Self;
+    unsafe fn rot12(a: Self) -> Self;
+    unsafe fn rot8(a: Self) -> Self;
+    unsafe fn rot7(a: Self) -> Self;
+    /// Lanes where `a == b`.
+    unsafe fn eq(a: Self, b: Self) -> Self::Mask;
+    /// Lanes where `a > b`, as signed words.
+    unsafe fn gt(a: Self, b: Self) -> Self::Mask;
+    /// `if_true` in the lanes of `mask`, `if_false` elsewhere.
+    unsafe fn blend(mask: Self::Mask, if_true: Self, if_false: Self) -> Self;
+
+    /// Loads the 64-byte block at `offset` bytes past each of the first
+    /// `LANES` pointers and transposes: word `i` of the result holds word `i`
+    /// of every lane's block.
+    ///
+    /// # Safety
+    ///
+    /// Each of the first `LANES` pointers plus `offset` must be valid for 64
+    /// bytes of reads.
+    unsafe fn load_blocks(blocks: &[*const u8; MAX_LANES], offset: usize) -> [Self; 16];
+
+    /// Transposes back: `out[lane]` receives the 32 bytes of that lane's
+    /// chaining value, for the first `LANES` lanes.
+    unsafe fn store_cvs(cv: &[Self; 8], out: &mut [CvBytes; MAX_LANES]);
+}
+
+/// G on four columns or diagonals at once (spec section 2.2). The message
+/// word is added before `b`, which is the last value of the previous step to
+/// be ready: one add less on the critical path.
+#[inline(always)]
+unsafe fn g4<V: LaneVector>(v: &mut [V; 16], index: [[usize; 4]; 4], mx: [V; 4], my: [V; 4]) {
+    // SAFETY: the caller runs with `V`'s instructions.
+    unsafe {
+        let [a, b, c, d] = index;
+        for j in 0..4 {
+            v[a[j]] = V::add(V::add(v[a[j]], mx[j]), v[b[j]]);
+        }
+        for j in 0..4 {
+            v[d[j]] = V::rot16(V::xor(v[d[j]], v[a[j]]));
+        }
+        for j in 0..4 {
+            v[c[j]] = V::add(v[c[j]], v[d[j]]);
+        }
+        for j in 0..4 {
+            v[b[j]] = V::rot12(V::xor(v[b[j]], v[c[j]]));
+        }
+        for j in 0..4 {
+            v[a[j]] = V::add(V::add(v[a[j]], my[j]), v[b[j]]);
+        }
+        for j in 0..4 {
+            v[d[j]] = V::rot8(V::xor(v[d[j]], v[a[j]]));
+        }
+        for j in 0..4 {
+            v[c[j]] = V::add(v[c[j]], v[d[j]]);
+        }
+        for j in 0..4 {
+            v[b[j]] = V::rot7(V::xor(v[b[j]], v[c[j]]));
+        }
+    }
+}
+
+const COLUMNS: [[usize; 4]; 4] = [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 13, 14, 15]];
+const DIAGONALS: [[usize; 4]; 4] = [[0, 1, 2, 3], [5, 6, 7, 4], [10, 11, 8, 9], [15, 12, 13, 14]];
+
+/// Round `R`; a const parameter so every message index is a constant and
+/// the seven rounds unroll into straight-line code.
+#[inline(always)]
+unsafe fn round<V: LaneVector, const R: usize>(v: &mut [V; 16], m: &[V; 16]) {
+    let s = &MSG_SCHEDULE[R];
+    // SAFETY: the caller runs with `V`'s instructions.
+    unsafe {
+        g4(v, COLUMNS, [m[s[0]], m[s[2]], m[s[4]], m[s[6]]], [m[s[1]], m[s[3]], m[s[5]], m[s[7]]]);
+        g4(v, DIAGONALS, [m[s[8]], m[s[10]], m[s[12]], m[s[14]]], [m[s[9]], m[s[11]], m[s[13]], m[s[15]]]);
+    }
+}
+
+/// The compression function on every lane; returns the new chaining values.
+#[inline(always)]
+unsafe fn compress<V: LaneVector>(cv: &[V; 8], m: &[V; 16], counter: [V; 2], block_len: V, flags: V) -> [V; 8] {
+    // SAFETY: the caller runs with `V`'s instructions.
+    unsafe {
+        let mut v = [
+            cv[0],
+            cv[1],
+            cv[2],
+            cv[3],
+            cv[4],
+            cv[5],
+            cv[6],
+            cv[7],
+            V::splat(IV[0]),
+            V::splat(IV[1]),
+            V::splat(IV[2]),
+            V::splat(IV[3]),
+            counter[0],
+            counter[1],
+            block_len,
+            flags,
+        ];
+        round::<V, 0>(&mut v, m);
+        round::<V, 1>(&mut v, m);
+        round::<V, 2>(&mut v, m);
+        round::<V, 3>(&mut v, m);
+        round::<V, 4>(&mut v, m);
+        round::<V, 5>(&mut v, m);
+        round::<V, 6>(&mut v, m);
+        core::array::from_fn(|i| V::xor(v[i], v[i + 8]))
+    }
+}
+
+/// Blocks read when a lane has no block of its own at a step: never used,
+/// only loaded.
+static IDLE_BLOCK: [u8; BLOCK_LEN] = [0; BLOCK_LEN];
+
+/// What differs between lanes, one word per lane, kept in memory.
+struct LaneParams {
+    last_block: [u32; MAX_LANES],
+    last_len: [u32; MAX_LANES],
+    counter_low: [u32; MAX_LANES],
+    counter_high: [u32; MAX_LANES],
+    flags: [u32; MAX_LANES],
+    start_flags: [u32; MAX_LANES],
+    end_flags: [u32; MAX_LANES],
+}
+
+impl LaneParams {
+    /// The counter words, block length and flags of block `step` in every
+    /// lane.
+    ///
+    /// # Safety
+    ///
+    /// The caller runs with `V`'s instructions.
+    #[inline(always)]
+    unsafe fn block_params<V: LaneVector>(&self, step: usize) -> ([V; 2], V, V) {
+        let lanes = self;
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            let step_v = V::splat(step as u32);
+            let is_last = V::eq(step_v, V::from_words(&lanes.last_block));
+            let block_len = V::blend(is_last, V::from_words(&lanes.last_len), V::splat(BLOCK_LEN as u32));
+            let end_flags = V::blend(is_last, V::from_words(&lanes.end_flags), V::splat(0));
+            let mut flags = V::or(V::from_words(&lanes.flags), end_flags);
+            if step == 0 {
+                flags = V::or(flags, V::from_words(&lanes.start_flags));
+            }
+            let counter = [V::from_words(&lanes.counter_low), V::from_words(&lanes.counter_high)];
+            (counter, block_len, flags)
+        }
+    }
+}
+
+/// Hashes `jobs` (at most `V::LANES`) side by side: `out[i]` receives the
+/// chaining value of `jobs[i]`, started from `key`.
+///
+/// # Safety
+///
+/// The caller must run with `V`'s instructions enabled.
+#[inline(always)]
+pub(super) unsafe fn hash_lanes<V: LaneVector>(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [CvBytes]) {
+    assert!(jobs.len() <= V::LANES && out.len() == jobs.len());
+    // Per lane: where its whole blocks start, how many there are, and its
+    // last block zero-padded when that block is partial (or the job is empty).
+    let mut padded = [[0u8; BLOCK_LEN]; MAX_LANES];
+    let mut input = [IDLE_BLOCK.as_ptr(); MAX_LANES];
+    let mut full_blocks = [0usize; MAX_LANES];
+    let mut lanes = LaneParams {
+        // Lanes without a job stay idle: their last block index is -1.
+        last_block: [u32::MAX; MAX_LANES],
+        last_len: [0; MAX_LANES],
+        counter_low: [0; MAX_LANES],
+        counter_high: [0; MAX_LANES],
+        flags: [0; MAX_LANES],
+        start_flags: [0; MAX_LANES],
+        end_flags: [0; MAX_LANES],
+    };
+    let mut steps = 0;
+    let mut shortest = usize::MAX;
+    for (lane, job) in jobs.iter().enumerate() {
+        let blocks = job.block_count();
+        let full = job.input.len() / BLOCK_LEN;
+        if full < blocks {
+            let rest = &job.input[full * BLOCK_LEN..];
+            padded[lane][..rest.len()].copy_from_slice(rest);
+        }
+        input[lane] = job.input.as_ptr();
+        full_blocks[lane] = full;
+        lanes.last_block[lane] = blocks as u32 - 1;
+        lanes.last_len[lane] = (job.input.len() - (blocks - 1) * BLOCK_LEN) as u32;
+        lanes.counter_low[lane] = job.counter as u32;
+        lanes.counter_high[lane] = (job.counter >> 32) as u32;
+        lanes.flags[lane] = job.flags as u32;
+        lanes.start_flags[lane] = job.start_flags as u32;
+        lanes.end_flags[lane] = job.end_flags as u32;
+        steps = steps.max(blocks);
+        shortest = shortest.min(blocks);
+    }
+
+    // SAFETY: the caller runs with `V`'s instructions; the block pointers are
+    // checked below.
+    unsafe {
+        let mut cv: [V; 8] = core::array::from_fn(|i| V::splat(key[i]));
+
+        // Steps where every lane reads a whole block of its own input: the
+        // hot loop of whole chunks, with nothing to select or mask.
+        let direct_steps = full_blocks[..jobs.len()].iter().copied().min().unwrap_or(0);
+        for step in 0..direct_steps {
+            // In bounds: each job's input holds at least `direct_steps` whole blocks.
+            let m = V::load_blocks(&input, step * BLOCK_LEN);
+            let (counter, block_len, block_flags) = lanes.block_params::<V>(step);
+            cv = compress(&cv, &m, counter, block_len, block_flags);
+        }
+
+        // The rest: lanes past their whole blocks read their padded last
+        // block, and lanes past their last block keep their finished value.
+        for step in direct_steps..steps {
+            let mut blocks = [IDLE_BLOCK.as_ptr(); MAX_LANES];
+            for lane in 0..V::LANES {
+                blocks[lane] = if step < full_blocks[lane] {
+                    // In bounds: the job's input holds `full_blocks` whole blocks.
+                    input[lane].add(step * BLOCK_LEN)
+                } else {
+                    padded[lane].as_ptr()
+                };
+            }
+            // Every pointer is a whole block inside a job's input or a
+            // 64-byte local or static buffer.
+            let m = V::load_blocks(&blocks, 0);
+            let (counter, block_len, block_flags) = lanes.block_params::<V>(step);
+            let new_cv = compress(&cv, &m, counter, block_len, block_flags);
+            if step < shortest {
+                cv = new_cv;
+            } else {
+                let last_block = V::from_words(&lanes.last_block);
+                let finished = V::gt(V::splat(step as u32), last_block);
+                for i in 0..8 {
+                    cv[i] = V::blend(finished, cv[i], new_cv[i]);
+                }
+            }
+        }
+
+        let mut lanes_out = [[0u8; 32]; MAX_LANES];
+        V::store_cvs(&cv, &mut lanes_out);
+        out.copy_from_slice(&lanes_out[..jobs.len()]);
+    }
+}

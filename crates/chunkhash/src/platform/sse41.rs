@@ -1,0 +1,317 @@
+//! SSE4.1 kernels: 4 lanes of 32-bit words, and the single-block
+//! compression as four row vectors (used by the AVX2 backend too).
+
+#[cfg(target_arch = "x86")]
+use core::arch::x86::*;
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::*;
+
+use super::lanes::{self, LaneVector};
+use super::{block_words, CvBytes, CvWords, LaneJob, BLOCK_LEN, IV, MAX_LANES, MSG_SCHEDULE};
+
+/// Four lanes.
+#[derive(Clone, Copy)]
+pub(super) struct Sse41x4(pub(super) __m128i);
+
+/// # Safety
+/// `src` must be valid for 16 bytes of reads (no alignment needed).
+#[target_feature(enable = "sse4.1")]
+#[inline]
+unsafe fn loadu(src: *const u8) -> __m128i {
+    // SAFETY: forwarded from the caller.
+    unsafe { _mm_loadu_si128(src.cast()) }
+}
+
+/// # Safety
+/// `dst` must be valid for 16 bytes of writes (no alignment needed).
+#[target_feature(enable = "sse4.1")]
+#[inline]
+unsafe fn storeu(dst: *mut u8, value: __m128i) {
+    // SAFETY: forwarded from the caller.
+    unsafe { _mm_storeu_si128(dst.cast(), value) }
+}
+
+/// Lanes `[a, b, c, d]`, in memory order.
+#[target_feature(enable = "sse4.1")]
+#[inline]
+fn set4(a: u32, b: u32, c: u32, d: u32) -> __m128i {
+    _mm_setr_epi32(a as i32, b as i32, c as i32, d as i32)
+}
+
+// Byte shuffles that rotate each 32-bit word right by 16 and by 8: one
+// instruction instead of two shifts and an OR.
+#[target_feature(enable = "sse4.1")]
+#[inline]
+fn rot16(a: __m128i) -> __m128i {
+    _mm_shuffle_epi8(a, _mm_setr_epi8(2, 3, 0, 1, 6, 7, 4, 5, 10, 11, 8, 9, 14, 15, 12, 13))
+}
+
+#[target_feature(enable = "sse4.1")]
+#[inline]
+fn rot8(a: __m128i) -> __m128i {
+    _mm_shuffle_epi8(a, _mm_setr_epi8(1, 2, 3, 0, 5, 6, 7, 4, 9, 10, 11, 8, 13, 14, 15, 12))
+}
+
+#[target_feature(enable = "sse4.1")]
+#[inline]
+fn rot12(a: __m128i) -> __m128i {
+    _mm_or_si128(_mm_srli_epi32::<12>(a), _mm_slli_epi32::<20>(a))
+}
+
+#[target_feature(enable = "sse4.1")]
+#[inline]
+fn rot7(a: __m128i) -> __m128i {
+    _mm_or_si128(_mm_srli_epi32::<7>(a), _mm_slli_epi32::<25>(a))
+}
+
+/// Transposes four rows of four words.
+#[inline(always)]
+pub(super) unsafe fn transpose4(rows: [__m128i; 4]) -> [__m128i; 4] {
+    // SAFETY: the caller runs with SSE4.1 (always inlined into a function
+    // that enables it); memory accesses are as documented above.
+    unsafe {
+        let ab_low = _mm_unpacklo_epi32(rows[0], rows[1]);
+        let ab_high = _mm_unpackhi_epi32(rows[0], rows[1]);
+        let cd_low = _mm_unpacklo_epi32(rows[2], rows[3]);
+        let cd_high = _mm_unpackhi_epi32(rows[2], rows[3]);
+        [
+            _mm_unpacklo_epi64(ab_low, cd_low),
+            _mm_unpackhi_epi64(ab_low, cd_low),
+            _mm_unpacklo_epi64(ab_high, cd_high),
+            _mm_unpackhi_epi64(ab_high, cd_high),
+        ]
+    }
+}
+
+/// Loads 64-byte blocks of four lanes as sixteen word vectors.
+/// # Safety
+/// Each of the first four pointers must be valid for 64 bytes of reads.
+#[inline(always)]
+pub(super) unsafe fn load_blocks4(blocks: &[*const u8; MAX_LANES], offset: usize) -> [__m128i; 16] {
+    // SAFETY: the caller runs with SSE4.1 (always inlined into a function
+    // that enables it); memory accesses are as documented above.
+    unsafe {
+        let mut words = [_mm_setzero_si128(); 16];
+        for quarter in 0..4 {
+            // The caller guarantees 64 readable bytes per pointer.
+            let rows = core::array::from_fn(|lane| loadu(blocks[lane].add(offset + 16 * quarter)));
+            words[4 * quarter..4 * quarter + 4].copy_from_slice(&transpose4(rows));
+        }
+        words
+    }
+}
+
+/// Stores four lanes of chaining values, transposed back.
+#[inline(always)]
+pub(super) unsafe fn store_cvs4(cv: [__m128i; 8], out: &mut [CvBytes; MAX_LANES]) {
+    // SAFETY: the caller runs with SSE4.1 (always inlined into a function
+    // that enables it); memory accesses are as documented above.
+    unsafe {
+        let low = transpose4([cv[0], cv[1], cv[2], cv[3]]);
+        let high = transpose4([cv[4], cv[5], cv[6], cv[7]]);
+        for lane in 0..4 {
+            // Each `out` entry is 32 writable bytes.
+            storeu(out[lane].as_mut_ptr(), low[lane]);
+            storeu(out[lane].as_mut_ptr().add(16), high[lane]);
+        }
+    }
+}
+
+// SAFETY: every method uses SSE4.1 (or older) instructions only, and runs
+// only inside the `#[target_feature(enable = "sse4.1")]` functions below.
+unsafe impl LaneVector for Sse41x4 {
+    const LANES: usize = 4;
+    type Mask = __m128i;
+
+    #[target_feature(enable = "sse4.1")]
+    #[inline]
+    unsafe fn splat(word: u32) -> Self {
+        Sse41x4(_mm_set1_epi32(word as i32))
+    }
+    #[target_feature(enable = "sse4.1")]
+    #[inline]
+    unsafe fn from_words(words: &[u32; MAX_LANES]) -> Self {
+        // SAFETY: `words` has at least 16 readable bytes.
+        Sse41x4(unsafe { loadu(words.as_ptr().cast()) })
+    }
+    #[target_feature(enable = "sse4.1")]
+    #[inline]
+    unsafe fn add(a: Self, b: Self) -> Self {
+        Sse41x4(_mm_add_epi32(a.0, b.0))
+    }
+    #[target_feature(enable = "sse4.1")]
+    #[inline]
+    unsafe fn xor(a: Self, b: Self) -> Self {
+        Sse41x4(_mm_xor_si128(a.0, b.0))
+    }
+    #[target_feature(enable = "sse4.1")]
+    #[inline]
+    unsafe fn or(a: Self, b: Self) -> Self {
+        Sse41x4(_mm_or_si128(a.0, b.0))
+    }
+    #[target_feature(enable = "sse4.1")]
+    #[inline]
+    unsafe fn rot16(a: Self) -> Self {
+        Sse41x4(rot16(a.0))
+    }
+    #[target_feature(enable = "sse4.1")]
+    #[inline]
+    unsafe fn rot12(a: Self) -> Self {
+        Sse41x4(rot12(a.0))
+    }
+    #[target_feature(enable = "sse4.1")]
+    #[inline]
+    unsafe fn rot8(a: Self) -> Self {
+        Sse41x4(rot8(a.0))
+    }
+    #[target_feature(enable = "sse4.1")]
+    #[inline]
+    unsafe fn rot7(a: Self) -> Self {
+        Sse41x4(rot7(a.0))
+    }
+    #[target_feature(enable = "sse4.1")]
+    #[inline]
+    unsafe fn eq(a: Self, b: Self) -> __m128i {
+        _mm_cmpeq_epi32(a.0, b.0)
+    }
+    #[target_feature(enable = "sse4.1")]
+    #[inline]
+    unsafe fn gt(a: Self, b: Self) -> __m128i {
+        _mm_cmpgt_epi32(a.0, b.0)
+    }
+    #[target_feature(enable = "sse4.1")]
+    #[inline]
+    unsafe fn blend(mask: __m128i, if_true: Self, if_false: Self) -> Self {
+        Sse41x4(_mm_blendv_epi8(if_false.0, if_true.0, mask))
+    }
+    // Always inlined: as a call it would return the vectors through memory.
+    #[inline(always)]
+    unsafe fn load_blocks(blocks: &[*const u8; MAX_LANES], offset: usize) -> [Self; 16] {
+        // SAFETY: forwarded from the caller.
+        unsafe { load_blocks4(blocks, offset).map(Sse41x4) }
+    }
+    // Always inlined: as a call it would return the vectors through memory.
+    #[inline(always)]
+    unsafe fn store_cvs(cv: &[Self; 8], out: &mut [CvBytes; MAX_LANES]) {
+        // SAFETY: this method runs with SSE4.1.
+        unsafe { store_cvs4(cv.map(|v| v.0), out) }
+    }
+}
+
+/// Hashes up to four jobs side by side.
+#[target_feature(enable = "sse4.1")]
+pub(super) unsafe fn hash_lanes4(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [CvBytes]) {
+    // SAFETY: this function runs with SSE4.1, which `Sse41x4` needs.
+    unsafe { lanes::hash_lanes::<Sse41x4>(key, jobs, out) }
+}
+
+/// The seven rounds on the four rows of the state.
+///
+/// Always inlined: a call would return the rows through memory, on the
+/// critical path of every block (measured: 20% slower per block).
+///
+/// # Safety
+///
+/// Callers run with SSE4.1.
+#[inline(always)]
+unsafe fn compress_rows(cv: &CvWords, block: &[u8; BLOCK_LEN], block_len: u8, counter: u64, flags: u8) -> [__m128i; 4] {
+    // SAFETY: the caller runs with SSE4.1; the only memory read is `block`.
+    unsafe {
+        let m = block_words(block);
+        {
+            let mut row0 = set4(cv[0], cv[1], cv[2], cv[3]);
+            let mut row1 = set4(cv[4], cv[5], cv[6], cv[7]);
+            let mut row2 = set4(IV[0], IV[1], IV[2], IV[3]);
+            let mut row3 = set4(counter as u32, (counter >> 32) as u32, block_len as u32, flags as u32);
+            for s in &MSG_SCHEDULE {
+                // Columns: G(0,4,8,12) .. G(3,7,11,15) in lanes 0..3.
+                let mx = set4(m[s[0]], m[s[2]], m[s[4]], m[s[6]]);
+                let my = set4(m[s[1]], m[s[3]], m[s[5]], m[s[7]]);
+                g(&mut row0, &mut row1, &mut row2, &mut row3, mx, my);
+                // Diagonals: rotate rows 0, 2 and 3 so that lane j computes the
+                // diagonal through v[4 + j]: G(3,4,9,14), G(0,5,10,15), G(1,6,11,12),
+                // G(2,7,8,13). Row 1 (b) stays put: the column step finishes it
+                // last, so shuffling it would lengthen the critical path.
+                row0 = _mm_shuffle_epi32::<0b10_01_00_11>(row0);
+                row2 = _mm_shuffle_epi32::<0b00_11_10_01>(row2);
+                row3 = _mm_shuffle_epi32::<0b01_00_11_10>(row3);
+                let mx = set4(m[s[14]], m[s[8]], m[s[10]], m[s[12]]);
+                let my = set4(m[s[15]], m[s[9]], m[s[11]], m[s[13]]);
+                g(&mut row0, &mut row1, &mut row2, &mut row3, mx, my);
+                row0 = _mm_shuffle_epi32::<0b00_11_10_01>(row0);
+                row2 = _mm_shuffle_epi32::<0b10_01_00_11>(row2);
+                row3 = _mm_shuffle_epi32::<0b01_00_11_10>(row3);
+            }
+            [row0, row1, row2, row3]
+        }
+    }
+}
+
+#[target_feature(enable = "sse4.1")]
+#[inline]
+fn g(row0: &mut __m128i, row1: &mut __m128i, row2: &mut __m128i, row3: &mut __m128i, mx: __m128i, my: __m128i) {
+    {
+        *row0 = _mm_add_epi32(_mm_add_epi32(*row0, mx), *row1);
+        *row3 = rot16(_mm_xor_si128(*row3, *row0));
+        *row2 = _mm_add_epi32(*row2, *row3);
+        *row1 = rot12(_mm_xor_si128(*row1, *row2));
+        *row0 = _mm_add_epi32(_mm_add_epi32(*row0, my), *row1);
+        *row3 = rot8(_mm_xor_si128(*row3, *row0));
+        *row2 = _mm_add_epi32(*row2, *row3);
+        *row1 = rot7(_mm_xor_si128(*row1, *row2));
+    }
+}
+
+#[target_feature(enable = "sse4.1")]
+#[inline]
+fn compress_in_place_inline(cv: &mut CvWords, block: &[u8; BLOCK_LEN], block_len: u8, counter: u64, flags: u8) {
+    // SAFETY: `cv` is 32 writable bytes.
+    unsafe {
+        let [row0, row1, row2, row3] = compress_rows(cv, block, block_len, counter, flags);
+        storeu(cv.as_mut_ptr().cast(), _mm_xor_si128(row0, row2));
+        storeu(cv.as_mut_ptr().add(4).cast(), _mm_xor_si128(row1, row3));
+    }
+}
+
+#[target_feature(enable = "sse4.1")]
+pub(super) unsafe fn compress_in_place(
+    cv: &mut CvWords,
+    block: &[u8; BLOCK_LEN],
+    block_len: u8,
+    counter: u64,
+    flags: u8,
+) {
+    compress_in_place_inline(cv, block, block_len, counter, flags)
+}
+
+#[target_feature(enable = "sse4.1")]
+pub(super) unsafe fn compress_xof(
+    cv: &CvWords,
+    block: &[u8; BLOCK_LEN],
+    block_len: u8,
+    counter: u64,
+    flags: u8,
+) -> [u8; BLOCK_LEN] {
+    let mut out = [0u8; BLOCK_LEN];
+    // SAFETY: `cv` has 32 readable bytes and `out` 64 writable ones; SSE4.1 is enabled.
+    unsafe {
+        let [row0, row1, row2, row3] = compress_rows(cv, block, block_len, counter, flags);
+        storeu(out.as_mut_ptr(), _mm_xor_si128(row0, row2));
+        storeu(out.as_mut_ptr().add(16), _mm_xor_si128(row1, row3));
+        storeu(out.as_mut_ptr().add(32), _mm_xor_si128(row2, loadu(cv.as_ptr().cast())));
+        storeu(out.as_mut_ptr().add(48), _mm_xor_si128(row3, loadu(cv.as_ptr().add(4).cast())));
+    }
+    out
+}
+
+/// One or two jobs, each a chain of row compressions; two chains are
+/// interleaved block by block so the CPU overlaps them.
+#[target_feature(enable = "sse4.1")]
+pub(super) unsafe fn hash_rows(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [CvBytes]) {
+    super::portable::hash_jobs_interleaved_with(
+        |cv, block, len, counter, flags| compress_in_place_inline(cv, block, len, counter, flags),
+        key,
+        jobs,
+        out,
+    )
+}
