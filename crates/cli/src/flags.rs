@@ -42,8 +42,9 @@ only its own digest length.
 Names holding a backslash, newline or carriage return are escaped as coreutils
 does: `\\\\`, `\\n`, `\\r`, and the line starts with a backslash.
 
-Files of 1 MiB and more are memory-mapped unless --no-mmap; BLAKE3 hashes them
-on all threads (-j). Many small files go through the batch path.
+With BLAKE3 on more than one thread (-j, default: all cores), files of 16 MiB
+and more are memory-mapped (unless --no-mmap) and hashed on all threads; other
+files are read. Many small files go through the batch path.
 
 Exit status: 0 if every file was hashed, 1 if any could not be read (or is a
 directory), 2 for bad usage.";

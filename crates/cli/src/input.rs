@@ -9,18 +9,22 @@ use std::io::{self, IsTerminal, Read};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-/// Files of this size and more are memory-mapped (unless `--no-mmap`).
+/// Files of this size and more are memory-mapped when BLAKE3 hashes them on
+/// several threads (unless `--no-mmap`); everything else is read.
 ///
-/// Why 1 MiB: mapping saves the copy out of the page cache and lets BLAKE3
-/// hash the whole file on several threads (`Hasher::update_parallel`, worth
-/// it from about 128 KiB per the library), but costs an `mmap`/`munmap`
-/// pair and page faults. Measured on this project's 2-core machine (64 MiB
-/// of files of one size, `sum -j 2`, best of 5, README "Choices"): mapped vs
-/// read was 146 vs 144 ms at 64 KiB, 138 vs 135 ms at 256 KiB, 131 vs 138 ms
-/// at 1 MiB and 129 vs 134 ms at 4 MiB; one 200 MB file took 389 ms mapped
-/// vs 464 ms read on one thread. Mapping starts to win between 256 KiB and
-/// 1 MiB. b3sum maps from 16 KiB.
-pub const MMAP_THRESHOLD: u64 = 1 << 20;
+/// Mapping is what lets `Hasher::update_parallel` see the whole file at
+/// once, so it is the way to use every core. It is not free: page faults
+/// and TLB misses on fresh pages, where `read` into a 64 KiB buffer stays in
+/// cache. Measured on this project's 2-core machine with the SIMD kernels
+/// (best of 5-7, other builds running, README "Choices"): 64 MiB of files of
+/// one size, `sum -j 2`, mapped vs read: 43 vs 37 ms at 256 KiB, 39 vs 34 ms
+/// at 1 MiB, 33 vs 27 ms at 4 MiB, 32 vs 26 ms at 16 MiB; a 200 MB file,
+/// 91 ms mapped (`-j 1` or `-j 2`) vs 73 ms read. On a busy 2-core machine
+/// the second thread rarely pays for the faults, so mapping never won here;
+/// on idle many-core machines it does (b3sum maps from 16 KiB). Hence: never
+/// map for one thread or for algorithms without threads, and map only large
+/// files, where the fault cost is a small share of what more cores save.
+pub const MMAP_THRESHOLD: u64 = 16 << 20;
 
 /// Read buffer for files that are not mapped and for stdin (b3sum's choice:
 /// bigger than `std::io::copy`'s 8 KiB, enough for every SIMD width).
@@ -115,8 +119,9 @@ pub fn hash_input(
             return Err(is_a_directory());
         }
         let len = metadata.len();
+        let threaded = io_settings.parallel() && methods.iter().any(|m| crate::algo::is_blake3_family(m.algorithm));
         let mappable = metadata.is_file() && len >= MMAP_THRESHOLD && usize::try_from(len).is_ok();
-        match if io_settings.mmap && mappable { Some(map(&file, len)?) } else { None } {
+        match if io_settings.mmap && threaded && mappable { Some(map(&file, len)?) } else { None } {
             Some(mapping) => {
                 let parallel = io_settings.parallel();
                 for piece in mapping.chunks(MAPPED_PIECE) {
