@@ -8,19 +8,20 @@ CARGO ?= cargo
 # this CPU lacks are skipped with a note.
 BACKENDS ?= portable sse41 avx2 avx512
 
-.PHONY: run test test-rust test-backends lint
+.PHONY: run test test-rust test-backends test-targets lint
 
 run:
 	$(CARGO) run --release -p chunkhash --example hash_file -- README.md Cargo.toml
 
-test: lint test-rust test-backends
+test: lint test-rust test-backends test-targets
 
 lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
 test-rust:
-	$(CARGO) test --workspace
+	$(CARGO) test --workspace --all-features
+	$(CARGO) build -q -p chunkhash --no-default-features
 
 # The differential tests already force each backend; this runs everything
 # else (one-shot calls, default hashers) on each one too.
@@ -28,8 +29,13 @@ test-backends:
 	@for backend in $(BACKENDS); do \
 	  if $(CARGO) run -q --release -p chunkhash --example backend_supported -- $$backend; then \
 	    echo "== CHUNKHASH_BACKEND=$$backend"; \
-	    CHUNKHASH_BACKEND=$$backend $(CARGO) test -q -p chunkhash || exit 1; \
+	    CHUNKHASH_BACKEND=$$backend $(CARGO) test -q -p chunkhash --all-features || exit 1; \
 	  else \
 	    echo "note: backend $$backend not supported on this machine, skipped"; \
 	  fi; \
 	done
+
+# aarch64 (NEON) and wasm32 (SIMD128), where their targets are installed;
+# skipped with a note otherwise.
+test-targets:
+	./scripts/check-targets.sh
