@@ -38,7 +38,7 @@ fi
 
 if have wasm32-wasip1 && command -v node >/dev/null; then
   echo "== wasm32 (SIMD128): tests under Node's WASI"
-  RUSTFLAGS="-C target-feature=+simd128" CARGO_TARGET_WASM32_WASIP1_RUNNER="node --no-warnings scripts/wasi-run.mjs" \
+  RUSTFLAGS="-C target-feature=+simd128" CARGO_TARGET_WASM32_WASIP1_RUNNER="node --no-warnings $PWD/scripts/wasi-run.mjs" \
     cargo test -q -p chunkhash --target wasm32-wasip1 --target-dir target/cross-simd128
   ran=1
 else
