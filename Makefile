@@ -13,14 +13,14 @@ export CHUNKHASH_PYDEPS := $(abspath $(PYDEPS))
 # this CPU lacks are skipped with a note.
 BACKENDS ?= portable sse41 avx2 avx512
 
-.PHONY: run test test-rust test-backends lint pydeps
+.PHONY: run test test-rust test-backends test-targets lint pydeps
 
 # The main job: `chunkhash bench` with its defaults (every algorithm, 64 B to
 # 1 MiB); needs no input and ends well under a minute.
 run:
 	$(CARGO) run --release -p chunkhash-cli -- bench
 
-test: lint pydeps test-rust test-backends
+test: lint pydeps test-rust test-backends test-targets
 
 pydeps:
 	@$(PYTHON) -c "import sys; sys.path.insert(0, '$(PYDEPS)'); import xxhash" 2>/dev/null || \
@@ -31,7 +31,8 @@ lint:
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
 test-rust:
-	$(CARGO) test --workspace
+	$(CARGO) test --workspace --all-features
+	$(CARGO) build -q -p chunkhash --no-default-features
 
 # The differential tests already force each backend; this runs everything
 # else (one-shot calls, default hashers) on each one too.
@@ -39,8 +40,13 @@ test-backends:
 	@for backend in $(BACKENDS); do \
 	  if $(CARGO) run -q --release -p chunkhash --example backend_supported -- $$backend; then \
 	    echo "== CHUNKHASH_BACKEND=$$backend"; \
-	    CHUNKHASH_BACKEND=$$backend $(CARGO) test -q -p chunkhash || exit 1; \
+	    CHUNKHASH_BACKEND=$$backend $(CARGO) test -q -p chunkhash --all-features || exit 1; \
 	  else \
 	    echo "note: backend $$backend not supported on this machine, skipped"; \
 	  fi; \
 	done
+
+# aarch64 (NEON) and wasm32 (SIMD128), where their targets are installed;
+# skipped with a note otherwise.
+test-targets:
+	./scripts/check-targets.sh

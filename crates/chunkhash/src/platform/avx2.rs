@@ -84,7 +84,8 @@ pub(super) unsafe fn load_blocks8(blocks: &[*const u8; MAX_LANES], offset: usize
 
 /// Stores eight lanes of chaining values, transposed back.
 #[inline(always)]
-pub(super) unsafe fn store_cvs8(cv: [__m256i; 8], out: &mut [CvBytes; MAX_LANES]) {
+pub(super) unsafe fn store_cvs8(cv: [__m256i; 8], out: &mut [CvBytes]) {
+    let out = &mut out[..8];
     // SAFETY: the caller runs with AVX2 (always inlined into a function
     // that enables it); memory accesses are as documented above.
     unsafe {
@@ -173,7 +174,7 @@ unsafe impl LaneVector for Avx2x8 {
     }
     // Always inlined: as a call it would return the vectors through memory.
     #[inline(always)]
-    unsafe fn store_cvs(cv: &[Self; 8], out: &mut [CvBytes; MAX_LANES]) {
+    unsafe fn store_cvs(cv: &[Self; 8], out: &mut [CvBytes]) {
         // SAFETY: this method runs with AVX2.
         unsafe { store_cvs8(cv.map(|v| v.0), out) }
     }

@@ -86,7 +86,8 @@ unsafe fn load_blocks16(blocks: &[*const u8; MAX_LANES], offset: usize) -> [__m5
 /// words, then pairs of words, leaves each lane's value in two 128-bit
 /// blocks, which are paired up and stored.
 #[inline(always)]
-unsafe fn store_cvs16(cv: [__m512i; 8], out: &mut [CvBytes; MAX_LANES]) {
+unsafe fn store_cvs16(cv: [__m512i; 8], out: &mut [CvBytes]) {
+    let out = &mut out[..16];
     // SAFETY: the caller runs with AVX-512F + VL (always inlined into a function
     // that enables it); memory accesses are as documented above.
     unsafe {
@@ -204,7 +205,7 @@ unsafe impl LaneVector for Avx512x16 {
     }
     // Always inlined: as a call it would return the vectors through memory.
     #[inline(always)]
-    unsafe fn store_cvs(cv: &[Self; 8], out: &mut [CvBytes; MAX_LANES]) {
+    unsafe fn store_cvs(cv: &[Self; 8], out: &mut [CvBytes]) {
         // SAFETY: this method runs with AVX-512F + VL.
         unsafe { store_cvs16(cv.map(|v| v.0), out) }
     }
@@ -301,7 +302,7 @@ macro_rules! narrow_with_rotate {
             }
             #[target_feature(enable = "avx512f,avx512vl")]
             #[inline]
-            unsafe fn store_cvs(cv: &[Self; 8], out: &mut [CvBytes; MAX_LANES]) {
+            unsafe fn store_cvs(cv: &[Self; 8], out: &mut [CvBytes]) {
                 // SAFETY: forwarded from the caller.
                 unsafe { <$inner>::store_cvs(&cv.map(|v| v.0), out) }
             }
@@ -561,14 +562,21 @@ pub(super) unsafe fn compress_blocks(
     }
 }
 
-/// One or two jobs, each a chain of row compressions, interleaved block by
-/// block so the CPU overlaps them.
+/// One job as a chain of row compressions, the chaining value in registers
+/// from block to block.
 #[target_feature(enable = "avx512f,avx512vl")]
-pub(super) unsafe fn hash_rows(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [CvBytes]) {
-    super::portable::hash_jobs_interleaved_with(
-        |cv, block, len, counter, flags| compress_in_place_inline(cv, block, len, counter, flags),
-        key,
-        jobs,
-        out,
-    )
+pub(super) unsafe fn hash_job(key: &CvWords, job: &LaneJob<'_>) -> CvBytes {
+    let mut out = [0u8; 32];
+    // SAFETY: `key` is 32 readable bytes and `out` 32 writable ones;
+    // AVX-512F + VL is enabled.
+    unsafe {
+        let mut rows = [_mm_loadu_si128(key.as_ptr().cast()), _mm_loadu_si128(key.as_ptr().add(4).cast())];
+        job.for_each_block(|block, len, flags| {
+            let [row0, row1, row2, row3] = compress_cv_rows(rows, block, len, job.counter, flags);
+            rows = [_mm_xor_si128(row0, row2), _mm_xor_si128(row1, row3)];
+        });
+        _mm_storeu_si128(out.as_mut_ptr().cast(), rows[0]);
+        _mm_storeu_si128(out.as_mut_ptr().add(16).cast(), rows[1]);
+    }
+    out
 }

@@ -11,7 +11,7 @@
 //! masked for the remaining steps: its chaining value stops changing. This is
 //! what lets a ragged last chunk, a parent node and a full chunk share one call.
 
-use super::{CvBytes, CvWords, LaneJob, BLOCK_LEN, IV, MAX_LANES, MSG_SCHEDULE};
+use super::{CvBytes, CvWords, LaneJob, BLOCK_LEN, CHUNK_LEN, IV, MAX_LANES, MSG_SCHEDULE};
 
 /// A vector of `LANES` 32-bit words and the operations BLAKE3 needs.
 ///
@@ -53,7 +53,11 @@ pub(super) unsafe trait LaneVector: Copy {
 
     /// Transposes back: `out[lane]` receives the 32 bytes of that lane's
     /// chaining value, for the first `LANES` lanes.
-    unsafe fn store_cvs(cv: &[Self; 8], out: &mut [CvBytes; MAX_LANES]);
+    ///
+    /// # Panics
+    ///
+    /// If `out` holds fewer than `LANES` values.
+    unsafe fn store_cvs(cv: &[Self; 8], out: &mut [CvBytes]);
 }
 
 /// G on four columns or diagonals at once (spec section 2.2). The message
@@ -140,9 +144,85 @@ unsafe fn compress<V: LaneVector>(cv: &[V; 8], m: &[V; 16], counter: [V; 2], blo
     }
 }
 
-/// Blocks read when a lane has no block of its own at a step: never used,
-/// only loaded.
-static IDLE_BLOCK: [u8; BLOCK_LEN] = [0; BLOCK_LEN];
+/// What lanes without a job read: never used, only loaded. A whole chunk,
+/// so an idle lane can follow the others' block offsets.
+static IDLE_CHUNK: [u8; CHUNK_LEN] = [0; CHUNK_LEN];
+
+/// Whether the jobs differ only in their counters: the same number of whole
+/// blocks and the same flags. Every chunk of a tree but the last, and every
+/// parent node, qualify.
+#[inline(always)]
+fn uniform(jobs: &[LaneJob<'_>]) -> bool {
+    let first = &jobs[0];
+    let len = first.input.len();
+    len > 0
+        && len.is_multiple_of(BLOCK_LEN)
+        && jobs.iter().all(|job| {
+            job.input.len() == len
+                && job.flags == first.flags
+                && job.start_flags == first.start_flags
+                && job.end_flags == first.end_flags
+        })
+}
+
+/// `hash_lanes` for uniform jobs: no per-lane lengths, flags or masks to
+/// prepare, which matters most for calls of one block (parent nodes).
+///
+/// # Safety
+///
+/// The caller must run with `V`'s instructions enabled.
+#[inline(always)]
+unsafe fn hash_uniform<V: LaneVector>(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [CvBytes]) {
+    let first = jobs[0];
+    let blocks = first.input.len() / BLOCK_LEN;
+    assert!(blocks <= CHUNK_LEN / BLOCK_LEN);
+    let mut input = [IDLE_CHUNK.as_ptr(); MAX_LANES];
+    let mut counter_low = [0u32; MAX_LANES];
+    let mut counter_high = [0u32; MAX_LANES];
+    for (lane, job) in jobs.iter().enumerate() {
+        input[lane] = job.input.as_ptr();
+        counter_low[lane] = job.counter as u32;
+        counter_high[lane] = (job.counter >> 32) as u32;
+    }
+    // SAFETY: the caller runs with `V`'s instructions. Every lane's pointer
+    // is `blocks` whole blocks of a job's input, or the idle chunk.
+    unsafe {
+        let counter = [V::from_words(&counter_low), V::from_words(&counter_high)];
+        let block_len = V::splat(BLOCK_LEN as u32);
+        let mut cv: [V; 8] = core::array::from_fn(|i| V::splat(key[i]));
+        for step in 0..blocks {
+            let mut flags = first.flags;
+            if step == 0 {
+                flags |= first.start_flags;
+            }
+            if step == blocks - 1 {
+                flags |= first.end_flags;
+            }
+            let m = V::load_blocks(&input, step * BLOCK_LEN);
+            cv = compress(&cv, &m, counter, block_len, V::splat(flags as u32));
+        }
+        store(&cv, out);
+    }
+}
+
+/// Stores the first `out.len()` lanes' chaining values.
+///
+/// # Safety
+///
+/// The caller must run with `V`'s instructions enabled.
+#[inline(always)]
+unsafe fn store<V: LaneVector>(cv: &[V; 8], out: &mut [CvBytes]) {
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        if out.len() >= V::LANES {
+            V::store_cvs(cv, out);
+        } else {
+            let mut all = [[0u8; 32]; MAX_LANES];
+            V::store_cvs(cv, &mut all);
+            out.copy_from_slice(&all[..out.len()]);
+        }
+    }
+}
 
 /// What differs between lanes, one word per lane, kept in memory.
 struct LaneParams {
@@ -189,11 +269,15 @@ impl LaneParams {
 /// The caller must run with `V`'s instructions enabled.
 #[inline(always)]
 pub(super) unsafe fn hash_lanes<V: LaneVector>(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [CvBytes]) {
-    assert!(jobs.len() <= V::LANES && out.len() == jobs.len());
+    assert!(!jobs.is_empty() && jobs.len() <= V::LANES && out.len() == jobs.len());
+    if uniform(jobs) {
+        // SAFETY: forwarded from the caller.
+        return unsafe { hash_uniform::<V>(key, jobs, out) };
+    }
     // Per lane: where its whole blocks start, how many there are, and its
     // last block zero-padded when that block is partial (or the job is empty).
     let mut padded = [[0u8; BLOCK_LEN]; MAX_LANES];
-    let mut input = [IDLE_BLOCK.as_ptr(); MAX_LANES];
+    let mut input = [IDLE_CHUNK.as_ptr(); MAX_LANES];
     let mut full_blocks = [0usize; MAX_LANES];
     let mut lanes = LaneParams {
         // Lanes without a job stay idle: their last block index is -1.
@@ -245,7 +329,7 @@ pub(super) unsafe fn hash_lanes<V: LaneVector>(key: &CvWords, jobs: &[LaneJob<'_
         // The rest: lanes past their whole blocks read their padded last
         // block, and lanes past their last block keep their finished value.
         for step in direct_steps..steps {
-            let mut blocks = [IDLE_BLOCK.as_ptr(); MAX_LANES];
+            let mut blocks = [IDLE_CHUNK.as_ptr(); MAX_LANES];
             for lane in 0..V::LANES {
                 blocks[lane] = if step < full_blocks[lane] {
                     // In bounds: the job's input holds `full_blocks` whole blocks.
@@ -270,8 +354,6 @@ pub(super) unsafe fn hash_lanes<V: LaneVector>(key: &CvWords, jobs: &[LaneJob<'_
             }
         }
 
-        let mut lanes_out = [[0u8; 32]; MAX_LANES];
-        V::store_cvs(&cv, &mut lanes_out);
-        out.copy_from_slice(&lanes_out[..jobs.len()]);
+        store(&cv, out);
     }
 }

@@ -85,82 +85,10 @@ pub(crate) fn compress_xof(
     out
 }
 
-/// Runs one lane job to its end with the given single-block compression.
-/// SIMD backends reuse it for the jobs too few to fill their lanes.
-#[inline(always)]
-pub(crate) fn hash_job_with(
-    compress: impl Fn(&mut CvWords, &[u8; BLOCK_LEN], u8, u64, u8),
-    key: &CvWords,
-    job: &LaneJob<'_>,
-) -> CvBytes {
-    let mut cv = *key;
-    let blocks = job.block_count();
-    let mut full_blocks = job.input.chunks_exact(BLOCK_LEN);
-    for index in 0..blocks {
-        let mut flags = job.flags;
-        if index == 0 {
-            flags |= job.start_flags;
-        }
-        if index == blocks - 1 {
-            flags |= job.end_flags;
-        }
-        match full_blocks.next() {
-            Some(block) => compress(&mut cv, block.try_into().unwrap(), BLOCK_LEN as u8, job.counter, flags),
-            None => {
-                let (block, len) = super::padded_block(job.input, index);
-                compress(&mut cv, &block, len, job.counter, flags);
-            }
-        }
-    }
-    cv_bytes(&cv)
-}
-
 pub(crate) fn hash_lanes(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [CvBytes]) {
     for (job, out) in jobs.iter().zip(out) {
-        *out = hash_job_with(compress_in_place, key, job);
-    }
-}
-
-/// Runs a few lane jobs with a single-block compression, block by block
-/// across the jobs, so independent chains sit next to each other and an
-/// out-of-order CPU overlaps them. For calls too small to fill a SIMD kernel.
-#[inline(always)]
-pub(crate) fn hash_jobs_interleaved_with(
-    compress: impl Fn(&mut CvWords, &[u8; BLOCK_LEN], u8, u64, u8),
-    key: &CvWords,
-    jobs: &[LaneJob<'_>],
-    out: &mut [CvBytes],
-) {
-    const MAX_JOBS: usize = 4;
-    assert!(jobs.len() <= MAX_JOBS && out.len() == jobs.len());
-    let mut cvs = [*key; MAX_JOBS];
-    let steps = jobs.iter().map(LaneJob::block_count).max().unwrap_or(0);
-    for step in 0..steps {
-        for (job, cv) in jobs.iter().zip(&mut cvs) {
-            let blocks = job.block_count();
-            if step >= blocks {
-                continue;
-            }
-            let mut flags = job.flags;
-            if step == 0 {
-                flags |= job.start_flags;
-            }
-            if step == blocks - 1 {
-                flags |= job.end_flags;
-            }
-            let padded;
-            let (block, len) = match job.input.get(step * BLOCK_LEN..(step + 1) * BLOCK_LEN) {
-                Some(block) => (block.try_into().unwrap(), BLOCK_LEN as u8),
-                None => {
-                    let (block, len) = super::padded_block(job.input, step);
-                    padded = block;
-                    (&padded, len)
-                }
-            };
-            compress(cv, block, len, job.counter, flags);
-        }
-    }
-    for (out, cv) in out.iter_mut().zip(&cvs) {
-        *out = cv_bytes(cv);
+        let mut cv = *key;
+        job.for_each_block(|block, len, flags| compress_in_place(&mut cv, block, len, job.counter, flags));
+        *out = cv_bytes(&cv);
     }
 }

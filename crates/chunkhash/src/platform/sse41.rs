@@ -103,7 +103,8 @@ pub(super) unsafe fn load_blocks4(blocks: &[*const u8; MAX_LANES], offset: usize
 
 /// Stores four lanes of chaining values, transposed back.
 #[inline(always)]
-pub(super) unsafe fn store_cvs4(cv: [__m128i; 8], out: &mut [CvBytes; MAX_LANES]) {
+pub(super) unsafe fn store_cvs4(cv: [__m128i; 8], out: &mut [CvBytes]) {
+    let out = &mut out[..4];
     // SAFETY: the caller runs with SSE4.1 (always inlined into a function
     // that enables it); memory accesses are as documented above.
     unsafe {
@@ -192,7 +193,7 @@ unsafe impl LaneVector for Sse41x4 {
     }
     // Always inlined: as a call it would return the vectors through memory.
     #[inline(always)]
-    unsafe fn store_cvs(cv: &[Self; 8], out: &mut [CvBytes; MAX_LANES]) {
+    unsafe fn store_cvs(cv: &[Self; 8], out: &mut [CvBytes]) {
         // SAFETY: this method runs with SSE4.1.
         unsafe { store_cvs4(cv.map(|v| v.0), out) }
     }
@@ -304,14 +305,10 @@ pub(super) unsafe fn compress_xof(
     out
 }
 
-/// One or two jobs, each a chain of row compressions; two chains are
-/// interleaved block by block so the CPU overlaps them.
+/// One job as a chain of row compressions.
 #[target_feature(enable = "sse4.1")]
-pub(super) unsafe fn hash_rows(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [CvBytes]) {
-    super::portable::hash_jobs_interleaved_with(
-        |cv, block, len, counter, flags| compress_in_place_inline(cv, block, len, counter, flags),
-        key,
-        jobs,
-        out,
-    )
+pub(super) unsafe fn hash_job(key: &CvWords, job: &LaneJob<'_>) -> CvBytes {
+    let mut cv = *key;
+    job.for_each_block(|block, len, flags| compress_in_place_inline(&mut cv, block, len, job.counter, flags));
+    super::cv_bytes(&cv)
 }
