@@ -115,13 +115,17 @@ fn one_shot(algorithm: Algorithm, input: &[u8]) {
 }
 
 /// The backend a row of this algorithm runs on: chunkhash's own kernel for
-/// BLAKE3, else the crate the registry wraps (with the default features)
-/// and the instruction set it picks on this CPU.
+/// BLAKE3, else the crate the registry wraps and the instruction set that
+/// crate picks on this CPU (as each crate's dispatch code reads).
 fn backend_of(algorithm: Algorithm) -> String {
     #[cfg(target_arch = "x86_64")]
-    let (sse42, avx2) = (std::arch::is_x86_feature_detected!("sse4.2"), std::arch::is_x86_feature_detected!("avx2"));
+    let (sse42, avx2, sha) = (
+        std::arch::is_x86_feature_detected!("sse4.2"),
+        std::arch::is_x86_feature_detected!("avx2"),
+        std::arch::is_x86_feature_detected!("sha") && std::arch::is_x86_feature_detected!("sse4.1"),
+    );
     #[cfg(not(target_arch = "x86_64"))]
-    let (sse42, avx2) = (false, false);
+    let (sse42, avx2, sha) = (false, false, false);
     match algorithm {
         Algorithm::Blake3 | Algorithm::Blake3_160 => blake3::Backend::detect().name().to_string(),
         Algorithm::Xxh3_64 | Algorithm::Xxh3_128 => format!("twox-hash {}", if avx2 { "avx2" } else { "sse2" }),
@@ -130,8 +134,9 @@ fn backend_of(algorithm: Algorithm) -> String {
         Algorithm::Blake2b512 | Algorithm::Blake2b256 => {
             format!("blake2b_simd {}", if avx2 { "avx2" } else { "portable" })
         }
-        Algorithm::Sha256 => "hmac-sha256 portable".to_string(),
-        Algorithm::Sha512 | Algorithm::Sha512_160 => "hmac-sha512 portable".to_string(),
+        // The command turns on the registry's sha2-hw feature (Cargo.toml).
+        Algorithm::Sha256 => format!("sha2 {}", if sha { "shani" } else { "soft" }),
+        Algorithm::Sha512 | Algorithm::Sha512_160 => format!("sha2 {}", if avx2 { "avx2" } else { "soft" }),
         _ => "registry".to_string(),
     }
 }

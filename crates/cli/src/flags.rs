@@ -42,7 +42,7 @@ only its own digest length.
 Names holding a backslash, newline or carriage return are escaped as coreutils
 does: `\\\\`, `\\n`, `\\r`, and the line starts with a backslash.
 
-With BLAKE3 on more than one thread (-j, default: all cores), files of 16 MiB
+With BLAKE3 on more than one thread (-j, default: all cores), files of 4 MiB
 and more are memory-mapped (unless --no-mmap) and hashed on all threads; other
 files are read. Many small files go through the batch path.
 

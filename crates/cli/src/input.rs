@@ -15,16 +15,22 @@ use std::time::{Duration, Instant};
 /// Mapping is what lets `Hasher::update_parallel` see the whole file at
 /// once, so it is the way to use every core. It is not free: page faults
 /// and TLB misses on fresh pages, where `read` into a 64 KiB buffer stays in
-/// cache. Measured on this project's 2-core machine with the SIMD kernels
-/// (best of 5-7, other builds running, README "Choices"): 64 MiB of files of
-/// one size, `sum -j 2`, mapped vs read: 43 vs 37 ms at 256 KiB, 39 vs 34 ms
-/// at 1 MiB, 33 vs 27 ms at 4 MiB, 32 vs 26 ms at 16 MiB; a 200 MB file,
-/// 91 ms mapped (`-j 1` or `-j 2`) vs 73 ms read. On a busy 2-core machine
-/// the second thread rarely pays for the faults, so mapping never won here;
-/// on idle many-core machines it does (b3sum maps from 16 KiB). Hence: never
-/// map for one thread or for algorithms without threads, and map only large
-/// files, where the fault cost is a small share of what more cores save.
-pub const MMAP_THRESHOLD: u64 = 16 << 20;
+/// cache. Measured on this project's 2-core machine with the SIMD kernels,
+/// `sum -j 2`, best of 5-7, mapped vs read (README "Choices"):
+///
+/// | input                      | second core free | second core busy |
+/// | -------------------------- | ---------------- | ---------------- |
+/// | 64 MiB as 1 MiB files      | 30 vs 30 ms      | 39 vs 34 ms      |
+/// | 64 MiB as 4 MiB files      | 21 vs 27 ms      | 33 vs 27 ms      |
+/// | 64 MiB as 16 MiB files     | 20 vs 27 ms      | 32 vs 26 ms      |
+/// | one 200 MB file            | 59 vs 83 ms      | 91 vs 73 ms      |
+///
+/// With a free core mapping wins from 4 MiB and ties at 1 MiB; with a busy
+/// one it loses at every size, so the size does not buy safety. On one
+/// thread it never gains (82 vs 84 ms, 91 vs 73 ms for the 200 MB file), so
+/// one-thread runs and algorithms without threads always read. b3sum maps
+/// from 16 KiB.
+pub const MMAP_THRESHOLD: u64 = 4 << 20;
 
 /// Read buffer for files that are not mapped and for stdin (b3sum's choice:
 /// bigger than `std::io::copy`'s 8 KiB, enough for every SIMD width).
