@@ -152,16 +152,6 @@ struct RowPlan {
 fn measure(settings: &BenchSettings) -> Result<Run> {
     let largest = settings.sizes.iter().copied().max().unwrap_or(0);
     let input = random_input(largest, INPUT_SEED);
-    let pool = if settings.threads > 1 {
-        Some(
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(settings.threads)
-                .build()
-                .context("starting the thread pool")?,
-        )
-    } else {
-        None
-    };
     let batch_inputs: Vec<(usize, Vec<u8>)> = if settings.batch {
         settings
             .sizes
@@ -174,6 +164,32 @@ fn measure(settings: &BenchSettings) -> Result<Run> {
     } else {
         Vec::new()
     };
+    let ghz = core_ghz();
+    let (plans, timings) = if settings.threads > 1 {
+        // The rounds run inside the pool, so the threads rows' joins start
+        // on its threads with no hop into the pool per call.
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(settings.threads)
+            .build()
+            .context("starting the thread pool")?;
+        pool.install(|| time_rows(settings, &input, &batch_inputs))
+    } else {
+        time_rows(settings, &input, &batch_inputs)
+    };
+    let rows = plans.iter().zip(&timings).map(|(plan, timing)| row_from(plan, timing, ghz)).collect();
+    Ok(Run {
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        backend: blake3::Backend::detect().name().to_string(),
+        core_ghz: ghz,
+        threads: settings.threads,
+        rounds: settings.rounds,
+        slice_ms: settings.slice_ms,
+        rows,
+    })
+}
+
+/// Builds one case per row and times them all, interleaved.
+fn time_rows(settings: &BenchSettings, input: &[u8], batch_inputs: &[(usize, Vec<u8>)]) -> (Vec<RowPlan>, Vec<Timing>) {
     let mut plans = Vec::new();
     let mut cases = Vec::new();
     for &algorithm in &settings.algorithms {
@@ -183,14 +199,12 @@ fn measure(settings: &BenchSettings) -> Result<Run> {
             cases.push(Case::new(format!("{} {}", algorithm.name(), format_size(size)), size, move || {
                 one_shot(algorithm, data)
             }));
-            if let (Some(pool), true) = (&pool, algorithm == Algorithm::Blake3) {
+            if settings.threads > 1 && algorithm == Algorithm::Blake3 {
                 plans.push(RowPlan { algorithm, size, mode: "threads", threads: settings.threads, batch_inputs: 1 });
                 cases.push(Case::new(format!("{} {} threads", algorithm.name(), format_size(size)), size, move || {
-                    pool.install(|| {
-                        let mut hasher = blake3::Hasher::new();
-                        hasher.update_parallel(data);
-                        consume(hasher.finalize());
-                    })
+                    let mut hasher = blake3::Hasher::new();
+                    hasher.update_parallel(data);
+                    consume(hasher.finalize());
                 }));
             }
             if settings.batch && algorithm == Algorithm::Blake3 {
@@ -209,19 +223,8 @@ fn measure(settings: &BenchSettings) -> Result<Run> {
             }
         }
     }
-    let ghz = core_ghz();
     let timings = run_interleaved(&mut cases, settings.rounds, Duration::from_millis(settings.slice_ms));
-    drop(cases);
-    let rows = plans.iter().zip(&timings).map(|(plan, timing)| row_from(plan, timing, ghz)).collect();
-    Ok(Run {
-        version: env!("CARGO_PKG_VERSION").to_string(),
-        backend: blake3::Backend::detect().name().to_string(),
-        core_ghz: ghz,
-        threads: settings.threads,
-        rounds: settings.rounds,
-        slice_ms: settings.slice_ms,
-        rows,
-    })
+    (plans, timings)
 }
 
 fn batch_count(size: usize) -> usize {
@@ -476,34 +479,30 @@ fn count(value: &Value, key: &str) -> Result<usize> {
         .ok_or_else(|| anyhow!("missing whole number {key:?}"))
 }
 
+/// Ten well-separated colours (Tableau 10); series past the tenth repeat
+/// them with dashed lines.
+const COLORS: [(u8, u8, u8); 10] = [
+    (31, 119, 180),
+    (255, 127, 14),
+    (44, 160, 44),
+    (214, 39, 40),
+    (148, 103, 189),
+    (140, 86, 75),
+    (227, 119, 194),
+    (127, 127, 127),
+    (188, 189, 34),
+    (23, 190, 207),
+];
+
 /// Draws MB/s against input size, one line per algorithm and mode, both
-/// axes logarithmic.
+/// axes logarithmic, the legend beside the chart.
 fn plot(run: &Run, path: &Path) -> Result<()> {
     use plotters::prelude::*;
+    let error = |e: &dyn std::fmt::Display| anyhow!("{e}");
 
     if run.rows.is_empty() {
         bail!("no rows to plot");
     }
-    let sizes: Vec<f64> = run.rows.iter().map(|row| row.size as f64).collect();
-    let speeds: Vec<f64> = run.rows.iter().map(|row| row.mb_per_s.max(1e-3)).collect();
-    let (x_min, x_max) = (sizes.iter().copied().fold(f64::MAX, f64::min), sizes.iter().copied().fold(0.0, f64::max));
-    let (y_min, y_max) = (speeds.iter().copied().fold(f64::MAX, f64::min), speeds.iter().copied().fold(0.0, f64::max));
-    let root = SVGBackend::new(path, (900, 600)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| anyhow!("{e}"))?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(format!("chunkhash {} bench: throughput by input size", run.version), ("sans-serif", 22))
-        .margin(16)
-        .x_label_area_size(44)
-        .y_label_area_size(70)
-        .build_cartesian_2d((x_min / 1.5..x_max * 1.5).log_scale(), (y_min / 1.5..y_max * 1.5).log_scale())
-        .map_err(|e| anyhow!("{e}"))?;
-    chart
-        .configure_mesh()
-        .x_desc("input size (bytes)")
-        .y_desc("MB/s (10^6 bytes/s)")
-        .x_label_formatter(&|bytes| format_size(*bytes as usize))
-        .draw()
-        .map_err(|e| anyhow!("{e}"))?;
     let mut series: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
     for row in &run.rows {
         let label = match row.mode.as_str() {
@@ -517,24 +516,56 @@ fn plot(run: &Run, path: &Path) -> Result<()> {
             None => series.push((label, vec![point])),
         }
     }
+    let mut sizes: Vec<f64> = run.rows.iter().map(|row| row.size as f64).collect();
+    sizes.sort_by(f64::total_cmp);
+    sizes.dedup();
+    let speeds = run.rows.iter().map(|row| row.mb_per_s.max(1e-3));
+    let (y_min, y_max) = speeds.fold((f64::MAX, 0.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    let (x_min, x_max) = (sizes[0], sizes[sizes.len() - 1]);
+
+    let root = SVGBackend::new(path, (1000, 600)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| error(&e))?;
+    let (left, right) = root.split_horizontally(780);
+    let mut chart = ChartBuilder::on(&left)
+        .caption(format!("chunkhash {} bench: throughput by input size", run.version), ("sans-serif", 22))
+        .margin(16)
+        .x_label_area_size(44)
+        .y_label_area_size(70)
+        .build_cartesian_2d(
+            (x_min / 1.5..x_max * 1.5).log_scale().with_key_points(sizes.clone()),
+            (y_min / 1.5..y_max * 1.5).log_scale(),
+        )
+        .map_err(|e| error(&e))?;
+    chart
+        .configure_mesh()
+        .x_desc("input size")
+        .y_desc("MB/s (10^6 bytes per second)")
+        .x_label_formatter(&|bytes| format_size(bytes.round() as usize))
+        .y_label_formatter(&|mb| format!("{mb:.0}"))
+        .draw()
+        .map_err(|e| error(&e))?;
     for (index, (label, mut points)) in series.into_iter().enumerate() {
         points.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let color = Palette99::pick(index).to_rgba();
+        let (r, g, b) = COLORS[index % COLORS.len()];
+        let style = RGBColor(r, g, b).stroke_width(2);
+        let dashed = index >= COLORS.len();
+        if dashed {
+            chart.draw_series(DashedLineSeries::new(points.clone(), 8, 5, style)).map_err(|e| error(&e))?;
+        } else {
+            chart.draw_series(LineSeries::new(points.clone(), style)).map_err(|e| error(&e))?;
+        }
         chart
-            .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
-            .map_err(|e| anyhow!("{e}"))?
-            .label(label)
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
-        chart.draw_series(points.into_iter().map(|p| Circle::new(p, 3, color.filled()))).map_err(|e| anyhow!("{e}"))?;
+            .draw_series(points.into_iter().map(|p| Circle::new(p, 3, RGBColor(r, g, b).filled())))
+            .map_err(|e| error(&e))?;
+        let y = 60 + 22 * index as i32;
+        let key: Vec<(i32, i32)> = if dashed { vec![(10, y), (18, y)] } else { vec![(10, y), (34, y)] };
+        right.draw(&PathElement::new(key, style)).map_err(|e| error(&e))?;
+        if dashed {
+            right.draw(&PathElement::new(vec![(26, y), (34, y)], style)).map_err(|e| error(&e))?;
+        }
+        right.draw(&Text::new(label, (42, y - 7), ("sans-serif", 14))).map_err(|e| error(&e))?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-        .map_err(|e| anyhow!("{e}"))?;
-    root.present().map_err(|e| anyhow!("{e}"))?;
+    root.present().map_err(|e| error(&e))?;
     Ok(())
 }
 
