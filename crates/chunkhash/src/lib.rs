@@ -42,3 +42,4 @@ mod platform;
 
 pub use hex::{HexError, HexString};
 pub use platform::{Backend, BackendError};
+
