@@ -111,15 +111,15 @@
 //! **Build time: a conflict, stated.** The registry's families are on by
 //! default (issue 5), and chunkhash's default build was meant to compile at
 //! least as fast as a crate using only the official `blake3`. With the
-//! lightest well-kept crate for every family it does not. In two runs of
-//! interleaved clean release builds (5 and 7 rounds, `scripts/build_times.sh`
-//! on a busy 2-core machine), chunkhash with default features took 1.71x and
-//! 1.63x the wall time of the `blake3`-only crate (paired medians; medians
-//! 6.3 s against 3.4 s and 7.6 s against 4.1 s; 5.2-5.9 s of CPU against
-//! 2.7-3.3 s; `blake3` alone builds in about 2.2 s when the machine is quiet).
-//! Before the registry chunkhash took 0.40-0.45x. BLAKE2b is most of the
-//! difference: without the `blake2` family the build takes 1.02-1.08x
-//! `blake3`'s; with `sha2-hw` it takes 3.1x.
+//! lightest well-kept crate for every family it does not. In three runs of
+//! interleaved clean release builds (5 to 7 rounds each, `scripts/build_times.sh`
+//! on a busy 2-core machine), chunkhash with default features took 1.54x to
+//! 1.71x the wall time of the `blake3`-only crate (paired medians; for
+//! example 6.3 s against 3.4 s; 5.2-5.9 s of CPU against 2.7-3.4 s; `blake3`
+//! alone builds in about 2.2 s when the machine is quiet). Before the
+//! registry chunkhash took 0.40-0.45x. BLAKE2b is most of the difference:
+//! without the `blake2` family the build takes 1.02-1.08x `blake3`'s; with
+//! `sha2-hw` it takes 3.1x.
 //!
 //! The least bad option taken: every family stays on by default with its
 //! lightest crate, so every id of the contract works out of the box; the one
