@@ -8,12 +8,14 @@ CARGO ?= cargo
 # this CPU lacks are skipped with a note.
 BACKENDS ?= portable sse41 avx2 avx512
 
-.PHONY: run test test-rust test-backends test-targets lint
+PYTHON ?= python3
+
+.PHONY: run test test-rust test-features check-golden test-backends test-targets lint
 
 run:
 	$(CARGO) run --release -p chunkhash --example hash_file -- README.md Cargo.toml
 
-test: lint test-rust test-backends test-targets
+test: lint test-rust test-features check-golden test-backends test-targets
 
 lint:
 	$(CARGO) fmt --all -- --check
@@ -21,7 +23,22 @@ lint:
 
 test-rust:
 	$(CARGO) test --workspace --all-features
+
+# The registry with its families off (no_std without them; the tests check
+# that missing algorithms are errors) and with the sha2-hw backend.
+test-features:
 	$(CARGO) build -q -p chunkhash --no-default-features
+	$(CARGO) build -q -p chunkhash --no-default-features --features xxhash,blake2,sha2
+	$(CARGO) clippy -q -p chunkhash --no-default-features -- -D warnings
+	$(CARGO) clippy -q -p chunkhash --features sha2-hw -- -D warnings
+	$(CARGO) test -q -p chunkhash --no-default-features --features std --test registry --test trailer
+	$(CARGO) test -q -p chunkhash --features sha2-hw --test registry --test trailer
+
+# vectors/golden.json against independent references (hashlib, xxhash,
+# crc32c, blake3); installs the pinned Python packages it needs.
+check-golden:
+	$(PYTHON) -m pip install -q --disable-pip-version-check --root-user-action=ignore -r vectors/tools/requirements.txt
+	$(PYTHON) vectors/tools/check_golden.py
 
 # The differential tests already force each backend; this runs everything
 # else (one-shot calls, default hashers) on each one too.

@@ -4,6 +4,14 @@ use core::fmt;
 
 const DIGITS: &[u8; 16] = b"0123456789abcdef";
 
+/// Writes `bytes` as lowercase hex into the first `2 * bytes.len()` bytes of `out`.
+pub(crate) fn encode_into(bytes: &[u8], out: &mut [u8]) {
+    for (pair, byte) in out.chunks_exact_mut(2).zip(bytes) {
+        pair[0] = DIGITS[(byte >> 4) as usize];
+        pair[1] = DIGITS[(byte & 0xf) as usize];
+    }
+}
+
 /// A hex string of `N` characters held inline, as returned by `to_hex`.
 /// Dereferences to `&str`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -14,10 +22,7 @@ impl<const N: usize> HexString<N> {
     pub(crate) fn encode(bytes: &[u8]) -> Self {
         debug_assert_eq!(bytes.len() * 2, N);
         let mut out = [0u8; N];
-        for (pair, byte) in out.chunks_exact_mut(2).zip(bytes) {
-            pair[0] = DIGITS[(byte >> 4) as usize];
-            pair[1] = DIGITS[(byte & 0xf) as usize];
-        }
+        encode_into(bytes, &mut out);
         HexString(out)
     }
 
@@ -102,11 +107,18 @@ fn digit_value(c: u8) -> Option<u8> {
 
 /// Decodes exactly `2 * N` hex characters (either case) into `N` bytes.
 pub(crate) fn decode<const N: usize>(hex: &str) -> Result<[u8; N], HexError> {
+    let mut out = [0u8; N];
+    decode_into(hex, &mut out)?;
+    Ok(out)
+}
+
+/// Decodes exactly `2 * out.len()` hex characters (either case) into `out`.
+pub(crate) fn decode_into(hex: &str, out: &mut [u8]) -> Result<(), HexError> {
     let bytes = hex.as_bytes();
-    if bytes.len() != 2 * N {
+    if bytes.len() != 2 * out.len() {
         // Count characters, not bytes, so the message matches what the user typed.
         let found = hex.chars().count();
-        return Err(HexError(HexErrorKind::Length { expected: 2 * N, found }));
+        return Err(HexError(HexErrorKind::Length { expected: 2 * out.len(), found }));
     }
     let bad_char = |index: usize| {
         // `index` is a byte offset; report the character that starts there or contains it.
@@ -114,21 +126,29 @@ pub(crate) fn decode<const N: usize>(hex: &str) -> Result<[u8; N], HexError> {
         let character = hex[start..].chars().next().unwrap_or('\u{fffd}');
         HexError(HexErrorKind::Character { character, index: hex[..start].chars().count() })
     };
-    let mut out = [0u8; N];
     for (i, byte) in out.iter_mut().enumerate() {
         let high = digit_value(bytes[2 * i]).ok_or_else(|| bad_char(2 * i))?;
         let low = digit_value(bytes[2 * i + 1]).ok_or_else(|| bad_char(2 * i + 1))?;
         *byte = (high << 4) | low;
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Compares two byte arrays in time that depends only on their length, so
 /// a digest comparison does not leak where the first difference is.
 pub(crate) fn constant_time_eq<const N: usize>(a: &[u8; N], b: &[u8; N]) -> bool {
+    constant_time_eq_slices(a, b)
+}
+
+/// [`constant_time_eq`] for slices: `false` at once when the lengths differ
+/// (a length is no secret), otherwise time that depends only on the length.
+pub(crate) fn constant_time_eq_slices(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
     let mut difference = 0u8;
-    for i in 0..N {
-        difference |= a[i] ^ b[i];
+    for (x, y) in a.iter().zip(b) {
+        difference |= x ^ y;
     }
     // The optimiser cannot turn the loop above into an early exit through this.
     core::hint::black_box(difference) == 0
@@ -159,6 +179,10 @@ mod tests {
             let mut b = a;
             b[i] ^= 0x80;
             assert!(!constant_time_eq(&a, &b));
+            assert!(!constant_time_eq_slices(&a, &b));
         }
+        assert!(constant_time_eq_slices(&a, &a));
+        assert!(!constant_time_eq_slices(&a, &a[..31]));
+        assert!(constant_time_eq_slices(&[], &[]));
     }
 }

@@ -55,6 +55,124 @@ pub fn blake3_vectors() -> Blake3Vectors {
     Blake3Vectors { key, context_string: text(&json, "context_string"), cases }
 }
 
+/// The project's golden vectors (`vectors/golden.json`): every registry
+/// algorithm on fixed inputs, BLAKE3 keyed and derive-key, and block
+/// trailers. Made from independent references by
+/// `vectors/tools/check_golden.py`; the bindings read the same file.
+pub const GOLDEN_JSON: &str = include_str!("../../../vectors/golden.json");
+
+/// The golden vectors, parsed.
+#[derive(Clone, Debug)]
+pub struct Golden {
+    /// The BLAKE3 keyed-mode key (the official vectors' key).
+    pub key: [u8; 32],
+    /// The BLAKE3 key-derivation context (the official vectors' context).
+    pub context_string: String,
+    /// The registry table: id, canonical name, digest length.
+    pub algorithms: Vec<GoldenAlgorithm>,
+    /// Digests of [`input_pattern`] inputs.
+    pub digests: Vec<GoldenDigest>,
+    /// Trailers sealed over [`input_pattern`] blocks.
+    pub trailers: Vec<GoldenTrailer>,
+}
+
+/// One row of the registry table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GoldenAlgorithm {
+    /// The stable numeric id.
+    pub id: u8,
+    /// The canonical name.
+    pub name: String,
+    /// Bytes in a digest.
+    pub digest_len: usize,
+}
+
+/// How a golden digest was computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GoldenMode {
+    /// The plain digest of the algorithm.
+    Hash,
+    /// BLAKE3 keyed with [`Golden::key`].
+    KeyedHash,
+    /// BLAKE3 key derivation with [`Golden::context_string`].
+    DeriveKey,
+}
+
+/// One golden digest.
+#[derive(Clone, Debug)]
+pub struct GoldenDigest {
+    /// Canonical algorithm name.
+    pub algorithm: String,
+    /// How it was computed.
+    pub mode: GoldenMode,
+    /// Length of the input, built by [`input_pattern`].
+    pub input_len: usize,
+    /// The expected digest.
+    pub digest: Vec<u8>,
+}
+
+/// One golden block trailer.
+#[derive(Clone, Debug)]
+pub struct GoldenTrailer {
+    /// Canonical algorithm name.
+    pub algorithm: String,
+    /// Length of the block, built by [`input_pattern`].
+    pub input_len: usize,
+    /// The context it was sealed with.
+    pub context: u64,
+    /// The expected trailer bytes.
+    pub trailer: Vec<u8>,
+}
+
+/// Parses the embedded golden vectors; panics on a malformed file (trusted
+/// test data, and its own test checks it).
+pub fn golden() -> Golden {
+    let json: Value = serde_json::from_str(GOLDEN_JSON).expect("golden.json is JSON");
+    let text = |value: &Value, field: &str| -> String {
+        value[field].as_str().unwrap_or_else(|| panic!("field {field} is a string in {value}")).to_owned()
+    };
+    let number = |value: &Value, field: &str| -> u64 {
+        value[field].as_u64().unwrap_or_else(|| panic!("field {field} is a number in {value}"))
+    };
+    let list = |field: &str| json[field].as_array().unwrap_or_else(|| panic!("{field} is an array")).iter();
+    let algorithms = list("algorithms")
+        .map(|a| GoldenAlgorithm {
+            id: u8::try_from(number(a, "id")).expect("id fits a byte"),
+            name: text(a, "name"),
+            digest_len: number(a, "digest_len") as usize,
+        })
+        .collect();
+    let digests = list("digests")
+        .map(|d| GoldenDigest {
+            algorithm: text(d, "algorithm"),
+            mode: match text(d, "mode").as_str() {
+                "hash" => GoldenMode::Hash,
+                "keyed_hash" => GoldenMode::KeyedHash,
+                "derive_key" => GoldenMode::DeriveKey,
+                other => panic!("unknown mode {other:?}"),
+            },
+            input_len: number(d, "input_len") as usize,
+            digest: decode_hex(&text(d, "hex")),
+        })
+        .collect();
+    let trailers = list("trailers")
+        .map(|t| GoldenTrailer {
+            algorithm: text(t, "algorithm"),
+            input_len: number(t, "input_len") as usize,
+            // A decimal string: JSON numbers lose precision above 2^53 in JavaScript.
+            context: text(t, "context").parse().expect("context is a decimal u64"),
+            trailer: decode_hex(&text(t, "hex")),
+        })
+        .collect();
+    Golden {
+        key: text(&json, "key").into_bytes().try_into().expect("key is 32 bytes"),
+        context_string: text(&json, "context_string"),
+        algorithms,
+        digests,
+        trailers,
+    }
+}
+
 /// The input of the official vectors: byte `i` is `i % 251`.
 pub fn input_pattern(len: usize) -> Vec<u8> {
     (0..len).map(|i| (i % 251) as u8).collect()
