@@ -13,14 +13,14 @@ export CHUNKHASH_PYDEPS := $(abspath $(PYDEPS))
 # this CPU lacks are skipped with a note.
 BACKENDS ?= portable sse41 avx2 avx512
 
-.PHONY: run test test-rust test-backends test-targets lint pydeps
+.PHONY: run test test-rust test-features check-golden test-backends test-targets lint pydeps
 
 # The main job: `chunkhash bench` with its defaults (every algorithm, 64 B to
 # 1 MiB); needs no input and ends well under a minute.
 run:
 	$(CARGO) run --release -p chunkhash-cli -- bench
 
-test: lint pydeps test-rust test-backends test-targets
+test: lint pydeps test-rust test-features check-golden test-backends test-targets
 
 pydeps:
 	@$(PYTHON) -c "import sys; sys.path.insert(0, '$(PYDEPS)'); import xxhash" 2>/dev/null || \
@@ -32,7 +32,22 @@ lint:
 
 test-rust:
 	$(CARGO) test --workspace --all-features
+
+# The registry with its families off (no_std without them; the tests check
+# that missing algorithms are errors) and with the sha2-hw backend.
+test-features:
 	$(CARGO) build -q -p chunkhash --no-default-features
+	$(CARGO) build -q -p chunkhash --no-default-features --features xxhash,blake2,sha2
+	$(CARGO) clippy -q -p chunkhash --no-default-features -- -D warnings
+	$(CARGO) clippy -q -p chunkhash --features sha2-hw -- -D warnings
+	$(CARGO) test -q -p chunkhash --no-default-features --features std --test registry --test trailer
+	$(CARGO) test -q -p chunkhash --features sha2-hw --test registry --test trailer
+
+# vectors/golden.json against independent references (hashlib, xxhash,
+# crc32c, blake3); installs the pinned Python packages it needs.
+check-golden:
+	$(PYTHON) -m pip install -q --disable-pip-version-check --root-user-action=ignore -r vectors/tools/requirements.txt
+	$(PYTHON) vectors/tools/check_golden.py
 
 # The differential tests already force each backend; this runs everything
 # else (one-shot calls, default hashers) on each one too.

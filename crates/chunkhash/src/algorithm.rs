@@ -178,16 +178,12 @@ impl Algorithm {
     /// its id still exist (they are a contract), but hashing with it returns
     /// [`UnavailableAlgorithm`] from the `try_` functions.
     pub const fn is_available(self) -> bool {
-        match self.cargo_feature() {
-            None => true,
-            Some(_) => match self {
-                Algorithm::Xxh3_64 | Algorithm::Xxh3_128 | Algorithm::Xxh64 | Algorithm::Xxh32 => {
-                    cfg!(feature = "xxhash")
-                }
-                Algorithm::Crc32c => cfg!(feature = "crc32c"),
-                Algorithm::Blake2b512 | Algorithm::Blake2b256 => cfg!(feature = "blake2"),
-                _ => cfg!(feature = "sha2"),
-            },
+        match self {
+            Algorithm::Blake3 | Algorithm::Blake3_160 => true,
+            Algorithm::Xxh3_64 | Algorithm::Xxh3_128 | Algorithm::Xxh64 | Algorithm::Xxh32 => cfg!(feature = "xxhash"),
+            Algorithm::Crc32c => cfg!(feature = "crc32c"),
+            Algorithm::Blake2b512 | Algorithm::Blake2b256 => cfg!(feature = "blake2"),
+            Algorithm::Sha256 | Algorithm::Sha512 | Algorithm::Sha512_160 => cfg!(feature = "sha2"),
         }
     }
 

@@ -2,7 +2,7 @@
 //! assembly kernels), in one process, interleaved, medians over rounds.
 //!
 //! ```text
-//! cargo run --release -p chunkhash-bench --bin blake3_vs_official -- [single] [parallel] [ragged] [--rounds N]
+//! cargo run --release -p chunkhash-bench --bin blake3_vs_official -- [single] [ragged] [batch] [parallel] [--rounds N]
 //! ```
 //!
 //! With no section named, all run. The ratio column is the median over
@@ -26,12 +26,12 @@ fn parse_options() -> Result<Options, String> {
                 let value = args.next().ok_or("--rounds needs a number")?;
                 options.rounds = value.parse().map_err(|_| format!("invalid --rounds {value:?}"))?;
             }
-            "single" | "parallel" | "ragged" => options.sections.push(arg),
+            "single" | "parallel" | "ragged" | "batch" => options.sections.push(arg),
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
     if options.sections.is_empty() {
-        options.sections = vec!["single".into(), "ragged".into(), "parallel".into()];
+        options.sections = vec!["single".into(), "ragged".into(), "batch".into(), "parallel".into()];
     }
     Ok(options)
 }
@@ -99,6 +99,75 @@ fn parallel(rounds: usize, ghz: f64) {
     );
 }
 
+/// Many messages: chunkhash's batch call against the official `hash` in a
+/// loop and chunkhash's own `hash` in a loop.
+fn batch(rounds: usize, ghz: f64) {
+    let mut rng = vectors::TestRng::new(2026);
+    let mut batches: Vec<(String, Vec<Vec<u8>>)> = [(1024, 64), (1024, 256), (256, 1024), (64, 4096), (16, 16384)]
+        .into_iter()
+        .map(|(count, len)| (format!("{count} x {}", format_size(len)), (0..count).map(|_| rng.bytes(len)).collect()))
+        .collect();
+    // Lengths uniform in 1..=8192, fixed seed.
+    let mixed: Vec<Vec<u8>> = (0..512)
+        .map(|_| {
+            let len = rng.range(1..=8192);
+            rng.bytes(len)
+        })
+        .collect();
+    batches.push(("512 mixed 1..8K".into(), mixed));
+    let one_large = random_input(1 << 20, 7);
+    let slices: Vec<(String, Vec<&[u8]>, usize)> = batches
+        .iter()
+        .map(|(name, messages)| {
+            let total = messages.iter().map(Vec::len).sum();
+            (name.clone(), messages.iter().map(Vec::as_slice).collect(), total)
+        })
+        .collect();
+    let mut cases = Vec::new();
+    for (_, inputs, total) in &slices {
+        let mut out = vec![ours::Hash::from([0; 32]); inputs.len()];
+        cases.push(Case::new("batch", *total, move || {
+            ours::hash_many(inputs, &mut out);
+            consume(out[0]);
+        }));
+        cases.push(Case::new("official loop", *total, move || {
+            for input in inputs {
+                consume(blake3::hash(input));
+            }
+        }));
+        cases.push(Case::new("ours loop", *total, move || {
+            for input in inputs {
+                consume(ours::hash(input));
+            }
+        }));
+    }
+    let one_large = &one_large;
+    cases.push(Case::new("one 1 MiB message", one_large.len(), move || consume(ours::hash(one_large))));
+    let timings = run_interleaved(&mut cases, rounds, Duration::from_millis(30));
+    let large = &timings[timings.len() - 1];
+    println!("\nbatches of independent messages, one thread (batch = chunkhash::blake3::hash_many)");
+    println!(
+        "{:>16} | {:>11} {:>8} {:>6} | {:>11} {:>11} | {:>8} {:>8} | {:>9}",
+        "batch", "batch ns", "MB/s", "cpb", "official ns", "ours loop", "x offic.", "x ours", "vs 1 MiB"
+    );
+    for ((name, _, _), trio) in slices.iter().zip(timings.chunks(3)) {
+        let (batch, official, ours_loop) = (&trio[0], &trio[1], &trio[2]);
+        println!(
+            "{:>16} | {:>11.0} {:>8.0} {:>6.3} | {:>11.0} {:>11.0} | {:>8.2} {:>8.2} | {:>9.2}",
+            name,
+            batch.median_ns(),
+            batch.mb_per_s(),
+            batch.cycles_per_byte(ghz),
+            official.median_ns(),
+            ours_loop.median_ns(),
+            median_ratio(official, batch),
+            median_ratio(ours_loop, batch),
+            batch.cycles_per_byte(ghz) / large.cycles_per_byte(ghz),
+        );
+    }
+    println!("(vs 1 MiB: batch cost per byte over one 1 MiB message's, {:.3} cpb)", large.cycles_per_byte(ghz));
+}
+
 fn rayon_threads() -> usize {
     std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
 }
@@ -127,6 +196,7 @@ fn main() {
             ),
             "ragged" => single(&[3000, 3800, 4096, 6000], options.rounds, ghz, "messages with a partial last chunk"),
             "parallel" => parallel(options.rounds, ghz),
+            "batch" => batch(options.rounds, ghz),
             _ => unreachable!("sections are checked when parsed"),
         }
     }

@@ -16,6 +16,7 @@
 //! The kernels (portable, SSE4.1, AVX2, AVX-512, NEON, SIMD128) are chosen at
 //! run time, see [`Backend`]; every one gives the same bytes.
 
+mod batch;
 mod hasher;
 mod tree;
 
@@ -235,4 +236,145 @@ pub fn derive_key(context: &str, key_material: &[u8]) -> [u8; KEY_LEN] {
 /// The 20-byte address of `input`: the first 20 bytes of [`hash`].
 pub fn address(input: &[u8]) -> Address {
     hash(input).address()
+}
+
+/// Hashes many independent messages at once: `out[i]` receives
+/// `hash(inputs[i])`. Messages of any lengths may be mixed; small ones share
+/// SIMD lanes, large ones use their own tree's lanes.
+///
+/// ```
+/// use chunkhash::blake3;
+///
+/// let chunks: [&[u8]; 3] = [b"", b"one chunk", &[7u8; 5000]];
+/// let mut hashes = [blake3::Hash::from([0; 32]); 3];
+/// blake3::hash_many(&chunks, &mut hashes);
+/// assert_eq!(hashes[2], blake3::hash(&[7u8; 5000]));
+/// ```
+///
+/// # Panics
+///
+/// If `out` and `inputs` differ in length.
+pub fn hash_many(inputs: &[&[u8]], out: &mut [Hash]) {
+    Batch::new().hash_many(inputs, out);
+}
+
+/// [`hash_many`] into a new `Vec`.
+#[cfg(feature = "alloc")]
+pub fn hash_many_vec(inputs: &[&[u8]]) -> alloc::vec::Vec<Hash> {
+    Batch::new().hash_many_vec(inputs)
+}
+
+/// [`keyed_hash`] of many messages at once; see [`hash_many`].
+///
+/// # Panics
+///
+/// If `out` and `inputs` differ in length.
+pub fn keyed_hash_many(key: &[u8; KEY_LEN], inputs: &[&[u8]], out: &mut [Hash]) {
+    Batch::new_keyed(key).hash_many(inputs, out);
+}
+
+/// [`derive_key`] with one context and many key materials; see [`hash_many`].
+///
+/// # Panics
+///
+/// If `out` and `key_materials` differ in length.
+pub fn derive_key_many(context: &str, key_materials: &[&[u8]], out: &mut [[u8; KEY_LEN]]) {
+    Batch::new_derive_key(context).derive_keys(key_materials, out);
+}
+
+/// The 20-byte [`address`] of many messages at once; see [`hash_many`].
+///
+/// # Panics
+///
+/// If `out` and `inputs` differ in length.
+pub fn address_many(inputs: &[&[u8]], out: &mut [Address]) {
+    Batch::new().address_many(inputs, out);
+}
+
+/// A batch configuration: the mode (plain, keyed or key derivation) and the
+/// backend, set once and used for any number of calls.
+///
+/// ```
+/// use chunkhash::blake3::{self, Backend, Batch};
+///
+/// let batch = Batch::new_keyed(&[1; 32]).with_backend(Backend::Portable).unwrap();
+/// let mut out = [blake3::Hash::from([0; 32]); 2];
+/// batch.hash_many(&[b"a", b"b"], &mut out);
+/// assert_eq!(out[1], blake3::keyed_hash(&[1; 32], b"b"));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct Batch {
+    tree: Tree,
+}
+
+impl Batch {
+    /// Plain hashes, on the detected backend.
+    pub fn new() -> Batch {
+        Batch { tree: Tree::plain(Platform::detect()) }
+    }
+
+    /// Keyed hashes.
+    pub fn new_keyed(key: &[u8; KEY_LEN]) -> Batch {
+        Batch { tree: Tree::keyed(Platform::detect(), key) }
+    }
+
+    /// Key derivation under one context.
+    pub fn new_derive_key(context: &str) -> Batch {
+        Batch { tree: Tree::derive_key(Platform::detect(), context) }
+    }
+
+    /// The same mode on another backend; an error if this CPU cannot run it.
+    pub fn with_backend(self, backend: Backend) -> Result<Batch, BackendError> {
+        Ok(Batch { tree: Tree { platform: Platform::new(backend)?, ..self.tree } })
+    }
+
+    /// The backend the batch runs on.
+    pub fn backend(&self) -> Backend {
+        self.tree.platform.backend()
+    }
+
+    /// `out[i]` receives the hash of `inputs[i]`.
+    ///
+    /// # Panics
+    ///
+    /// If `out` and `inputs` differ in length.
+    pub fn hash_many(&self, inputs: &[&[u8]], out: &mut [Hash]) {
+        assert_eq!(inputs.len(), out.len(), "hash_many: one output per input");
+        self.tree.hash_batch(inputs, |i, hash| out[i] = Hash(*hash));
+    }
+
+    /// `hash_many` into a new `Vec`.
+    #[cfg(feature = "alloc")]
+    pub fn hash_many_vec(&self, inputs: &[&[u8]]) -> alloc::vec::Vec<Hash> {
+        let mut out = alloc::vec![Hash([0; OUT_LEN]); inputs.len()];
+        self.hash_many(inputs, &mut out);
+        out
+    }
+
+    /// `out[i]` receives the first 20 bytes of the hash of `inputs[i]`.
+    ///
+    /// # Panics
+    ///
+    /// If `out` and `inputs` differ in length.
+    pub fn address_many(&self, inputs: &[&[u8]], out: &mut [Address]) {
+        assert_eq!(inputs.len(), out.len(), "address_many: one output per input");
+        self.tree.hash_batch(inputs, |i, hash| out[i] = Hash(*hash).address());
+    }
+
+    /// `out[i]` receives the raw 32 bytes for `inputs[i]`: the derived key,
+    /// for a batch made with [`Batch::new_derive_key`].
+    ///
+    /// # Panics
+    ///
+    /// If `out` and `inputs` differ in length.
+    pub fn derive_keys(&self, inputs: &[&[u8]], out: &mut [[u8; KEY_LEN]]) {
+        assert_eq!(inputs.len(), out.len(), "derive_keys: one output per input");
+        self.tree.hash_batch(inputs, |i, hash| out[i] = *hash);
+    }
+}
+
+impl Default for Batch {
+    fn default() -> Self {
+        Self::new()
+    }
 }
