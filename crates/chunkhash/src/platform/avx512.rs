@@ -294,14 +294,14 @@ macro_rules! narrow_with_rotate {
                 // SAFETY: forwarded.
                 $name(unsafe { <$inner>::blend(mask, if_true.0, if_false.0) })
             }
-            #[target_feature(enable = "avx512f,avx512vl")]
-            #[inline]
+            // Always inlined: as a call it would return the vectors through memory.
+            #[inline(always)]
             unsafe fn load_blocks(blocks: &[*const u8; MAX_LANES], offset: usize) -> [Self; 16] {
                 // SAFETY: forwarded from the caller.
                 unsafe { <$inner>::load_blocks(blocks, offset).map($name) }
             }
-            #[target_feature(enable = "avx512f,avx512vl")]
-            #[inline]
+            // Always inlined: as a call it would return the vectors through memory.
+            #[inline(always)]
             unsafe fn store_cvs(cv: &[Self; 8], out: &mut [CvBytes]) {
                 // SAFETY: forwarded from the caller.
                 unsafe { <$inner>::store_cvs(&cv.map(|v| v.0), out) }
