@@ -30,6 +30,38 @@ unsafe fn loadu(src: *const u8) -> __m512i {
     unsafe { _mm512_loadu_si512(src.cast()) }
 }
 
+/// Transposes the 4x4 word squares inside every 128-bit block, for rows 0-3
+/// and for rows 4-7: interleave words, then pairs of words. Afterwards
+/// `out[4q + j]`, in 128-bit block `k`, holds word `4k + j` of rows
+/// `4q..4q + 4`.
+///
+/// # Safety
+///
+/// The caller runs with AVX-512F.
+#[inline(always)]
+unsafe fn transpose_4x4_blocks(rows: [__m512i; 8]) -> [__m512i; 8] {
+    // SAFETY: AVX-512F on registers, enabled by the caller.
+    unsafe {
+        let words: [__m512i; 8] = core::array::from_fn(|i| {
+            let (x, y) = (rows[i & !1], rows[i | 1]);
+            if i % 2 == 0 {
+                _mm512_unpacklo_epi32(x, y)
+            } else {
+                _mm512_unpackhi_epi32(x, y)
+            }
+        });
+        core::array::from_fn(|i| {
+            let (q, j) = (i / 4, i % 4);
+            let (x, y) = (words[4 * q + (j / 2)], words[4 * q + 2 + (j / 2)]);
+            if j % 2 == 0 {
+                _mm512_unpacklo_epi64(x, y)
+            } else {
+                _mm512_unpackhi_epi64(x, y)
+            }
+        })
+    }
+}
+
 /// Loads the 64-byte blocks of sixteen lanes as sixteen word vectors.
 ///
 /// Lanes `l` and `l + 8` share a register (low and high 256 bits), filled
@@ -55,24 +87,8 @@ unsafe fn load_blocks16(blocks: &[*const u8; MAX_LANES], offset: usize) -> [__m5
                 let high = _mm256_loadu_si256(blocks[lane + 8].add(offset + 32 * half).cast());
                 _mm512_inserti64x4::<1>(_mm512_castsi256_si512(low), high)
             });
-            let a: [__m512i; 8] = core::array::from_fn(|i| {
-                let (x, y) = (rows[i & !1], rows[i | 1]);
-                if i % 2 == 0 {
-                    _mm512_unpacklo_epi32(x, y)
-                } else {
-                    _mm512_unpackhi_epi32(x, y)
-                }
-            });
             // b[4q + j], 128-bit block k of each half: word 4k + j of rows 4q..4q+3.
-            let b: [__m512i; 8] = core::array::from_fn(|i| {
-                let (q, j) = (i / 4, i % 4);
-                let (x, y) = (a[4 * q + (j / 2)], a[4 * q + 2 + (j / 2)]);
-                if j % 2 == 0 {
-                    _mm512_unpacklo_epi64(x, y)
-                } else {
-                    _mm512_unpackhi_epi64(x, y)
-                }
-            });
+            let b = transpose_4x4_blocks(rows);
             for j in 0..4 {
                 words[8 * half + j] = _mm512_permutex2var_epi64(b[j], even_blocks, b[4 + j]);
                 words[8 * half + 4 + j] = _mm512_permutex2var_epi64(b[j], odd_blocks, b[4 + j]);
@@ -91,24 +107,8 @@ unsafe fn store_cvs16(cv: [__m512i; 8], out: &mut [CvBytes]) {
     // SAFETY: the caller runs with AVX-512F + VL (always inlined into a function
     // that enables it); memory accesses are as documented above.
     unsafe {
-        let a: [__m512i; 8] = core::array::from_fn(|i| {
-            let (x, y) = (cv[i & !1], cv[i | 1]);
-            if i % 2 == 0 {
-                _mm512_unpacklo_epi32(x, y)
-            } else {
-                _mm512_unpackhi_epi32(x, y)
-            }
-        });
         // b[4q + j], block k: words 4q..4q+3 of lane 4k + j.
-        let b: [__m512i; 8] = core::array::from_fn(|i| {
-            let (q, j) = (i / 4, i % 4);
-            let (x, y) = (a[4 * q + (j / 2)], a[4 * q + 2 + (j / 2)]);
-            if j % 2 == 0 {
-                _mm512_unpacklo_epi64(x, y)
-            } else {
-                _mm512_unpackhi_epi64(x, y)
-            }
-        });
+        let b = transpose_4x4_blocks(cv);
         for j in 0..4 {
             let (x, y) = (b[j], b[4 + j]);
             // [x0, y0, x1, y1] and [x2, y2, x3, y3]: lanes j, 4+j, 8+j, 12+j.
