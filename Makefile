@@ -10,19 +10,31 @@ BACKENDS ?= portable sse41 avx2 avx512
 
 PYTHON ?= python3
 
-.PHONY: run test test-rust test-features check-golden test-backends test-targets lint
+.PHONY: run test test-rust test-c test-features check-golden test-backends test-targets lint install
 
 run:
 	$(CARGO) run --release -p chunkhash --example hash_file -- README.md Cargo.toml
 
-test: lint test-rust test-features check-golden test-backends test-targets
+test: lint test-rust test-features test-c check-golden test-backends test-targets
+
+# Installs the C library (header, libchunkhash.a, libchunkhash.so, chunkhash.pc):
+#   make install PREFIX=/usr/local   (also DESTDIR, LIBDIR, INCLUDEDIR)
+install:
+	$(MAKE) -C bindings/c install
 
 lint:
 	$(CARGO) fmt --all -- --check
+	$(CARGO) fmt --manifest-path bindings/c/header-gen/Cargo.toml -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
 test-rust:
 	$(CARGO) test --workspace --all-features
+
+# The C library (bindings/c): header drift check, the C tests under ASan and
+# UBSan and under valgrind, the C++ header check, install + pkg-config + the
+# example. Its Rust unit tests ran in test-rust.
+test-c:
+	$(MAKE) -C bindings/c test-native
 
 # The registry with its families off (no_std without them; the tests check
 # that missing algorithms are errors) and with the sha2-hw backend.
