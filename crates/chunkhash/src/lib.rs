@@ -159,4 +159,3 @@ pub use algorithm::{Algorithm, ParseAlgorithmError, UnavailableAlgorithm, Unknow
 pub use digest::{digest, try_digest, Digest, DigestHex, StreamingHasher};
 pub use hex::{HexError, HexString};
 pub use platform::{Backend, BackendError};
-

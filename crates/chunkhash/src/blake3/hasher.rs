@@ -12,6 +12,7 @@
 use super::tree::{largest_power_of_two_at_most, Join, Output, SerialJoin, Tree};
 use super::{Backend, BackendError, Hash, KEY_LEN, OUT_LEN};
 use crate::platform::{CvBytes, LaneJob, Platform, BLOCK_LEN, CHUNK_LEN, MAX_LANES};
+use arrayvec::ArrayVec;
 use core::fmt;
 
 /// Enough for 2^64 bytes: a stack entry per set bit of a chunk count below 2^54.
@@ -35,13 +36,11 @@ const MAX_DEPTH: usize = 54;
 pub struct Hasher {
     tree: Tree,
     /// Chaining values of complete subtrees, largest first; one per set bit of `chunks_done`.
-    stack: [CvBytes; MAX_DEPTH],
-    stack_len: usize,
+    stack: ArrayVec<CvBytes, MAX_DEPTH>,
     /// Chunks represented by `stack`.
     chunks_done: u64,
     /// The unhashed bytes of chunk number `chunks_done`.
-    tail: [u8; CHUNK_LEN],
-    tail_len: usize,
+    tail: ArrayVec<u8, CHUNK_LEN>,
     /// The tail's chaining value as a final, non-root chunk, computed early in
     /// an idle lane; cleared whenever the tail changes.
     tail_cv: Option<CvBytes>,
@@ -49,15 +48,7 @@ pub struct Hasher {
 
 impl Hasher {
     fn with_tree(tree: Tree) -> Hasher {
-        Hasher {
-            tree,
-            stack: [[0; OUT_LEN]; MAX_DEPTH],
-            stack_len: 0,
-            chunks_done: 0,
-            tail: [0; CHUNK_LEN],
-            tail_len: 0,
-            tail_cv: None,
-        }
+        Hasher { tree, stack: ArrayVec::new(), chunks_done: 0, tail: ArrayVec::new(), tail_cv: None }
     }
 
     /// A hasher for the default hash.
@@ -98,16 +89,16 @@ impl Hasher {
 
     /// Forgets all input, keeping the mode (key, context) and backend.
     pub fn reset(&mut self) -> &mut Self {
-        self.stack_len = 0;
+        self.stack.clear();
         self.chunks_done = 0;
-        self.tail_len = 0;
+        self.tail.clear();
         self.tail_cv = None;
         self
     }
 
     /// Bytes of input so far.
     pub fn count(&self) -> u64 {
-        self.chunks_done * CHUNK_LEN as u64 + self.tail_len as u64
+        self.chunks_done * CHUNK_LEN as u64 + self.tail.len() as u64
     }
 
     /// Adds input.
@@ -127,10 +118,10 @@ impl Hasher {
         if input.is_empty() {
             return self;
         }
-        if self.tail_len < CHUNK_LEN {
-            let take = (CHUNK_LEN - self.tail_len).min(input.len());
-            self.tail[self.tail_len..self.tail_len + take].copy_from_slice(&input[..take]);
-            self.tail_len += take;
+        if !self.tail.is_full() {
+            let take = self.tail.remaining_capacity().min(input.len());
+            // Cannot fail: `take` fits the remaining capacity.
+            let _ = self.tail.try_extend_from_slice(&input[..take]);
             self.tail_cv = None;
             input = &input[take..];
             if input.is_empty() {
@@ -145,7 +136,7 @@ impl Hasher {
     /// Hashes the full tail and every chunk of `input` but the last, which
     /// becomes the new tail. `input` is not empty.
     fn absorb<J: Join>(&mut self, input: &[u8]) {
-        let full_tail = self.tail;
+        let full_tail: [u8; CHUNK_LEN] = self.tail.as_slice().try_into().unwrap_or([0; CHUNK_LEN]);
         let whole_chunks = (input.len() - 1) / CHUNK_LEN;
         let (mut body, new_tail) = input.split_at(whole_chunks * CHUNK_LEN);
 
@@ -196,8 +187,9 @@ impl Hasher {
             self.flush_run(&run.jobs[..count], speculate.then_some(&mut extra));
             tail_cv = speculate.then_some(extra);
         }
-        self.tail[..new_tail.len()].copy_from_slice(new_tail);
-        self.tail_len = new_tail.len();
+        self.tail.clear();
+        // Cannot fail: the new tail is at most one chunk.
+        let _ = self.tail.try_extend_from_slice(new_tail);
         self.tail_cv = tail_cv;
         debug_assert_eq!(self.chunks_done, new_tail_index);
     }
@@ -268,31 +260,29 @@ impl Hasher {
     /// node made here can be the root.
     fn push_subtree(&mut self, cv: CvBytes, size: u64) {
         debug_assert!(size.is_power_of_two() && self.chunks_done.is_multiple_of(size));
-        self.stack[self.stack_len] = cv;
-        self.stack_len += 1;
+        self.stack.push(cv);
         self.chunks_done += size;
-        while self.stack_len > self.chunks_done.count_ones() as usize {
-            let right = self.stack[self.stack_len - 1];
-            let left = self.stack[self.stack_len - 2];
-            self.stack_len -= 1;
-            self.stack[self.stack_len - 1] = self.tree.parent_cv(&left, &right);
+        while self.stack.len() > self.chunks_done.count_ones() as usize {
+            let right = self.stack.pop().unwrap();
+            let left = self.stack.pop().unwrap();
+            self.stack.push(self.tree.parent_cv(&left, &right));
         }
     }
 
     fn root_output(&self) -> Output {
         if self.chunks_done == 0 {
-            return self.tree.chunk_output(&self.tail[..self.tail_len], 0);
+            return self.tree.chunk_output(&self.tail, 0);
         }
         let mut right = match self.tail_cv {
             Some(cv) => cv,
             None => {
                 let mut out = [[0u8; OUT_LEN]];
-                let job = LaneJob::chunk(&self.tail[..self.tail_len], self.chunks_done, self.tree.flags, false);
+                let job = LaneJob::chunk(&self.tail, self.chunks_done, self.tree.flags, false);
                 self.tree.platform.hash_lanes(&self.tree.key, &[job], &mut out);
                 out[0]
             }
         };
-        for left in self.stack[1..self.stack_len].iter().rev() {
+        for left in self.stack[1..].iter().rev() {
             right = self.tree.parent_cv(left, &right);
         }
         self.tree.parent_output(&self.stack[0], &right)

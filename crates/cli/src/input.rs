@@ -1,0 +1,178 @@
+//! Reading inputs: stdin, files read in blocks, large files memory-mapped,
+//! and the progress bar.
+
+use crate::algo::{Method, MethodHasher};
+use crate::settings::IoSettings;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::fs::File;
+use std::io::{self, IsTerminal, Read};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Files of this size and more are memory-mapped when BLAKE3 hashes them on
+/// several threads (unless `--no-mmap`); everything else is read.
+///
+/// Mapping is what lets `Hasher::update_parallel` see the whole file at
+/// once, so it is the way to use every core. It is not free: page faults
+/// and TLB misses on fresh pages, where `read` into a 64 KiB buffer stays in
+/// cache. Measured on this project's 2-core machine with the SIMD kernels,
+/// `sum -j 2`, best of 5-7, mapped vs read (README "Choices"):
+///
+/// | input                      | second core free | second core busy |
+/// | -------------------------- | ---------------- | ---------------- |
+/// | 64 MiB as 1 MiB files      | 30 vs 30 ms      | 39 vs 34 ms      |
+/// | 64 MiB as 4 MiB files      | 21 vs 27 ms      | 33 vs 27 ms      |
+/// | 64 MiB as 16 MiB files     | 20 vs 27 ms      | 32 vs 26 ms      |
+/// | one 200 MB file            | 59 vs 83 ms      | 91 vs 73 ms      |
+///
+/// With a free core mapping wins from 4 MiB and ties at 1 MiB; with a busy
+/// one it loses at every size, so the size does not buy safety. On one
+/// thread it never gains (82 vs 84 ms, 91 vs 73 ms for the 200 MB file), so
+/// one-thread runs and algorithms without threads always read. b3sum maps
+/// from 16 KiB.
+pub const MMAP_THRESHOLD: u64 = 4 << 20;
+
+/// Read buffer for files that are not mapped and for stdin (b3sum's choice:
+/// bigger than `std::io::copy`'s 8 KiB, enough for every SIMD width).
+const READ_BUF: usize = 64 * 1024;
+
+/// Mapped files are hashed in pieces of this size so the progress bar moves;
+/// each piece is still large enough to keep every thread busy.
+const MAPPED_PIECE: usize = 16 << 20;
+
+/// Progress on stderr for long work: only when stderr is a terminal, shown
+/// from the start when the known work is at least 256 MiB, otherwise once
+/// the work has taken more than a second.
+#[derive(Debug)]
+pub struct Progress {
+    bar: ProgressBar,
+    terminal: bool,
+    shown: bool,
+    start: Instant,
+}
+
+/// Work at least this large gets a progress bar from the start.
+pub const PROGRESS_EAGER_BYTES: u64 = 256 << 20;
+/// Other work gets one once it has run this long.
+pub const PROGRESS_DELAY: Duration = Duration::from_secs(1);
+
+impl Progress {
+    /// A progress bar for `total` bytes (unknown for stdin), hidden until
+    /// the rules above show it.
+    pub fn new(total: Option<u64>) -> Progress {
+        let bar = ProgressBar::with_draw_target(total, ProgressDrawTarget::hidden());
+        let style = match total {
+            Some(_) => ProgressStyle::with_template("{bytes}/{total_bytes} [{wide_bar}] {bytes_per_sec}, {eta} left")
+                .map(|style| style.progress_chars("=> ")),
+            None => ProgressStyle::with_template("{spinner} {bytes} hashed, {bytes_per_sec}"),
+        };
+        if let Ok(style) = style {
+            bar.set_style(style);
+        }
+        let mut progress = Progress { bar, terminal: io::stderr().is_terminal(), shown: false, start: Instant::now() };
+        if total.is_some_and(|total| total >= PROGRESS_EAGER_BYTES) {
+            progress.show();
+        }
+        progress
+    }
+
+    fn show(&mut self) {
+        if self.terminal && !self.shown {
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+            self.shown = true;
+        }
+    }
+
+    /// Counts hashed bytes.
+    pub fn add(&mut self, bytes: u64) {
+        self.bar.inc(bytes);
+        if !self.shown && self.terminal && self.start.elapsed() >= PROGRESS_DELAY {
+            self.show();
+        }
+    }
+
+    /// The bar, for printing messages above it.
+    pub fn bar(&self) -> ProgressBar {
+        self.bar.clone()
+    }
+
+    /// Removes the bar.
+    pub fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+/// An `io::Error` for a directory given where a file is expected.
+pub fn is_a_directory() -> io::Error {
+    io::Error::new(io::ErrorKind::IsADirectory, "Is a directory")
+}
+
+/// Hashes one input (a path, or `-` for stdin) with each of `methods` in a
+/// single pass, returning one digest per method.
+pub fn hash_input(
+    path: &Path,
+    methods: &[Method],
+    io_settings: IoSettings,
+    progress: &mut Progress,
+) -> io::Result<Vec<Vec<u8>>> {
+    let mut hashers: Vec<MethodHasher> = methods.iter().map(Method::hasher).collect();
+    if path.as_os_str() == "-" {
+        read_all(io::stdin().lock(), &mut hashers, progress)?;
+    } else {
+        let file = File::open(path)?;
+        let metadata = file.metadata()?;
+        if metadata.is_dir() {
+            return Err(is_a_directory());
+        }
+        let len = metadata.len();
+        let threaded = io_settings.parallel() && methods.iter().any(|m| crate::algo::is_blake3_family(m.algorithm));
+        let mappable = metadata.is_file() && len >= MMAP_THRESHOLD && usize::try_from(len).is_ok();
+        match if io_settings.mmap && threaded && mappable { Some(map(&file, len)?) } else { None } {
+            Some(mapping) => {
+                let parallel = io_settings.parallel();
+                for piece in mapping.chunks(MAPPED_PIECE) {
+                    for hasher in &mut hashers {
+                        hasher.update(piece, parallel);
+                    }
+                    progress.add(piece.len() as u64);
+                }
+            }
+            None => read_all(file, &mut hashers, progress)?,
+        }
+    }
+    Ok(hashers.into_iter().map(MethodHasher::finish).collect())
+}
+
+fn read_all(mut reader: impl Read, hashers: &mut [MethodHasher], progress: &mut Progress) -> io::Result<()> {
+    let mut buf = vec![0u8; READ_BUF];
+    loop {
+        match reader.read(&mut buf) {
+            Ok(0) => return Ok(()),
+            Ok(n) => {
+                for hasher in hashers.iter_mut() {
+                    hasher.update(&buf[..n], false);
+                }
+                progress.add(n as u64);
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Maps `len` bytes of `file` read-only.
+#[allow(unsafe_code)]
+fn map(file: &File, len: u64) -> io::Result<memmap2::Mmap> {
+    let len = usize::try_from(len).map_err(io::Error::other)?;
+    // SAFETY: the mapping is read-only and lives only while this input is
+    // hashed; nothing in this process writes to the file or to the mapping.
+    // The one hazard is another process changing the file meanwhile, which
+    // no process-local rule can exclude: a concurrent write makes the digest
+    // cover a mix of old and new bytes (as a racing `read` would), and a
+    // truncation below `len` makes the pages past the new end fault with
+    // SIGBUS and end the process. b3sum and ripgrep accept the same caveat
+    // for the speed; `--no-mmap` avoids it. The length is fixed from the
+    // metadata read just before, so the map never covers more than the file
+    // had then.
+    unsafe { memmap2::MmapOptions::new().len(len).map(file) }
+}
