@@ -13,14 +13,19 @@ export CHUNKHASH_PYDEPS := $(abspath $(PYDEPS))
 # this CPU lacks are skipped with a note.
 BACKENDS ?= portable sse41 avx2 avx512
 
-.PHONY: run test test-rust test-features check-golden test-backends test-targets lint pydeps
+.PHONY: run test test-rust test-c test-features check-golden test-backends test-targets lint pydeps install
 
 # The main job: `chunkhash bench` with its defaults (every algorithm, 64 B to
 # 1 MiB); needs no input and ends well under a minute.
 run:
 	$(CARGO) run --release -p chunkhash-cli -- bench
 
-test: lint pydeps test-rust test-features check-golden test-backends test-targets
+test: lint pydeps test-rust test-features test-c check-golden test-backends test-targets
+
+# Installs the C library (header, libchunkhash.a, libchunkhash.so, chunkhash.pc):
+#   make install PREFIX=/usr/local   (also DESTDIR, LIBDIR, INCLUDEDIR)
+install:
+	$(MAKE) -C bindings/c install
 
 pydeps:
 	@$(PYTHON) -c "import sys; sys.path.insert(0, '$(PYDEPS)'); import xxhash" 2>/dev/null || \
@@ -28,10 +33,17 @@ pydeps:
 
 lint:
 	$(CARGO) fmt --all -- --check
+	$(CARGO) fmt --manifest-path bindings/c/header-gen/Cargo.toml -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
 test-rust:
 	$(CARGO) test --workspace --all-features
+
+# The C library (bindings/c): header drift check, the C tests under ASan and
+# UBSan and under valgrind, the C++ header check, install + pkg-config + the
+# example. Its Rust unit tests ran in test-rust.
+test-c:
+	$(MAKE) -C bindings/c test-native
 
 # The registry with its families off (no_std without them; the tests check
 # that missing algorithms are errors) and with the sha2-hw backend.

@@ -1,0 +1,700 @@
+/* Tests of libchunkhash through its C API: the known-answer vectors of
+ * vectors/ (via the generated tests/vectors.h), streaming and batch calls,
+ * and every status code. Built with -Wall -Wextra -Werror and run under
+ * AddressSanitizer and UndefinedBehaviorSanitizer by `make -C bindings/c
+ * test`, and once more against the shared library.
+ *
+ * Not reachable from C, and tested in Rust instead (cargo test -p
+ * chunkhash-c): CHUNKHASH_PANIC (no input makes the library panic; the
+ * guard that turns a panic into the code is unit-tested) and
+ * CHUNKHASH_UNAVAILABLE_ALGORITHM (never returned by the default build;
+ * `make test` runs those unit tests on a build without the families). */
+
+#include "chunkhash.h"
+#include "vectors.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int checks;
+static int failures;
+
+#define CHECK(cond)                                                                  \
+    do {                                                                             \
+        checks++;                                                                    \
+        if (!(cond)) {                                                               \
+            failures++;                                                              \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+        }                                                                            \
+    } while (0)
+
+#define CHECK_STATUS(call, expected)                                                            \
+    do {                                                                                        \
+        chunkhash_status got_ = (call);                                                         \
+        checks++;                                                                               \
+        if (got_ != (expected)) {                                                               \
+            failures++;                                                                         \
+            fprintf(stderr, "%s:%d: %s returned %d (%s), expected %s\n", __FILE__, __LINE__,    \
+                    #call, (int)got_, chunkhash_status_message(got_), #expected);               \
+        }                                                                                       \
+    } while (0)
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* A byte no output contains by chance in these tests' checks of "nothing
+ * written": buffers are filled with it first. */
+#define POISON 0xa5
+
+static size_t unhex(const char *hex, uint8_t *out, size_t cap) {
+    size_t n = strlen(hex) / 2;
+    if (n > cap) {
+        fprintf(stderr, "hex string longer than %zu bytes\n", cap);
+        exit(2);
+    }
+    for (size_t i = 0; i < n; i++) {
+        unsigned byte;
+        if (sscanf(hex + 2 * i, "%2x", &byte) != 1) {
+            fprintf(stderr, "bad hex: %s\n", hex);
+            exit(2);
+        }
+        out[i] = (uint8_t)byte;
+    }
+    return n;
+}
+
+/* The input of the vectors: byte i is i % 251. */
+static uint8_t *pattern(size_t len) {
+    uint8_t *buf = malloc(len ? len : 1);
+    if (!buf) {
+        perror("malloc");
+        exit(2);
+    }
+    for (size_t i = 0; i < len; i++) buf[i] = (uint8_t)(i % 251);
+    return buf;
+}
+
+static int all_bytes(const uint8_t *buf, size_t len, uint8_t value) {
+    for (size_t i = 0; i < len; i++)
+        if (buf[i] != value) return 0;
+    return 1;
+}
+
+static uint32_t id_of(const char *name) {
+    uint32_t id = 0;
+    CHECK_STATUS(chunkhash_algorithm_from_name(name, &id), CHUNKHASH_OK);
+    return id;
+}
+
+static void test_version_and_backend(void) {
+    const char *version = chunkhash_version();
+    unsigned major, minor, patch;
+    CHECK(version != NULL && sscanf(version, "%u.%u.%u", &major, &minor, &patch) == 3);
+    const char *backend = chunkhash_backend_name();
+    static const char *const known[] = {"portable", "sse41", "avx2", "avx512", "neon", "wasm32simd"};
+    int found = 0;
+    for (size_t i = 0; i < ARRAY_LEN(known); i++) found |= strcmp(backend, known[i]) == 0;
+    CHECK(found);
+    printf("libchunkhash %s, backend %s\n", version, backend);
+}
+
+static void test_status_messages(void) {
+    const chunkhash_status all[] = {
+        CHUNKHASH_OK,
+        CHUNKHASH_NULL_POINTER,
+        CHUNKHASH_INVALID_LENGTH,
+        CHUNKHASH_UNKNOWN_ALGORITHM,
+        CHUNKHASH_UNAVAILABLE_ALGORITHM,
+        CHUNKHASH_INVALID_UTF8,
+        CHUNKHASH_BUFFER_TOO_SMALL,
+        CHUNKHASH_TRAILER_TRUNCATED,
+        CHUNKHASH_TRAILER_TOO_LONG,
+        CHUNKHASH_CHECKSUM_MISMATCH,
+        CHUNKHASH_PANIC,
+    };
+    CHECK(CHUNKHASH_OK == 0);
+    for (size_t i = 0; i < ARRAY_LEN(all); i++) {
+        CHECK(all[i] == -(int)i); /* 0, -1, -2, ...: the codes are part of the ABI */
+        const char *message = chunkhash_status_message(all[i]);
+        CHECK(message != NULL && strcmp(message, "unknown status") != 0);
+        for (size_t j = 0; j < i; j++) CHECK(strcmp(message, chunkhash_status_message(all[j])) != 0);
+    }
+    CHECK(strcmp(chunkhash_status_message(1), "unknown status") == 0);
+    CHECK(strcmp(chunkhash_status_message(-11), "unknown status") == 0);
+    CHECK(strcmp(chunkhash_status_message(INT32_MIN), "unknown status") == 0);
+}
+
+/* The official BLAKE3 vectors: one-shot, streaming with the input split in
+ * several places, extended output from several positions, and batches. */
+static void test_blake3_vectors(void) {
+    const uint8_t *key = (const uint8_t *)BLAKE3_KEY;
+    const size_t cases = ARRAY_LEN(BLAKE3_CASES);
+    const uint8_t *inputs[ARRAY_LEN(BLAKE3_CASES)];
+    size_t lens[ARRAY_LEN(BLAKE3_CASES)];
+    uint8_t expected[3][ARRAY_LEN(BLAKE3_CASES)][131];
+    for (size_t c = 0; c < cases; c++) {
+        const struct blake3_case *tc = &BLAKE3_CASES[c];
+        uint8_t *input = pattern(tc->input_len);
+        inputs[c] = input;
+        lens[c] = tc->input_len;
+        CHECK(unhex(tc->hash, expected[0][c], 131) == 131);
+        CHECK(unhex(tc->keyed_hash, expected[1][c], 131) == 131);
+        CHECK(unhex(tc->derive_key, expected[2][c], 131) == 131);
+
+        uint8_t out[131];
+        CHECK_STATUS(chunkhash_blake3_hash(input, tc->input_len, out, 131), CHUNKHASH_OK);
+        CHECK(memcmp(out, expected[0][c], 131) == 0);
+        memset(out, POISON, sizeof out);
+        CHECK_STATUS(chunkhash_blake3_hash(input, tc->input_len, out, 32), CHUNKHASH_OK);
+        CHECK(memcmp(out, expected[0][c], 32) == 0 && all_bytes(out + 32, 99, POISON));
+        CHECK_STATUS(chunkhash_blake3_hash(input, tc->input_len, out, CHUNKHASH_ADDRESS_LEN), CHUNKHASH_OK);
+        CHECK(memcmp(out, expected[0][c], 20) == 0);
+        CHECK_STATUS(chunkhash_blake3_keyed_hash(key, 32, input, tc->input_len, out, 131), CHUNKHASH_OK);
+        CHECK(memcmp(out, expected[1][c], 131) == 0);
+        CHECK_STATUS(chunkhash_blake3_keyed_hash(key, 32, input, tc->input_len, out, 32), CHUNKHASH_OK);
+        CHECK(memcmp(out, expected[1][c], 32) == 0);
+        CHECK_STATUS(chunkhash_blake3_derive_key(BLAKE3_CONTEXT, input, tc->input_len, out, 131), CHUNKHASH_OK);
+        CHECK(memcmp(out, expected[2][c], 131) == 0);
+        CHECK_STATUS(chunkhash_blake3_derive_key(BLAKE3_CONTEXT, input, tc->input_len, out, 32), CHUNKHASH_OK);
+        CHECK(memcmp(out, expected[2][c], 32) == 0);
+
+        /* Streaming, each mode, the input split at 0, 1, half and the end. */
+        const size_t splits[] = {0, tc->input_len > 0 ? 1 : 0, tc->input_len / 2, tc->input_len};
+        for (int mode = 0; mode < 3; mode++) {
+            for (size_t s = 0; s < ARRAY_LEN(splits); s++) {
+                chunkhash_blake3 *hasher = NULL;
+                if (mode == 0) CHECK_STATUS(chunkhash_blake3_new(&hasher), CHUNKHASH_OK);
+                if (mode == 1) CHECK_STATUS(chunkhash_blake3_new_keyed(key, 32, &hasher), CHUNKHASH_OK);
+                if (mode == 2) CHECK_STATUS(chunkhash_blake3_new_derive_key(BLAKE3_CONTEXT, &hasher), CHUNKHASH_OK);
+                CHECK(hasher != NULL);
+                CHECK_STATUS(chunkhash_blake3_update(hasher, input, splits[s]), CHUNKHASH_OK);
+                CHECK_STATUS(chunkhash_blake3_update(hasher, input + splits[s], tc->input_len - splits[s]),
+                             CHUNKHASH_OK);
+                uint8_t hash[32];
+                CHECK_STATUS(chunkhash_blake3_finalize(hasher, hash, sizeof hash), CHUNKHASH_OK);
+                CHECK(memcmp(hash, expected[mode][c], 32) == 0);
+                CHECK_STATUS(chunkhash_blake3_finalize_xof(hasher, 0, out, 131), CHUNKHASH_OK);
+                CHECK(memcmp(out, expected[mode][c], 131) == 0);
+                /* From a position, across the 64-byte output blocks. */
+                const uint64_t positions[] = {1, 31, 63, 64, 65, 100};
+                for (size_t p = 0; p < ARRAY_LEN(positions); p++) {
+                    size_t take = 131 - (size_t)positions[p];
+                    memset(out, POISON, sizeof out);
+                    CHECK_STATUS(chunkhash_blake3_finalize_xof(hasher, positions[p], out, take), CHUNKHASH_OK);
+                    CHECK(memcmp(out, expected[mode][c] + positions[p], take) == 0);
+                    CHECK(all_bytes(out + take, 131 - take, POISON));
+                }
+                /* Reset: as new, same mode. */
+                CHECK_STATUS(chunkhash_blake3_reset(hasher), CHUNKHASH_OK);
+                CHECK_STATUS(chunkhash_blake3_update(hasher, input, tc->input_len), CHUNKHASH_OK);
+                CHECK_STATUS(chunkhash_blake3_finalize(hasher, hash, sizeof hash), CHUNKHASH_OK);
+                CHECK(memcmp(hash, expected[mode][c], 32) == 0);
+                chunkhash_blake3_free(hasher);
+            }
+        }
+    }
+
+    /* Every case in one batch call per mode. */
+    uint8_t hashes[ARRAY_LEN(BLAKE3_CASES) * 32];
+    uint8_t addresses[ARRAY_LEN(BLAKE3_CASES) * 20];
+    CHECK_STATUS(chunkhash_blake3_hash_many(inputs, lens, cases, hashes, sizeof hashes), CHUNKHASH_OK);
+    for (size_t c = 0; c < cases; c++) CHECK(memcmp(hashes + 32 * c, expected[0][c], 32) == 0);
+    CHECK_STATUS(chunkhash_blake3_keyed_hash_many(key, 32, inputs, lens, cases, hashes, sizeof hashes), CHUNKHASH_OK);
+    for (size_t c = 0; c < cases; c++) CHECK(memcmp(hashes + 32 * c, expected[1][c], 32) == 0);
+    CHECK_STATUS(chunkhash_blake3_derive_key_many(BLAKE3_CONTEXT, inputs, lens, cases, hashes, sizeof hashes),
+                 CHUNKHASH_OK);
+    for (size_t c = 0; c < cases; c++) CHECK(memcmp(hashes + 32 * c, expected[2][c], 32) == 0);
+    CHECK_STATUS(chunkhash_blake3_address_many(inputs, lens, cases, addresses, sizeof addresses), CHUNKHASH_OK);
+    for (size_t c = 0; c < cases; c++) CHECK(memcmp(addresses + 20 * c, expected[0][c], 20) == 0);
+
+    for (size_t c = 0; c < cases; c++) free((void *)inputs[c]);
+}
+
+/* A batch too large for the binding's stack buffers (64 inputs), lengths
+ * mixed (0 to 3 chunks), empty inputs given as NULL, in every mode: equal to
+ * the one-shot calls. */
+static void test_large_batch(void) {
+    enum { N = 1000 };
+    const uint8_t key[32] = {7};
+    const char *context = "chunkhash 2026-11-22 C batch test";
+    uint8_t *data = pattern(3 * 1024 + 1);
+    const uint8_t **inputs = malloc(N * sizeof *inputs);
+    size_t *lens = malloc(N * sizeof *lens);
+    uint8_t *hashes = malloc(N * 32), *keyed = malloc(N * 32), *derived = malloc(N * 32);
+    uint8_t *addresses = malloc(N * 20);
+    if (!inputs || !lens || !hashes || !keyed || !derived || !addresses) exit(2);
+    for (size_t i = 0; i < N; i++) {
+        lens[i] = (i * 37) % (3 * 1024 + 1);
+        inputs[i] = lens[i] == 0 ? NULL : data + (i % 2);
+        if (lens[i] + (i % 2) > 3 * 1024 + 1) lens[i] -= 1;
+    }
+    CHECK_STATUS(chunkhash_blake3_hash_many(inputs, lens, N, hashes, N * 32), CHUNKHASH_OK);
+    CHECK_STATUS(chunkhash_blake3_keyed_hash_many(key, 32, inputs, lens, N, keyed, N * 32), CHUNKHASH_OK);
+    CHECK_STATUS(chunkhash_blake3_derive_key_many(context, inputs, lens, N, derived, N * 32), CHUNKHASH_OK);
+    CHECK_STATUS(chunkhash_blake3_address_many(inputs, lens, N, addresses, N * 20), CHUNKHASH_OK);
+    for (size_t i = 0; i < N; i++) {
+        uint8_t one[32];
+        CHECK_STATUS(chunkhash_blake3_hash(inputs[i], lens[i], one, 32), CHUNKHASH_OK);
+        CHECK(memcmp(hashes + 32 * i, one, 32) == 0);
+        CHECK(memcmp(addresses + 20 * i, one, 20) == 0);
+        CHECK_STATUS(chunkhash_blake3_keyed_hash(key, 32, inputs[i], lens[i], one, 32), CHUNKHASH_OK);
+        CHECK(memcmp(keyed + 32 * i, one, 32) == 0);
+        CHECK_STATUS(chunkhash_blake3_derive_key(context, inputs[i], lens[i], one, 32), CHUNKHASH_OK);
+        CHECK(memcmp(derived + 32 * i, one, 32) == 0);
+    }
+    free(data);
+    free(inputs);
+    free(lens);
+    free(hashes);
+    free(keyed);
+    free(derived);
+    free(addresses);
+}
+
+/* golden.json: the registry table, every algorithm's digests one-shot and
+ * streaming, BLAKE3's keyed and derive-key rows, and every trailer. */
+static void test_golden(void) {
+    for (size_t i = 0; i < ARRAY_LEN(GOLDEN_ALGORITHMS); i++) {
+        const struct golden_algorithm *a = &GOLDEN_ALGORITHMS[i];
+        CHECK(id_of(a->name) == a->id);
+        const char *name = NULL;
+        CHECK_STATUS(chunkhash_algorithm_name(a->id, &name), CHUNKHASH_OK);
+        CHECK(name != NULL && strcmp(name, a->name) == 0);
+        const char *tag = NULL;
+        CHECK_STATUS(chunkhash_algorithm_bsd_tag(a->id, &tag), CHUNKHASH_OK);
+        CHECK(tag != NULL && id_of(tag) == a->id);
+        size_t len = 0;
+        CHECK_STATUS(chunkhash_algorithm_digest_len(a->id, &len), CHUNKHASH_OK);
+        CHECK(len == a->digest_len && len <= CHUNKHASH_MAX_DIGEST_LEN);
+        CHECK_STATUS(chunkhash_trailer_len(a->id, &len), CHUNKHASH_OK);
+        CHECK(len == a->digest_len + 1 && len <= CHUNKHASH_MAX_TRAILER_LEN);
+        bool available = false, cryptographic = true;
+        CHECK_STATUS(chunkhash_algorithm_is_available(a->id, &available), CHUNKHASH_OK);
+        CHECK(available);
+        CHECK_STATUS(chunkhash_algorithm_is_cryptographic(a->id, &cryptographic), CHUNKHASH_OK);
+        int checksum = strncmp(a->name, "XXH", 3) == 0 || strcmp(a->name, "CRC32C") == 0;
+        CHECK(cryptographic == !checksum);
+    }
+    /* The header's constants are the table's ids. */
+    CHECK(id_of("BLAKE3") == CHUNKHASH_ALGORITHM_BLAKE3);
+    CHECK(id_of("BLAKE3-160") == CHUNKHASH_ALGORITHM_BLAKE3_160);
+    CHECK(id_of("XXH3-64") == CHUNKHASH_ALGORITHM_XXH3_64);
+    CHECK(id_of("XXH3-128") == CHUNKHASH_ALGORITHM_XXH3_128);
+    CHECK(id_of("XXH64") == CHUNKHASH_ALGORITHM_XXH64);
+    CHECK(id_of("XXH32") == CHUNKHASH_ALGORITHM_XXH32);
+    CHECK(id_of("CRC32C") == CHUNKHASH_ALGORITHM_CRC32C);
+    CHECK(id_of("BLAKE2b-512") == CHUNKHASH_ALGORITHM_BLAKE2B_512);
+    CHECK(id_of("BLAKE2b-256") == CHUNKHASH_ALGORITHM_BLAKE2B_256);
+    CHECK(id_of("SHA-256") == CHUNKHASH_ALGORITHM_SHA256);
+    CHECK(id_of("SHA-512") == CHUNKHASH_ALGORITHM_SHA512);
+    CHECK(id_of("SHA-512/160") == CHUNKHASH_ALGORITHM_SHA512_160);
+    CHECK(ARRAY_LEN(GOLDEN_ALGORITHMS) == 12);
+    /* Aliases, case and '_' for '-'. */
+    CHECK(id_of("b3") == CHUNKHASH_ALGORITHM_BLAKE3);
+    CHECK(id_of("xxh3") == CHUNKHASH_ALGORITHM_XXH3_64);
+    CHECK(id_of("XXH3_128") == CHUNKHASH_ALGORITHM_XXH3_128);
+    CHECK(id_of("crc32c") == CHUNKHASH_ALGORITHM_CRC32C);
+    CHECK(id_of("sha256") == CHUNKHASH_ALGORITHM_SHA256);
+    CHECK(id_of("Sha512-160") == CHUNKHASH_ALGORITHM_SHA512_160);
+
+    const uint8_t *key = (const uint8_t *)GOLDEN_KEY;
+    for (size_t i = 0; i < ARRAY_LEN(GOLDEN_DIGESTS); i++) {
+        const struct golden_digest *d = &GOLDEN_DIGESTS[i];
+        uint8_t expected[CHUNKHASH_MAX_DIGEST_LEN];
+        size_t len = unhex(d->hex, expected, sizeof expected);
+        uint8_t *input = pattern(d->input_len);
+        uint8_t out[CHUNKHASH_MAX_DIGEST_LEN + 1];
+        memset(out, POISON, sizeof out);
+        uint32_t id = id_of(d->algorithm);
+        if (d->mode == MODE_HASH) {
+            CHECK_STATUS(chunkhash_digest(id, input, d->input_len, out, sizeof out), CHUNKHASH_OK);
+            CHECK(memcmp(out, expected, len) == 0 && all_bytes(out + len, sizeof out - len, POISON));
+            /* Exactly the digest's length is enough. */
+            CHECK_STATUS(chunkhash_digest(id, input, d->input_len, out, len), CHUNKHASH_OK);
+            /* Streaming, split in three, finalized twice. */
+            chunkhash_hasher *hasher = NULL;
+            CHECK_STATUS(chunkhash_hasher_new(id, &hasher), CHUNKHASH_OK);
+            size_t third = d->input_len / 3;
+            CHECK_STATUS(chunkhash_hasher_update(hasher, input, third), CHUNKHASH_OK);
+            CHECK_STATUS(chunkhash_hasher_update(hasher, input + third, third), CHUNKHASH_OK);
+            CHECK_STATUS(chunkhash_hasher_update(hasher, input + 2 * third, d->input_len - 2 * third),
+                         CHUNKHASH_OK);
+            memset(out, POISON, sizeof out);
+            CHECK_STATUS(chunkhash_hasher_finalize(hasher, out, sizeof out), CHUNKHASH_OK);
+            CHECK(memcmp(out, expected, len) == 0 && all_bytes(out + len, sizeof out - len, POISON));
+            CHECK_STATUS(chunkhash_hasher_finalize(hasher, out, len), CHUNKHASH_OK);
+            CHECK(memcmp(out, expected, len) == 0);
+            CHECK_STATUS(chunkhash_hasher_reset(hasher), CHUNKHASH_OK);
+            CHECK_STATUS(chunkhash_hasher_update(hasher, input, d->input_len), CHUNKHASH_OK);
+            CHECK_STATUS(chunkhash_hasher_finalize(hasher, out, len), CHUNKHASH_OK);
+            CHECK(memcmp(out, expected, len) == 0);
+            chunkhash_hasher_free(hasher);
+            /* The plain BLAKE3 rows again through the BLAKE3 calls. */
+            if (id == CHUNKHASH_ALGORITHM_BLAKE3 || id == CHUNKHASH_ALGORITHM_BLAKE3_160) {
+                CHECK_STATUS(chunkhash_blake3_hash(input, d->input_len, out, len), CHUNKHASH_OK);
+                CHECK(memcmp(out, expected, len) == 0);
+            }
+        } else if (d->mode == MODE_KEYED_HASH) {
+            CHECK(id == CHUNKHASH_ALGORITHM_BLAKE3);
+            CHECK_STATUS(chunkhash_blake3_keyed_hash(key, 32, input, d->input_len, out, len), CHUNKHASH_OK);
+            CHECK(memcmp(out, expected, len) == 0);
+        } else {
+            CHECK(id == CHUNKHASH_ALGORITHM_BLAKE3);
+            CHECK_STATUS(chunkhash_blake3_derive_key(GOLDEN_CONTEXT, input, d->input_len, out, len), CHUNKHASH_OK);
+            CHECK(memcmp(out, expected, len) == 0);
+        }
+        free(input);
+    }
+
+    for (size_t i = 0; i < ARRAY_LEN(GOLDEN_TRAILERS); i++) {
+        const struct golden_trailer *t = &GOLDEN_TRAILERS[i];
+        uint8_t expected[CHUNKHASH_MAX_TRAILER_LEN];
+        size_t len = unhex(t->hex, expected, sizeof expected);
+        uint8_t *block = pattern(t->input_len);
+        uint32_t id = id_of(t->algorithm);
+        uint8_t sealed[CHUNKHASH_MAX_TRAILER_LEN + 1];
+        memset(sealed, POISON, sizeof sealed);
+        CHECK_STATUS(chunkhash_trailer_seal(block, t->input_len, id, t->context, sealed, sizeof sealed), CHUNKHASH_OK);
+        CHECK(memcmp(sealed, expected, len) == 0 && all_bytes(sealed + len, sizeof sealed - len, POISON));
+
+        uint32_t found = 0;
+        CHECK_STATUS(chunkhash_trailer_verify(block, t->input_len, expected, len, t->context, &found), CHUNKHASH_OK);
+        CHECK(found == id);
+        /* Another context, a flipped bit in the checksum or in the block. */
+        found = 0;
+        CHECK_STATUS(chunkhash_trailer_verify(block, t->input_len, expected, len, t->context + 1, &found),
+                     CHUNKHASH_CHECKSUM_MISMATCH);
+        CHECK(found == 0);
+        expected[len - 1] ^= 1;
+        CHECK_STATUS(chunkhash_trailer_verify(block, t->input_len, expected, len, t->context, &found),
+                     CHUNKHASH_CHECKSUM_MISMATCH);
+        expected[len - 1] ^= 1;
+        if (t->input_len > 0) {
+            block[t->input_len / 2] ^= 0x80;
+            CHECK_STATUS(chunkhash_trailer_verify(block, t->input_len, expected, len, t->context, &found),
+                         CHUNKHASH_CHECKSUM_MISMATCH);
+            block[t->input_len / 2] ^= 0x80;
+        }
+        /* Cut short, and one byte too many. */
+        CHECK_STATUS(chunkhash_trailer_verify(block, t->input_len, expected, len - 1, t->context, &found),
+                     CHUNKHASH_TRAILER_TRUNCATED);
+        CHECK_STATUS(chunkhash_trailer_verify(block, t->input_len, expected, 1, t->context, &found),
+                     CHUNKHASH_TRAILER_TRUNCATED);
+        CHECK_STATUS(chunkhash_trailer_verify(block, t->input_len, sealed, len + 1, t->context, &found),
+                     CHUNKHASH_TRAILER_TOO_LONG);
+        CHECK(found == 0);
+        free(block);
+    }
+}
+
+/* NULL pointers, with and without a zero length. */
+static void test_null_pointers(void) {
+    uint8_t out[CHUNKHASH_MAX_TRAILER_LEN];
+    uint8_t empty_hash[32], empty_crc[4];
+    CHECK(unhex("af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262", empty_hash, 32) == 32);
+    CHECK(unhex("00000000", empty_crc, 4) == 4);
+    const uint8_t *key = (const uint8_t *)GOLDEN_KEY;
+    const uint8_t data[3] = {1, 2, 3};
+
+    /* NULL with length 0 is an empty buffer. */
+    CHECK_STATUS(chunkhash_digest(CHUNKHASH_ALGORITHM_BLAKE3, NULL, 0, out, 32), CHUNKHASH_OK);
+    CHECK(memcmp(out, empty_hash, 32) == 0);
+    CHECK_STATUS(chunkhash_digest(CHUNKHASH_ALGORITHM_CRC32C, NULL, 0, out, 4), CHUNKHASH_OK);
+    CHECK(memcmp(out, empty_crc, 4) == 0);
+    CHECK_STATUS(chunkhash_blake3_hash(NULL, 0, out, 32), CHUNKHASH_OK);
+    CHECK(memcmp(out, empty_hash, 32) == 0);
+    CHECK_STATUS(chunkhash_blake3_hash(data, 3, NULL, 0), CHUNKHASH_OK);
+    CHECK_STATUS(chunkhash_blake3_keyed_hash(key, 32, NULL, 0, NULL, 0), CHUNKHASH_OK);
+    CHECK_STATUS(chunkhash_blake3_derive_key("ctx", NULL, 0, NULL, 0), CHUNKHASH_OK);
+    CHECK_STATUS(chunkhash_blake3_hash_many(NULL, NULL, 0, NULL, 0), CHUNKHASH_OK);
+    CHECK_STATUS(chunkhash_blake3_address_many(NULL, NULL, 0, NULL, 0), CHUNKHASH_OK);
+    CHECK_STATUS(chunkhash_blake3_keyed_hash_many(key, 32, NULL, NULL, 0, NULL, 0), CHUNKHASH_OK);
+    CHECK_STATUS(chunkhash_blake3_derive_key_many("ctx", NULL, NULL, 0, NULL, 0), CHUNKHASH_OK);
+    {
+        const uint8_t *inputs[2] = {NULL, data};
+        const size_t lens[2] = {0, 3};
+        uint8_t two[64];
+        CHECK_STATUS(chunkhash_blake3_hash_many(inputs, lens, 2, two, sizeof two), CHUNKHASH_OK);
+        CHECK(memcmp(two, empty_hash, 32) == 0);
+    }
+    chunkhash_blake3 *b3 = NULL;
+    CHECK_STATUS(chunkhash_blake3_new(&b3), CHUNKHASH_OK);
+    CHECK_STATUS(chunkhash_blake3_update(b3, NULL, 0), CHUNKHASH_OK);
+    CHECK_STATUS(chunkhash_blake3_finalize_xof(b3, 0, NULL, 0), CHUNKHASH_OK);
+    CHECK_STATUS(chunkhash_blake3_finalize(b3, out, 32), CHUNKHASH_OK);
+    CHECK(memcmp(out, empty_hash, 32) == 0);
+    chunkhash_hasher *hasher = NULL;
+    CHECK_STATUS(chunkhash_hasher_new(CHUNKHASH_ALGORITHM_BLAKE3, &hasher), CHUNKHASH_OK);
+    CHECK_STATUS(chunkhash_hasher_update(hasher, NULL, 0), CHUNKHASH_OK);
+    size_t trailer_len = 0;
+    CHECK_STATUS(chunkhash_trailer_len(CHUNKHASH_ALGORITHM_CRC32C, &trailer_len), CHUNKHASH_OK);
+    CHECK_STATUS(chunkhash_trailer_seal(NULL, 0, CHUNKHASH_ALGORITHM_CRC32C, 7, out, trailer_len), CHUNKHASH_OK);
+    uint32_t id = 0;
+    CHECK_STATUS(chunkhash_trailer_verify(NULL, 0, out, trailer_len, 7, &id), CHUNKHASH_OK);
+    CHECK(id == CHUNKHASH_ALGORITHM_CRC32C);
+    CHECK_STATUS(chunkhash_trailer_verify(NULL, 0, NULL, 0, 7, &id), CHUNKHASH_TRAILER_TRUNCATED);
+
+    /* NULL with a non-zero length, or where an object is needed; nothing is
+     * written. */
+    memset(out, POISON, sizeof out);
+    CHECK_STATUS(chunkhash_digest(CHUNKHASH_ALGORITHM_BLAKE3, NULL, 1, out, 32), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_digest(CHUNKHASH_ALGORITHM_BLAKE3, data, 3, NULL, 32), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_hash(NULL, 1, out, 32), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_hash(data, 3, NULL, 32), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_keyed_hash(NULL, 32, data, 3, out, 32), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_keyed_hash(NULL, 0, data, 3, out, 32), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_keyed_hash(key, 32, NULL, 3, out, 32), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_derive_key(NULL, data, 3, out, 32), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_derive_key("ctx", NULL, 3, out, 32), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_derive_key("ctx", data, 3, NULL, 32), CHUNKHASH_NULL_POINTER);
+    CHECK(all_bytes(out, sizeof out, POISON));
+
+    CHECK_STATUS(chunkhash_blake3_new(NULL), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_new_keyed(NULL, 32, &b3), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_new_keyed(key, 32, NULL), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_new_derive_key(NULL, &b3), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_new_derive_key("ctx", NULL), CHUNKHASH_NULL_POINTER);
+    CHECK(b3 != NULL); /* the failed calls above left it alone */
+    CHECK_STATUS(chunkhash_blake3_update(NULL, data, 3), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_update(b3, NULL, 3), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_finalize(NULL, out, 32), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_finalize(b3, NULL, 32), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_finalize_xof(NULL, 0, out, 32), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_finalize_xof(b3, 0, NULL, 32), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_reset(NULL), CHUNKHASH_NULL_POINTER);
+    CHECK(all_bytes(out, sizeof out, POISON));
+    /* The failed update changed nothing: still the empty input's hash. */
+    CHECK_STATUS(chunkhash_blake3_finalize(b3, out, 32), CHUNKHASH_OK);
+    CHECK(memcmp(out, empty_hash, 32) == 0);
+    chunkhash_blake3_free(b3);
+
+    chunkhash_hasher *untouched = (chunkhash_hasher *)&id; /* a sentinel, never used as a hasher */
+    chunkhash_hasher *before = untouched;
+    CHECK_STATUS(chunkhash_hasher_new(CHUNKHASH_ALGORITHM_BLAKE3, NULL), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_hasher_new(0, &untouched), CHUNKHASH_UNKNOWN_ALGORITHM);
+    CHECK(untouched == before);
+    CHECK_STATUS(chunkhash_hasher_update(NULL, data, 3), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_hasher_update(hasher, NULL, 3), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_hasher_finalize(NULL, out, 32), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_hasher_finalize(hasher, NULL, 32), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_hasher_reset(NULL), CHUNKHASH_NULL_POINTER);
+    chunkhash_hasher_free(hasher);
+
+    const char *name = NULL;
+    size_t len = 0;
+    bool flag = false;
+    id = 0;
+    CHECK_STATUS(chunkhash_algorithm_from_name(NULL, &id), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_algorithm_from_name("blake3", NULL), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_algorithm_name(1, NULL), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_algorithm_bsd_tag(1, NULL), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_algorithm_digest_len(1, NULL), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_algorithm_is_cryptographic(1, NULL), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_algorithm_is_available(1, NULL), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_trailer_len(1, NULL), CHUNKHASH_NULL_POINTER);
+    CHECK(id == 0 && name == NULL && len == 0 && !flag);
+
+    memset(out, POISON, sizeof out);
+    CHECK_STATUS(chunkhash_trailer_seal(NULL, 1, CHUNKHASH_ALGORITHM_CRC32C, 0, out, sizeof out),
+                 CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_trailer_seal(data, 3, CHUNKHASH_ALGORITHM_CRC32C, 0, NULL, 5), CHUNKHASH_NULL_POINTER);
+    CHECK(all_bytes(out, sizeof out, POISON));
+    CHECK_STATUS(chunkhash_trailer_verify(NULL, 1, out, 5, 0, &id), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_trailer_verify(data, 3, NULL, 5, 0, &id), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_trailer_verify(data, 3, out, 5, 0, NULL), CHUNKHASH_NULL_POINTER);
+
+    /* Batches: NULL arrays with n > 0, a NULL input with a length. */
+    {
+        const uint8_t *inputs[2] = {data, NULL};
+        size_t lens[2] = {3, 1};
+        uint8_t two[64];
+        memset(two, POISON, sizeof two);
+        CHECK_STATUS(chunkhash_blake3_hash_many(NULL, lens, 2, two, sizeof two), CHUNKHASH_NULL_POINTER);
+        CHECK_STATUS(chunkhash_blake3_hash_many(inputs, NULL, 2, two, sizeof two), CHUNKHASH_NULL_POINTER);
+        CHECK_STATUS(chunkhash_blake3_hash_many(inputs, lens, 2, two, sizeof two), CHUNKHASH_NULL_POINTER);
+        CHECK_STATUS(chunkhash_blake3_address_many(inputs, lens, 2, two, sizeof two), CHUNKHASH_NULL_POINTER);
+        CHECK_STATUS(chunkhash_blake3_keyed_hash_many(key, 32, inputs, lens, 2, two, sizeof two),
+                     CHUNKHASH_NULL_POINTER);
+        CHECK_STATUS(chunkhash_blake3_derive_key_many("ctx", inputs, lens, 2, two, sizeof two),
+                     CHUNKHASH_NULL_POINTER);
+        CHECK(all_bytes(two, sizeof two, POISON)); /* not even the first hash */
+        lens[1] = 0;
+        CHECK_STATUS(chunkhash_blake3_hash_many(inputs, lens, 2, NULL, sizeof two), CHUNKHASH_NULL_POINTER);
+        CHECK_STATUS(chunkhash_blake3_keyed_hash_many(NULL, 32, inputs, lens, 2, two, sizeof two),
+                     CHUNKHASH_NULL_POINTER);
+        CHECK_STATUS(chunkhash_blake3_derive_key_many(NULL, inputs, lens, 2, two, sizeof two),
+                     CHUNKHASH_NULL_POINTER);
+        CHECK(all_bytes(two, sizeof two, POISON));
+    }
+
+    /* _free(NULL) does nothing. */
+    chunkhash_blake3_free(NULL);
+    chunkhash_hasher_free(NULL);
+}
+
+static void test_invalid_lengths(void) {
+    uint8_t out[64];
+    memset(out, POISON, sizeof out);
+    const uint8_t data[3] = {1, 2, 3};
+    const uint8_t key[32] = {0};
+    const size_t huge = SIZE_MAX; /* as (size_t)-1 from a length computed wrongly */
+    CHECK_STATUS(chunkhash_digest(CHUNKHASH_ALGORITHM_CRC32C, data, huge, out, sizeof out), CHUNKHASH_INVALID_LENGTH);
+    CHECK_STATUS(chunkhash_digest(CHUNKHASH_ALGORITHM_CRC32C, data, 3, out, huge), CHUNKHASH_INVALID_LENGTH);
+    CHECK_STATUS(chunkhash_blake3_hash(data, (size_t)PTRDIFF_MAX + 1, out, 32), CHUNKHASH_INVALID_LENGTH);
+    CHECK_STATUS(chunkhash_blake3_keyed_hash(key, 16, data, 3, out, 32), CHUNKHASH_INVALID_LENGTH);
+    CHECK_STATUS(chunkhash_blake3_keyed_hash(key, 33, data, 3, out, 32), CHUNKHASH_INVALID_LENGTH);
+    CHECK_STATUS(chunkhash_blake3_keyed_hash(key, 0, data, 3, out, 32), CHUNKHASH_INVALID_LENGTH);
+    CHECK_STATUS(chunkhash_blake3_derive_key("ctx", data, huge, out, 32), CHUNKHASH_INVALID_LENGTH);
+    chunkhash_blake3 *b3 = NULL;
+    CHECK_STATUS(chunkhash_blake3_new_keyed(key, 31, &b3), CHUNKHASH_INVALID_LENGTH);
+    CHECK(b3 == NULL);
+    CHECK_STATUS(chunkhash_blake3_new(&b3), CHUNKHASH_OK);
+    CHECK_STATUS(chunkhash_blake3_update(b3, data, huge), CHUNKHASH_INVALID_LENGTH);
+    CHECK_STATUS(chunkhash_blake3_finalize_xof(b3, 0, out, huge), CHUNKHASH_INVALID_LENGTH);
+    chunkhash_blake3_free(b3);
+    chunkhash_hasher *hasher = NULL;
+    CHECK_STATUS(chunkhash_hasher_new(CHUNKHASH_ALGORITHM_XXH64, &hasher), CHUNKHASH_OK);
+    CHECK_STATUS(chunkhash_hasher_update(hasher, data, huge), CHUNKHASH_INVALID_LENGTH);
+    chunkhash_hasher_free(hasher);
+    uint32_t id = 0;
+    CHECK_STATUS(chunkhash_trailer_seal(data, huge, CHUNKHASH_ALGORITHM_CRC32C, 0, out, 5), CHUNKHASH_INVALID_LENGTH);
+    CHECK_STATUS(chunkhash_trailer_verify(data, 3, out, huge, 0, &id), CHUNKHASH_INVALID_LENGTH);
+    {
+        const uint8_t *inputs[2] = {data, data};
+        const size_t lens[2] = {3, huge};
+        CHECK_STATUS(chunkhash_blake3_hash_many(inputs, lens, 2, out, sizeof out), CHUNKHASH_INVALID_LENGTH);
+        /* An n no array can have: refused before the arrays are read. */
+        CHECK_STATUS(chunkhash_blake3_hash_many(inputs, lens, huge, out, sizeof out), CHUNKHASH_INVALID_LENGTH);
+        CHECK_STATUS(chunkhash_blake3_keyed_hash_many(key, 8, inputs, lens, 1, out, sizeof out),
+                     CHUNKHASH_INVALID_LENGTH);
+    }
+    CHECK(all_bytes(out, sizeof out, POISON));
+}
+
+static void test_unknown_algorithms(void) {
+    const uint32_t unknown[] = {0, 13, 200, 255, 256, 257, UINT32_MAX};
+    uint8_t out[CHUNKHASH_MAX_TRAILER_LEN];
+    memset(out, POISON, sizeof out);
+    for (size_t i = 0; i < ARRAY_LEN(unknown); i++) {
+        uint32_t id = unknown[i];
+        const char *name = NULL;
+        size_t len = 0;
+        bool flag = false;
+        chunkhash_hasher *hasher = NULL;
+        CHECK_STATUS(chunkhash_digest(id, (const uint8_t *)"abc", 3, out, sizeof out), CHUNKHASH_UNKNOWN_ALGORITHM);
+        CHECK_STATUS(chunkhash_algorithm_name(id, &name), CHUNKHASH_UNKNOWN_ALGORITHM);
+        CHECK_STATUS(chunkhash_algorithm_bsd_tag(id, &name), CHUNKHASH_UNKNOWN_ALGORITHM);
+        CHECK_STATUS(chunkhash_algorithm_digest_len(id, &len), CHUNKHASH_UNKNOWN_ALGORITHM);
+        CHECK_STATUS(chunkhash_algorithm_is_cryptographic(id, &flag), CHUNKHASH_UNKNOWN_ALGORITHM);
+        CHECK_STATUS(chunkhash_algorithm_is_available(id, &flag), CHUNKHASH_UNKNOWN_ALGORITHM);
+        CHECK_STATUS(chunkhash_hasher_new(id, &hasher), CHUNKHASH_UNKNOWN_ALGORITHM);
+        CHECK_STATUS(chunkhash_trailer_len(id, &len), CHUNKHASH_UNKNOWN_ALGORITHM);
+        CHECK_STATUS(chunkhash_trailer_seal((const uint8_t *)"abc", 3, id, 0, out, sizeof out),
+                     CHUNKHASH_UNKNOWN_ALGORITHM);
+        CHECK(name == NULL && len == 0 && !flag && hasher == NULL);
+    }
+    CHECK(all_bytes(out, sizeof out, POISON));
+    /* A trailer whose byte 0 names no algorithm: a zeroed sector, erased
+     * flash (0xff), an id not assigned. */
+    const uint8_t ids[] = {0x00, 0xff, 13};
+    for (size_t i = 0; i < ARRAY_LEN(ids); i++) {
+        uint8_t trailer[5] = {ids[i], 0, 0, 0, 0};
+        uint32_t found = 0;
+        CHECK_STATUS(chunkhash_trailer_verify((const uint8_t *)"abc", 3, trailer, sizeof trailer, 0, &found),
+                     CHUNKHASH_UNKNOWN_ALGORITHM);
+        CHECK(found == 0);
+    }
+    /* Names that are no algorithm's. */
+    const char *names[] = {"", "nope", " blake3", "blake3 ", "BLAKE", "sha-1", "md5", "blake3\n"};
+    for (size_t i = 0; i < ARRAY_LEN(names); i++) {
+        uint32_t id = 0;
+        CHECK_STATUS(chunkhash_algorithm_from_name(names[i], &id), CHUNKHASH_UNKNOWN_ALGORITHM);
+        CHECK(id == 0);
+    }
+}
+
+static void test_invalid_utf8(void) {
+    const char *bad[] = {"\xff", "blake\xc3", "\xc3\x28", "\xed\xa0\x80" /* a UTF-16 surrogate */};
+    uint8_t out[64];
+    memset(out, POISON, sizeof out);
+    const uint8_t *inputs[1] = {(const uint8_t *)"abc"};
+    const size_t lens[1] = {3};
+    for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+        uint32_t id = 0;
+        chunkhash_blake3 *b3 = NULL;
+        CHECK_STATUS(chunkhash_algorithm_from_name(bad[i], &id), CHUNKHASH_INVALID_UTF8);
+        CHECK_STATUS(chunkhash_blake3_derive_key(bad[i], (const uint8_t *)"abc", 3, out, 32), CHUNKHASH_INVALID_UTF8);
+        CHECK_STATUS(chunkhash_blake3_new_derive_key(bad[i], &b3), CHUNKHASH_INVALID_UTF8);
+        CHECK_STATUS(chunkhash_blake3_derive_key_many(bad[i], inputs, lens, 1, out, sizeof out),
+                     CHUNKHASH_INVALID_UTF8);
+        CHECK(id == 0 && b3 == NULL);
+    }
+    CHECK(all_bytes(out, sizeof out, POISON));
+    /* Valid UTF-8 beyond ASCII is a fine context. */
+    CHECK_STATUS(chunkhash_blake3_derive_key("caf\xc3\xa9 2026 \xe2\x9c\x93", NULL, 0, out, 32), CHUNKHASH_OK);
+}
+
+static void test_buffer_too_small(void) {
+    const uint8_t data[3] = {1, 2, 3};
+    uint8_t out[CHUNKHASH_MAX_TRAILER_LEN];
+    for (size_t i = 0; i < ARRAY_LEN(GOLDEN_ALGORITHMS); i++) {
+        uint32_t id = GOLDEN_ALGORITHMS[i].id;
+        size_t len = GOLDEN_ALGORITHMS[i].digest_len;
+        memset(out, POISON, sizeof out);
+        CHECK_STATUS(chunkhash_digest(id, data, 3, out, len - 1), CHUNKHASH_BUFFER_TOO_SMALL);
+        CHECK_STATUS(chunkhash_digest(id, data, 3, NULL, 0), CHUNKHASH_BUFFER_TOO_SMALL);
+        chunkhash_hasher *hasher = NULL;
+        CHECK_STATUS(chunkhash_hasher_new(id, &hasher), CHUNKHASH_OK);
+        CHECK_STATUS(chunkhash_hasher_finalize(hasher, out, len - 1), CHUNKHASH_BUFFER_TOO_SMALL);
+        chunkhash_hasher_free(hasher);
+        CHECK_STATUS(chunkhash_trailer_seal(data, 3, id, 0, out, len), CHUNKHASH_BUFFER_TOO_SMALL);
+        CHECK(all_bytes(out, sizeof out, POISON));
+    }
+    chunkhash_blake3 *b3 = NULL;
+    CHECK_STATUS(chunkhash_blake3_new(&b3), CHUNKHASH_OK);
+    CHECK_STATUS(chunkhash_blake3_finalize(b3, out, 31), CHUNKHASH_BUFFER_TOO_SMALL);
+    CHECK_STATUS(chunkhash_blake3_finalize(b3, NULL, 0), CHUNKHASH_BUFFER_TOO_SMALL);
+    chunkhash_blake3_free(b3);
+    const uint8_t *inputs[2] = {data, data};
+    const size_t lens[2] = {3, 2};
+    const uint8_t key[32] = {0};
+    CHECK_STATUS(chunkhash_blake3_hash_many(inputs, lens, 2, out, 63), CHUNKHASH_BUFFER_TOO_SMALL);
+    CHECK_STATUS(chunkhash_blake3_hash_many(inputs, lens, 2, NULL, 0), CHUNKHASH_BUFFER_TOO_SMALL);
+    CHECK_STATUS(chunkhash_blake3_keyed_hash_many(key, 32, inputs, lens, 2, out, 63), CHUNKHASH_BUFFER_TOO_SMALL);
+    CHECK_STATUS(chunkhash_blake3_derive_key_many("ctx", inputs, lens, 2, out, 32), CHUNKHASH_BUFFER_TOO_SMALL);
+    CHECK_STATUS(chunkhash_blake3_address_many(inputs, lens, 2, out, 39), CHUNKHASH_BUFFER_TOO_SMALL);
+    CHECK(all_bytes(out, sizeof out, POISON));
+    CHECK_STATUS(chunkhash_blake3_address_many(inputs, lens, 2, out, 40), CHUNKHASH_OK);
+    CHECK(all_bytes(out + 40, sizeof out - 40, POISON));
+}
+
+/* One-shot outputs may overlap their input: the digest is computed before
+ * anything is written. */
+static void test_in_place(void) {
+    uint8_t buf[200], expected[131];
+    for (size_t i = 0; i < sizeof buf; i++) buf[i] = (uint8_t)(i % 251);
+    CHECK(unhex(BLAKE3_CASES[13].hash, expected, sizeof expected) == 131); /* input_len 128 */
+    CHECK(BLAKE3_CASES[13].input_len == 128);
+    CHECK_STATUS(chunkhash_blake3_hash(buf, 128, buf, 131), CHUNKHASH_OK);
+    CHECK(memcmp(buf, expected, 131) == 0);
+    for (size_t i = 0; i < sizeof buf; i++) buf[i] = (uint8_t)(i % 251);
+    CHECK_STATUS(chunkhash_digest(CHUNKHASH_ALGORITHM_BLAKE3, buf, 128, buf, 32), CHUNKHASH_OK);
+    CHECK(memcmp(buf, expected, 32) == 0);
+}
+
+int main(void) {
+    test_version_and_backend();
+    test_status_messages();
+    test_blake3_vectors();
+    test_large_batch();
+    test_golden();
+    test_null_pointers();
+    test_invalid_lengths();
+    test_unknown_algorithms();
+    test_invalid_utf8();
+    test_buffer_too_small();
+    test_in_place();
+    printf("test_chunkhash: %d passed, %d failed\n", checks - failures, failures);
+    return failures == 0 ? 0 : 1;
+}
