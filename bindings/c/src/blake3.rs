@@ -425,14 +425,11 @@ unsafe fn batch<const W: usize>(
     unsafe { with_slices(inputs, lens, n, hash_into_out) }
 }
 
-/// The 32-byte outputs of any batch mode, written straight to `out`.
-/// `Batch::derive_keys` gives each input's raw 32-byte output, whatever the
-/// mode (for a plain or keyed batch, the hash), as a `[u8; 32]` that C's
-/// buffer can hold; `hash_many` would give `Hash` values, which have no
-/// guaranteed layout and would need a copy. A Rust test checks every mode
-/// against the one-shot calls.
+/// The 32-byte outputs of any batch mode, written straight to `out` as the
+/// plain byte arrays C's buffer holds (`Batch::hash_many_bytes`). A Rust
+/// test checks every mode against the one-shot calls.
 fn raw_outputs(config: &Batch, slices: &[&[u8]], out: &mut [[u8; CHUNKHASH_BLAKE3_OUT_LEN]]) {
-    config.derive_keys(slices, out);
+    config.hash_many_bytes(slices, out);
 }
 
 /// Hashes many independent messages in one call: `out + 32 * i` receives

@@ -57,11 +57,14 @@ fn keyed_derive_key_and_address_batches() {
             let mut keyed = vec![Hash::from([0; 32]); inputs.len()];
             Batch::new_keyed(KEY).with_backend(backend).unwrap().hash_many(&inputs, &mut keyed);
             let mut derived = vec![[0u8; 32]; inputs.len()];
-            Batch::new_derive_key(CONTEXT).with_backend(backend).unwrap().derive_keys(&inputs, &mut derived);
+            Batch::new_derive_key(CONTEXT).with_backend(backend).unwrap().hash_many_bytes(&inputs, &mut derived);
             let mut addresses = vec![Address::from([0; 20]); inputs.len()];
             Batch::new().with_backend(backend).unwrap().address_many(&inputs, &mut addresses);
+            let mut keyed_bytes = vec![[0u8; 32]; inputs.len()];
+            Batch::new_keyed(KEY).with_backend(backend).unwrap().hash_many_bytes(&inputs, &mut keyed_bytes);
             for (i, input) in inputs.iter().enumerate() {
                 assert_eq!(keyed[i], *::blake3::keyed_hash(KEY, input).as_bytes(), "keyed {i}, {backend}");
+                assert_eq!(keyed_bytes[i], *::blake3::keyed_hash(KEY, input).as_bytes(), "keyed bytes {i}, {backend}");
                 assert_eq!(derived[i], ::blake3::derive_key(CONTEXT, input), "derive_key {i}, {backend}");
                 assert_eq!(addresses[i].as_bytes()[..], ::blake3::hash(input).as_bytes()[..20], "address {i}");
             }

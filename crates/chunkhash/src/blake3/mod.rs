@@ -279,7 +279,7 @@ pub fn keyed_hash_many(key: &[u8; KEY_LEN], inputs: &[&[u8]], out: &mut [Hash]) 
 ///
 /// If `out` and `key_materials` differ in length.
 pub fn derive_key_many(context: &str, key_materials: &[&[u8]], out: &mut [[u8; KEY_LEN]]) {
-    Batch::new_derive_key(context).derive_keys(key_materials, out);
+    Batch::new_derive_key(context).hash_many_bytes(key_materials, out);
 }
 
 /// The 20-byte [`address`] of many messages at once; see [`hash_many`].
@@ -361,14 +361,16 @@ impl Batch {
         self.tree.hash_batch(inputs, |i, hash| out[i] = Hash(*hash).address());
     }
 
-    /// `out[i]` receives the raw 32 bytes for `inputs[i]`: the derived key,
-    /// for a batch made with [`Batch::new_derive_key`].
+    /// `out[i]` receives the 32 output bytes for `inputs[i]` in the batch's
+    /// mode: the hash of a plain or keyed batch, the derived key of a batch
+    /// made with [`Batch::new_derive_key`]. For callers that want plain byte
+    /// arrays (the C binding writes them straight into the caller's buffer).
     ///
     /// # Panics
     ///
     /// If `out` and `inputs` differ in length.
-    pub fn derive_keys(&self, inputs: &[&[u8]], out: &mut [[u8; KEY_LEN]]) {
-        assert_eq!(inputs.len(), out.len(), "derive_keys: one output per input");
+    pub fn hash_many_bytes(&self, inputs: &[&[u8]], out: &mut [[u8; OUT_LEN]]) {
+        assert_eq!(inputs.len(), out.len(), "hash_many_bytes: one output per input");
         self.tree.hash_batch(inputs, |i, hash| out[i] = *hash);
     }
 }
