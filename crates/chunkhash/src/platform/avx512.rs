@@ -197,6 +197,12 @@ unsafe impl LaneVector for Avx512x16 {
     unsafe fn blend(mask: __mmask16, if_true: Self, if_false: Self) -> Self {
         Avx512x16(_mm512_mask_blend_epi32(mask, if_false.0, if_true.0))
     }
+    #[inline(always)]
+    unsafe fn prefetch(address: *const u8) {
+        // SAFETY: a prefetch is a hint: it never faults and changes nothing
+        // the program can observe.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(address.cast()) }
+    }
     // Always inlined: as a call it would return the vectors through memory.
     #[inline(always)]
     unsafe fn load_blocks(blocks: &[*const u8; MAX_LANES], offset: usize) -> [Self; 16] {
@@ -293,6 +299,11 @@ macro_rules! narrow_with_rotate {
             unsafe fn blend(mask: Self::Mask, if_true: Self, if_false: Self) -> Self {
                 // SAFETY: forwarded.
                 $name(unsafe { <$inner>::blend(mask, if_true.0, if_false.0) })
+            }
+            #[inline(always)]
+            unsafe fn prefetch(address: *const u8) {
+                // SAFETY: forwarded; a prefetch is only a hint.
+                unsafe { <$inner>::prefetch(address) }
             }
             // Always inlined: as a call it would return the vectors through memory.
             #[inline(always)]

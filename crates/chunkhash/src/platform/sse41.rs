@@ -185,6 +185,12 @@ unsafe impl LaneVector for Sse41x4 {
     unsafe fn blend(mask: __m128i, if_true: Self, if_false: Self) -> Self {
         Sse41x4(_mm_blendv_epi8(if_false.0, if_true.0, mask))
     }
+    #[inline(always)]
+    unsafe fn prefetch(address: *const u8) {
+        // SAFETY: a prefetch is a hint: it never faults and changes nothing
+        // the program can observe.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(address.cast()) }
+    }
     // Always inlined: as a call it would return the vectors through memory.
     #[inline(always)]
     unsafe fn load_blocks(blocks: &[*const u8; MAX_LANES], offset: usize) -> [Self; 16] {
