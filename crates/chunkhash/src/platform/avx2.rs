@@ -153,13 +153,14 @@ unsafe impl LaneVector for Avx2x8 {
     }
     #[target_feature(enable = "avx2")]
     #[inline]
-    unsafe fn eq(a: Self, b: Self) -> __m256i {
-        _mm256_cmpeq_epi32(a.0, b.0)
+    unsafe fn store_words(self, words: &mut [u32; MAX_LANES]) {
+        // SAFETY: `words` has room for every lane.
+        unsafe { _mm256_storeu_si256(words.as_mut_ptr().cast(), self.0) }
     }
     #[target_feature(enable = "avx2")]
     #[inline]
-    unsafe fn gt(a: Self, b: Self) -> __m256i {
-        _mm256_cmpgt_epi32(a.0, b.0)
+    unsafe fn eq(a: Self, b: Self) -> __m256i {
+        _mm256_cmpeq_epi32(a.0, b.0)
     }
     #[target_feature(enable = "avx2")]
     #[inline]

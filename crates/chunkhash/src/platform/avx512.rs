@@ -184,13 +184,14 @@ unsafe impl LaneVector for Avx512x16 {
     }
     #[target_feature(enable = "avx512f,avx512vl")]
     #[inline]
-    unsafe fn eq(a: Self, b: Self) -> __mmask16 {
-        _mm512_cmpeq_epi32_mask(a.0, b.0)
+    unsafe fn store_words(self, words: &mut [u32; MAX_LANES]) {
+        // SAFETY: `words` has room for every lane.
+        unsafe { _mm512_storeu_si512(words.as_mut_ptr().cast(), self.0) }
     }
     #[target_feature(enable = "avx512f,avx512vl")]
     #[inline]
-    unsafe fn gt(a: Self, b: Self) -> __mmask16 {
-        _mm512_cmpgt_epi32_mask(a.0, b.0)
+    unsafe fn eq(a: Self, b: Self) -> __mmask16 {
+        _mm512_cmpeq_epi32_mask(a.0, b.0)
     }
     #[target_feature(enable = "avx512f,avx512vl")]
     #[inline]
@@ -284,15 +285,15 @@ macro_rules! narrow_with_rotate {
             }
             #[target_feature(enable = "avx512f,avx512vl")]
             #[inline]
-            unsafe fn eq(a: Self, b: Self) -> Self::Mask {
+            unsafe fn store_words(self, words: &mut [u32; MAX_LANES]) {
                 // SAFETY: forwarded.
-                unsafe { <$inner>::eq(a.0, b.0) }
+                unsafe { self.0.store_words(words) }
             }
             #[target_feature(enable = "avx512f,avx512vl")]
             #[inline]
-            unsafe fn gt(a: Self, b: Self) -> Self::Mask {
+            unsafe fn eq(a: Self, b: Self) -> Self::Mask {
                 // SAFETY: forwarded.
-                unsafe { <$inner>::gt(a.0, b.0) }
+                unsafe { <$inner>::eq(a.0, b.0) }
             }
             #[target_feature(enable = "avx512f,avx512vl")]
             #[inline]

@@ -11,7 +11,7 @@
 //! masked for the remaining steps: its chaining value stops changing. This is
 //! what lets a ragged last chunk, a parent node and a full chunk share one call.
 
-use super::{CvBytes, CvWords, LaneJob, BLOCK_LEN, CHUNK_LEN, IV, MAX_LANES, MSG_SCHEDULE};
+use super::{CvBytes, CvWords, LaneJob, BLOCK_LEN, CHUNK_LEN, IV, MAX_LANES, MSG_SCHEDULE, OUT_LEN};
 
 /// A vector of `LANES` 32-bit words and the operations BLAKE3 needs.
 ///
@@ -34,10 +34,10 @@ pub(super) unsafe trait LaneVector: Copy {
     unsafe fn rot12(a: Self) -> Self;
     unsafe fn rot8(a: Self) -> Self;
     unsafe fn rot7(a: Self) -> Self;
+    /// Writes the words of every lane to `words` (the first `LANES`).
+    unsafe fn store_words(self, words: &mut [u32; MAX_LANES]);
     /// Lanes where `a == b`.
     unsafe fn eq(a: Self, b: Self) -> Self::Mask;
-    /// Lanes where `a > b`, as signed words.
-    unsafe fn gt(a: Self, b: Self) -> Self::Mask;
     /// `if_true` in the lanes of `mask`, `if_false` elsewhere.
     unsafe fn blend(mask: Self::Mask, if_true: Self, if_false: Self) -> Self;
 
@@ -157,7 +157,7 @@ static IDLE_CHUNK: [u8; CHUNK_LEN] = [0; CHUNK_LEN];
 
 /// Whether the jobs differ only in their counters: the same number of whole
 /// blocks and the same flags. Every chunk of a tree but the last, and every
-/// parent node, qualify.
+/// parent node, qualify; their setup is a few stores per lane.
 #[inline(always)]
 fn uniform(jobs: &[LaneJob<'_>]) -> bool {
     let first = &jobs[0];
@@ -172,86 +172,7 @@ fn uniform(jobs: &[LaneJob<'_>]) -> bool {
         })
 }
 
-/// `hash_lanes` for uniform jobs: no per-lane lengths, flags or masks to
-/// prepare, which matters most for calls of one block (parent nodes).
-///
-/// # Safety
-///
-/// The caller must run with `V`'s instructions enabled.
-#[inline(always)]
-unsafe fn hash_uniform<V: LaneVector>(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [CvBytes]) {
-    let first = jobs[0];
-    let blocks = first.input.len() / BLOCK_LEN;
-    assert!(blocks <= CHUNK_LEN / BLOCK_LEN);
-    let mut input = [IDLE_CHUNK.as_ptr(); MAX_LANES];
-    let mut counter_low = [0u32; MAX_LANES];
-    let mut counter_high = [0u32; MAX_LANES];
-    for (lane, job) in jobs.iter().enumerate() {
-        input[lane] = job.input.as_ptr();
-        counter_low[lane] = job.counter as u32;
-        counter_high[lane] = (job.counter >> 32) as u32;
-    }
-    // SAFETY: the caller runs with `V`'s instructions. Every lane's pointer
-    // is `blocks` whole blocks of a job's input, or the idle chunk.
-    unsafe {
-        let counter = [V::from_words(&counter_low), V::from_words(&counter_high)];
-        let block_len = V::splat(BLOCK_LEN as u32);
-        let mut cv: [V; 8] = core::array::from_fn(|i| V::splat(key[i]));
-        for step in 0..blocks {
-            let mut flags = first.flags;
-            if step == 0 {
-                flags |= first.start_flags;
-            }
-            if step == blocks - 1 {
-                flags |= first.end_flags;
-            }
-            let m = V::load_blocks(&input, step * BLOCK_LEN);
-            prefetch_ahead::<V>(&input, step);
-            cv = compress(&cv, &m, counter, block_len, V::splat(flags as u32));
-        }
-        store(&cv, out);
-    }
-}
-
-/// Asks for every lane's block four steps ahead. The lanes' inputs are
-/// streams a kilobyte or more apart, more than the hardware prefetchers
-/// follow well. Measured on Zen 4 with two builds run alternately (ratio to
-/// the official crate, with prefetch / without): one message of 1 MiB
-/// 0.80-0.82 / 0.72-0.79, of 16 MiB 0.82-0.84 / 0.65-0.75; no change at
-/// 1 KiB and 4 KiB.
-/// Addresses past a lane's input are fine: a prefetch is never dereferenced.
-///
-/// # Safety
-///
-/// The caller must run with `V`'s instructions enabled.
-#[inline(always)]
-unsafe fn prefetch_ahead<V: LaneVector>(input: &[*const u8; MAX_LANES], step: usize) {
-    for &lane_input in &input[..V::LANES] {
-        // SAFETY: forwarded from the caller; the address is only a hint.
-        unsafe { V::prefetch(lane_input.wrapping_add((step + 4) * BLOCK_LEN)) };
-    }
-}
-
-/// Stores the first `out.len()` lanes' chaining values.
-///
-/// # Safety
-///
-/// The caller must run with `V`'s instructions enabled.
-#[inline(always)]
-unsafe fn store<V: LaneVector>(cv: &[V; 8], out: &mut [CvBytes]) {
-    // SAFETY: forwarded from the caller.
-    unsafe {
-        if out.len() >= V::LANES {
-            V::store_cvs(cv, out);
-        } else {
-            let mut all = [[0u8; 32]; MAX_LANES];
-            V::store_cvs(cv, &mut all);
-            out.copy_from_slice(&all[..out.len()]);
-        }
-    }
-}
-
-/// What differs between lanes, one word per lane, kept in memory.
+/// What differs between lanes, one word per lane.
 struct LaneParams {
     last_block: [u32; MAX_LANES],
     last_len: [u32; MAX_LANES],
@@ -263,27 +184,23 @@ struct LaneParams {
 }
 
 impl LaneParams {
-    /// The counter words, block length and flags of block `step` in every
-    /// lane.
+    /// The block length and flags of block `step` in every lane.
     ///
     /// # Safety
     ///
     /// The caller runs with `V`'s instructions.
     #[inline(always)]
-    unsafe fn block_params<V: LaneVector>(&self, step: usize) -> ([V; 2], V, V) {
-        let lanes = self;
+    unsafe fn block_params<V: LaneVector>(&self, step: usize) -> (V, V) {
         // SAFETY: forwarded from the caller.
         unsafe {
-            let step_v = V::splat(step as u32);
-            let is_last = V::eq(step_v, V::from_words(&lanes.last_block));
-            let block_len = V::blend(is_last, V::from_words(&lanes.last_len), V::splat(BLOCK_LEN as u32));
-            let end_flags = V::blend(is_last, V::from_words(&lanes.end_flags), V::splat(0));
-            let mut flags = V::or(V::from_words(&lanes.flags), end_flags);
+            let is_last = V::eq(V::splat(step as u32), V::from_words(&self.last_block));
+            let block_len = V::blend(is_last, V::from_words(&self.last_len), V::splat(BLOCK_LEN as u32));
+            let mut flags =
+                V::or(V::from_words(&self.flags), V::blend(is_last, V::from_words(&self.end_flags), V::splat(0)));
             if step == 0 {
-                flags = V::or(flags, V::from_words(&lanes.start_flags));
+                flags = V::or(flags, V::from_words(&self.start_flags));
             }
-            let counter = [V::from_words(&lanes.counter_low), V::from_words(&lanes.counter_high)];
-            (counter, block_len, flags)
+            (block_len, flags)
         }
     }
 }
@@ -291,97 +208,142 @@ impl LaneParams {
 /// Hashes `jobs` (at most `V::LANES`) side by side: `out[i]` receives the
 /// chaining value of `jobs[i]`, started from `key`.
 ///
+/// One loop runs every step, with one copy of the compression: the code of
+/// all kernels together is most of the crate's build time (measured: three
+/// copies per vector type took 8.3 s of CPU to build, one takes about
+/// half). A lane whose job ends before the others' is copied out at the
+/// step it ends and then runs idle; masking it instead would keep its
+/// finished value in registers through every later compression.
+///
 /// # Safety
 ///
 /// The caller must run with `V`'s instructions enabled.
 #[inline(always)]
 pub(super) unsafe fn hash_lanes<V: LaneVector>(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [CvBytes]) {
     assert!(!jobs.is_empty() && jobs.len() <= V::LANES && out.len() == jobs.len());
-    if uniform(jobs) {
-        // SAFETY: forwarded from the caller.
-        return unsafe { hash_uniform::<V>(key, jobs, out) };
-    }
-    // Per lane: where its whole blocks start, how many there are, and its
-    // last block zero-padded when that block is partial (or the job is empty).
-    let mut padded = [[0u8; BLOCK_LEN]; MAX_LANES];
+    // Per lane: where its whole blocks start, and how many there are; its
+    // last block zero-padded when that block is partial (or the job empty).
     let mut input = [IDLE_CHUNK.as_ptr(); MAX_LANES];
-    let mut full_blocks = [0usize; MAX_LANES];
+    let mut full_blocks = [CHUNK_LEN / BLOCK_LEN; MAX_LANES];
+    let mut padded = [[0u8; BLOCK_LEN]; MAX_LANES];
+    let first = jobs[0];
+    let first_blocks = first.block_count() as u32;
     let mut lanes = LaneParams {
-        // Lanes without a job stay idle: their last block index is -1.
-        last_block: [u32::MAX; MAX_LANES],
-        last_len: [0; MAX_LANES],
+        // Idle lanes take the first job's flags, so uniform jobs stay uniform.
+        last_block: [first_blocks - 1; MAX_LANES],
+        last_len: [BLOCK_LEN as u32; MAX_LANES],
         counter_low: [0; MAX_LANES],
         counter_high: [0; MAX_LANES],
-        flags: [0; MAX_LANES],
-        start_flags: [0; MAX_LANES],
-        end_flags: [0; MAX_LANES],
+        flags: [first.flags as u32; MAX_LANES],
+        start_flags: [first.start_flags as u32; MAX_LANES],
+        end_flags: [first.end_flags as u32; MAX_LANES],
     };
-    let mut steps = 0;
-    let mut shortest = usize::MAX;
-    for (lane, job) in jobs.iter().enumerate() {
-        let blocks = job.block_count();
-        let full = job.input.len() / BLOCK_LEN;
-        if full < blocks {
-            let rest = &job.input[full * BLOCK_LEN..];
-            padded[lane][..rest.len()].copy_from_slice(rest);
+    // Bit `lane` of `ends[step]`: that lane's job has its last block at `step`.
+    let mut ends = [0u32; CHUNK_LEN / BLOCK_LEN];
+    let steps;
+    let direct_steps;
+    if uniform(jobs) {
+        for (lane, job) in jobs.iter().enumerate() {
+            input[lane] = job.input.as_ptr();
+            lanes.counter_low[lane] = job.counter as u32;
+            lanes.counter_high[lane] = (job.counter >> 32) as u32;
         }
-        input[lane] = job.input.as_ptr();
-        full_blocks[lane] = full;
-        lanes.last_block[lane] = blocks as u32 - 1;
-        lanes.last_len[lane] = (job.input.len() - (blocks - 1) * BLOCK_LEN) as u32;
-        lanes.counter_low[lane] = job.counter as u32;
-        lanes.counter_high[lane] = (job.counter >> 32) as u32;
-        lanes.flags[lane] = job.flags as u32;
-        lanes.start_flags[lane] = job.start_flags as u32;
-        lanes.end_flags[lane] = job.end_flags as u32;
-        steps = steps.max(blocks);
-        shortest = shortest.min(blocks);
+        steps = first_blocks as usize;
+        direct_steps = steps;
+        ends[steps - 1] = (1 << jobs.len()) - 1;
+    } else {
+        let mut longest = 0;
+        let mut fewest_whole = CHUNK_LEN / BLOCK_LEN;
+        for (lane, job) in jobs.iter().enumerate() {
+            let blocks = job.block_count();
+            let whole = job.input.len() / BLOCK_LEN;
+            if whole < blocks {
+                let rest = &job.input[whole * BLOCK_LEN..];
+                padded[lane][..rest.len()].copy_from_slice(rest);
+            }
+            input[lane] = job.input.as_ptr();
+            full_blocks[lane] = whole;
+            lanes.last_block[lane] = blocks as u32 - 1;
+            lanes.last_len[lane] = (job.input.len() - (blocks - 1) * BLOCK_LEN) as u32;
+            lanes.counter_low[lane] = job.counter as u32;
+            lanes.counter_high[lane] = (job.counter >> 32) as u32;
+            lanes.flags[lane] = job.flags as u32;
+            lanes.start_flags[lane] = job.start_flags as u32;
+            lanes.end_flags[lane] = job.end_flags as u32;
+            ends[blocks - 1] |= 1 << lane;
+            longest = longest.max(blocks);
+            fewest_whole = fewest_whole.min(whole);
+        }
+        steps = longest;
+        direct_steps = fewest_whole;
     }
 
     // SAFETY: the caller runs with `V`'s instructions; the block pointers are
     // checked below.
     unsafe {
+        let counter = [V::from_words(&lanes.counter_low), V::from_words(&lanes.counter_high)];
         let mut cv: [V; 8] = core::array::from_fn(|i| V::splat(key[i]));
-
-        // Steps where every lane reads a whole block of its own input: the
-        // hot loop of whole chunks, with nothing to select or mask.
-        let direct_steps = full_blocks[..jobs.len()].iter().copied().min().unwrap_or(0);
-        for step in 0..direct_steps {
-            // In bounds: each job's input holds at least `direct_steps` whole blocks.
-            let m = V::load_blocks(&input, step * BLOCK_LEN);
-            prefetch_ahead::<V>(&input, step);
-            let (counter, block_len, block_flags) = lanes.block_params::<V>(step);
-            cv = compress(&cv, &m, counter, block_len, block_flags);
-        }
-
-        // The rest: lanes past their whole blocks read their padded last
-        // block, and lanes past their last block keep their finished value.
-        for step in direct_steps..steps {
+        for step in 0..steps {
+            // Every pointer is a whole block inside a job's input (each
+            // holds `full_blocks` of them; idle lanes the idle chunk) or, past
+            // a lane's whole blocks, its padded last block.
             let mut blocks = [IDLE_CHUNK.as_ptr(); MAX_LANES];
             for lane in 0..V::LANES {
-                blocks[lane] = if step < full_blocks[lane] {
-                    // In bounds: the job's input holds `full_blocks` whole blocks.
+                blocks[lane] = if step < direct_steps || step < full_blocks[lane] {
                     input[lane].add(step * BLOCK_LEN)
                 } else {
                     padded[lane].as_ptr()
                 };
             }
-            // Every pointer is a whole block inside a job's input or a
-            // 64-byte local or static buffer.
             let m = V::load_blocks(&blocks, 0);
-            let (counter, block_len, block_flags) = lanes.block_params::<V>(step);
-            let new_cv = compress(&cv, &m, counter, block_len, block_flags);
-            if step < shortest {
-                cv = new_cv;
-            } else {
-                let last_block = V::from_words(&lanes.last_block);
-                let finished = V::gt(V::splat(step as u32), last_block);
-                for i in 0..8 {
-                    cv[i] = V::blend(finished, cv[i], new_cv[i]);
+            prefetch_ahead::<V>(&input, step);
+            let (block_len, flags) = lanes.block_params::<V>(step);
+            cv = compress(&cv, &m, counter, block_len, flags);
+            if ends[step] != 0 && step + 1 < steps {
+                // Some jobs end here, before the others: keep their values.
+                let mut words = [[0u32; MAX_LANES]; 8];
+                for (vector, words) in cv.iter().zip(&mut words) {
+                    vector.store_words(words);
+                }
+                for (lane, value) in out.iter_mut().enumerate() {
+                    if ends[step] & (1 << lane) != 0 {
+                        for (i, bytes) in value.chunks_exact_mut(4).enumerate() {
+                            bytes.copy_from_slice(&words[i][lane].to_le_bytes());
+                        }
+                    }
                 }
             }
         }
+        let last = ends[steps - 1];
+        if last.count_ones() as usize == V::LANES {
+            V::store_cvs(&cv, out);
+        } else {
+            let mut ended = [[0u8; OUT_LEN]; MAX_LANES];
+            V::store_cvs(&cv, &mut ended);
+            for (lane, value) in out.iter_mut().enumerate() {
+                if last & (1 << lane) != 0 {
+                    *value = ended[lane];
+                }
+            }
+        }
+    }
+}
 
-        store(&cv, out);
+/// Asks for every lane's block four steps ahead. The lanes' inputs are
+/// streams a kilobyte or more apart, more than the hardware prefetchers
+/// follow well. Measured on Zen 4 with two builds run alternately (ratio to
+/// the official crate, with prefetch / without): one message of 1 MiB
+/// 0.80-0.82 / 0.72-0.79, of 16 MiB 0.82-0.84 / 0.65-0.75; no change at
+/// 1 KiB and 4 KiB. Addresses past a lane's input are fine: a prefetch is
+/// never dereferenced.
+///
+/// # Safety
+///
+/// The caller must run with `V`'s instructions enabled.
+#[inline(always)]
+unsafe fn prefetch_ahead<V: LaneVector>(input: &[*const u8; MAX_LANES], step: usize) {
+    for &lane_input in &input[..V::LANES] {
+        // SAFETY: forwarded from the caller; the address is only a hint.
+        unsafe { V::prefetch(lane_input.wrapping_add((step + 4) * BLOCK_LEN)) };
     }
 }

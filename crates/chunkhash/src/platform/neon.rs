@@ -106,13 +106,14 @@ unsafe impl LaneVector for NeonX4 {
     }
     #[target_feature(enable = "neon")]
     #[inline]
-    unsafe fn eq(a: Self, b: Self) -> uint32x4_t {
-        vceqq_u32(a.0, b.0)
+    unsafe fn store_words(self, words: &mut [u32; MAX_LANES]) {
+        // SAFETY: `words` has room for every lane.
+        unsafe { vst1q_u32(words.as_mut_ptr(), self.0) }
     }
     #[target_feature(enable = "neon")]
     #[inline]
-    unsafe fn gt(a: Self, b: Self) -> uint32x4_t {
-        vcgtq_s32(vreinterpretq_s32_u32(a.0), vreinterpretq_s32_u32(b.0))
+    unsafe fn eq(a: Self, b: Self) -> uint32x4_t {
+        vceqq_u32(a.0, b.0)
     }
     #[target_feature(enable = "neon")]
     #[inline]

@@ -107,13 +107,14 @@ unsafe impl LaneVector for Simd128X4 {
     }
     #[target_feature(enable = "simd128")]
     #[inline]
-    unsafe fn eq(a: Self, b: Self) -> v128 {
-        u32x4_eq(a.0, b.0)
+    unsafe fn store_words(self, words: &mut [u32; MAX_LANES]) {
+        // SAFETY: `words` has room for every lane.
+        unsafe { v128_store(words.as_mut_ptr().cast(), self.0) }
     }
     #[target_feature(enable = "simd128")]
     #[inline]
-    unsafe fn gt(a: Self, b: Self) -> v128 {
-        i32x4_gt(a.0, b.0)
+    unsafe fn eq(a: Self, b: Self) -> v128 {
+        u32x4_eq(a.0, b.0)
     }
     #[target_feature(enable = "simd128")]
     #[inline]

@@ -172,13 +172,14 @@ unsafe impl LaneVector for Sse41x4 {
     }
     #[target_feature(enable = "sse4.1")]
     #[inline]
-    unsafe fn eq(a: Self, b: Self) -> __m128i {
-        _mm_cmpeq_epi32(a.0, b.0)
+    unsafe fn store_words(self, words: &mut [u32; MAX_LANES]) {
+        // SAFETY: `words` has room for every lane.
+        unsafe { _mm_storeu_si128(words.as_mut_ptr().cast(), self.0) }
     }
     #[target_feature(enable = "sse4.1")]
     #[inline]
-    unsafe fn gt(a: Self, b: Self) -> __m128i {
-        _mm_cmpgt_epi32(a.0, b.0)
+    unsafe fn eq(a: Self, b: Self) -> __m128i {
+        _mm_cmpeq_epi32(a.0, b.0)
     }
     #[target_feature(enable = "sse4.1")]
     #[inline]
