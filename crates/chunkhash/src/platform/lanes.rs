@@ -283,7 +283,7 @@ pub(super) unsafe fn hash_lanes<V: LaneVector>(key: &CvWords, jobs: &[LaneJob<'_
     unsafe {
         let counter = [V::from_words(&lanes.counter_low), V::from_words(&lanes.counter_high)];
         let mut cv: [V; 8] = core::array::from_fn(|i| V::splat(key[i]));
-        for step in 0..steps {
+        for (step, &ending) in ends[..steps].iter().enumerate() {
             // Every pointer is a whole block inside a job's input (each
             // holds `full_blocks` of them; idle lanes the idle chunk) or, past
             // a lane's whole blocks, its padded last block.
@@ -299,14 +299,14 @@ pub(super) unsafe fn hash_lanes<V: LaneVector>(key: &CvWords, jobs: &[LaneJob<'_
             prefetch_ahead::<V>(&input, step);
             let (block_len, flags) = lanes.block_params::<V>(step);
             cv = compress(&cv, &m, counter, block_len, flags);
-            if ends[step] != 0 && step + 1 < steps {
+            if ending != 0 && step + 1 < steps {
                 // Some jobs end here, before the others: keep their values.
                 let mut words = [[0u32; MAX_LANES]; 8];
                 for (vector, words) in cv.iter().zip(&mut words) {
                     vector.store_words(words);
                 }
                 for (lane, value) in out.iter_mut().enumerate() {
-                    if ends[step] & (1 << lane) != 0 {
+                    if ending & (1 << lane) != 0 {
                         for (i, bytes) in value.chunks_exact_mut(4).enumerate() {
                             bytes.copy_from_slice(&words[i][lane].to_le_bytes());
                         }
