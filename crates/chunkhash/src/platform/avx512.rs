@@ -506,17 +506,6 @@ unsafe fn compress_cv_rows(
 }
 
 #[target_feature(enable = "avx512f,avx512vl")]
-#[inline]
-fn compress_in_place_inline(cv: &mut CvWords, block: &[u8; BLOCK_LEN], block_len: u8, counter: u64, flags: u8) {
-    // SAFETY: `cv` is 32 writable bytes.
-    unsafe {
-        let [row0, row1, row2, row3] = compress_rows(cv, block, block_len, counter, flags);
-        _mm_storeu_si128(cv.as_mut_ptr().cast(), _mm_xor_si128(row0, row2));
-        _mm_storeu_si128(cv.as_mut_ptr().add(4).cast(), _mm_xor_si128(row1, row3));
-    }
-}
-
-#[target_feature(enable = "avx512f,avx512vl")]
 pub(super) unsafe fn compress_in_place(
     cv: &mut CvWords,
     block: &[u8; BLOCK_LEN],
@@ -524,7 +513,12 @@ pub(super) unsafe fn compress_in_place(
     counter: u64,
     flags: u8,
 ) {
-    compress_in_place_inline(cv, block, block_len, counter, flags)
+    // SAFETY: `cv` is 32 writable bytes; AVX-512F + VL is enabled.
+    unsafe {
+        let [row0, row1, row2, row3] = compress_rows(cv, block, block_len, counter, flags);
+        _mm_storeu_si128(cv.as_mut_ptr().cast(), _mm_xor_si128(row0, row2));
+        _mm_storeu_si128(cv.as_mut_ptr().add(4).cast(), _mm_xor_si128(row1, row3));
+    }
 }
 
 #[target_feature(enable = "avx512f,avx512vl")]
