@@ -102,11 +102,7 @@ impl<'a> Buckets<'a> {
 
     fn flush(&mut self, tree: &Tree, bucket: usize, emit: &mut impl FnMut(usize, &CvBytes)) {
         let len = self.lens[bucket];
-        let mut out = [[0u8; OUT_LEN]; MAX_LANES];
-        tree.platform.hash_lanes(&tree.key, &self.jobs[bucket][..len], &mut out[..len]);
-        for (hash, &owner) in out[..len].iter().zip(&self.owners[bucket]) {
-            emit(owner, hash);
-        }
+        hash_and_emit(tree, &self.jobs[bucket][..len], &self.owners[bucket][..len], emit);
         self.lens[bucket] = 0;
     }
 

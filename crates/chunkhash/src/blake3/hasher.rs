@@ -9,7 +9,7 @@
 //! hashing the tail alone, so a message given in one `update` costs the same as
 //! the one-shot `hash`.
 
-use super::tree::{largest_power_of_two_at_most, Join, Output, SerialJoin, Tree};
+use super::tree::{alignment, largest_power_of_two_at_most, Join, Output, SerialJoin, Tree};
 use super::{Backend, BackendError, Hash, KEY_LEN, OUT_LEN};
 use crate::platform::{CvBytes, LaneJob, Platform, BLOCK_LEN, CHUNK_LEN, MAX_LANES};
 use arrayvec::ArrayVec;
@@ -136,16 +136,24 @@ impl Hasher {
     /// Hashes the full tail and every chunk of `input` but the last, which
     /// becomes the new tail. `input` is not empty.
     fn absorb<J: Join>(&mut self, input: &[u8]) {
-        let full_tail: [u8; CHUNK_LEN] = self.tail.as_slice().try_into().unwrap_or([0; CHUNK_LEN]);
         let whole_chunks = (input.len() - 1) / CHUNK_LEN;
         let (mut body, new_tail) = input.split_at(whole_chunks * CHUNK_LEN);
 
-        let tail_hashed_early = self.tail_cv.take().map(|cv| self.push_subtree(cv, 1)).is_some();
+        // A copy of the full tail, which the new tail will overwrite, when it
+        // was not hashed early.
+        let full_tail: [u8; CHUNK_LEN];
         let mut run = Run::new(self.chunks_done);
-        if !tail_hashed_early {
-            // The full tail leads the first run.
-            run.jobs[0] = LaneJob::chunk(&full_tail, self.chunks_done, self.tree.flags, false);
-            run.len = 1;
+        match self.tail_cv.take() {
+            Some(cv) => {
+                self.push_subtree(cv, 1);
+                run.first_chunk = self.chunks_done;
+            }
+            None => {
+                full_tail = self.tail.as_slice().try_into().unwrap_or([0; CHUNK_LEN]);
+                // The full tail leads the first run.
+                run.jobs[0] = LaneJob::chunk(&full_tail, self.chunks_done, self.tree.flags, false);
+                run.len = 1;
+            }
         }
         let lanes = self.tree.platform.backend().lanes();
         while !body.is_empty() {
@@ -153,9 +161,8 @@ impl Hasher {
             if run.len == 0 {
                 // Aligned subtrees larger than the lanes are hashed whole, with
                 // their parents in lanes too.
-                let alignment = if next_chunk == 0 { u64::MAX } else { 1 << next_chunk.trailing_zeros() };
                 let available = (body.len() / CHUNK_LEN) as u64;
-                let size = largest_power_of_two_at_most(available).min(alignment);
+                let size = largest_power_of_two_at_most(available).min(alignment(next_chunk));
                 if size >= 2 * self.tree.leaf_chunks() as u64 {
                     let (subtree, rest) = body.split_at(size as usize * CHUNK_LEN);
                     let cv = self.tree.subtree_cv::<J>(subtree, next_chunk);
@@ -217,8 +224,7 @@ impl Hasher {
         let mut index = 0;
         while index < cvs.len() {
             let chunk = self.chunks_done + index as u64;
-            let alignment = if chunk == 0 { u64::MAX } else { 1 << chunk.trailing_zeros() };
-            let size = largest_power_of_two_at_most((cvs.len() - index) as u64).min(alignment) as usize;
+            let size = largest_power_of_two_at_most((cvs.len() - index) as u64).min(alignment(chunk)) as usize;
             pieces[piece_count] = (index, size);
             piece_count += 1;
             index += size;
@@ -229,20 +235,20 @@ impl Hasher {
         level[..cvs.len()].copy_from_slice(cvs);
         let mut width = 1;
         while pieces[..piece_count].iter().any(|&(_, size)| size > width) {
-            let mut blocks = [[0u8; 2 * OUT_LEN]; MAX_LANES / 2];
+            // A piece's values at this level sit side by side from its start,
+            // so each pair is already one parent block.
+            let values = level.as_flattened();
+            let mut jobs = [LaneJob::IDLE; MAX_LANES / 2];
             let mut owners = [0usize; MAX_LANES / 2];
             let mut parents = 0;
             for &(start, size) in &pieces[..piece_count] {
-                let nodes = size / width;
-                for pair in 0..nodes / 2 {
-                    blocks[parents][..OUT_LEN].copy_from_slice(&level[start + 2 * pair]);
-                    blocks[parents][OUT_LEN..].copy_from_slice(&level[start + 2 * pair + 1]);
+                for pair in 0..size / width / 2 {
+                    let block = &values[(start + 2 * pair) * OUT_LEN..(start + 2 * pair + 2) * OUT_LEN];
+                    jobs[parents] = LaneJob::parent(block, self.tree.flags, false);
                     owners[parents] = start + pair;
                     parents += 1;
                 }
             }
-            let jobs: [LaneJob<'_>; MAX_LANES / 2] =
-                core::array::from_fn(|i| LaneJob::parent(&blocks[i], self.tree.flags, false));
             let mut out = [[0u8; OUT_LEN]; MAX_LANES / 2];
             self.tree.platform.hash_lanes(&self.tree.key, &jobs[..parents], &mut out[..parents]);
             for (cv, &owner) in out[..parents].iter().zip(&owners) {

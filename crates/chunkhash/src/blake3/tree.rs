@@ -108,6 +108,16 @@ pub(crate) fn left_subtree_len(len: usize) -> usize {
     (1usize << full_chunks.ilog2()) * CHUNK_LEN
 }
 
+/// The largest power-of-two subtree that can start at chunk `chunk`: the
+/// number of chunks it is aligned to (any, at the start of the message).
+pub(crate) fn alignment(chunk: u64) -> u64 {
+    if chunk == 0 {
+        u64::MAX
+    } else {
+        1 << chunk.trailing_zeros()
+    }
+}
+
 /// The largest power of two not above `n` (`n > 0`).
 pub(crate) fn largest_power_of_two_at_most(n: u64) -> u64 {
     1 << n.ilog2()
