@@ -13,14 +13,15 @@ export CHUNKHASH_PYDEPS := $(abspath $(PYDEPS))
 # this CPU lacks are skipped with a note.
 BACKENDS ?= portable sse41 avx2 avx512
 
-.PHONY: run test test-rust test-c test-features check-golden test-backends test-targets lint pydeps install
+.PHONY: run test test-rust test-c test-features check-golden test-backends test-targets lint pydeps install \
+	python-venv python-wheel test-python
 
 # The main job: `chunkhash bench` with its defaults (every algorithm, 64 B to
 # 1 MiB); needs no input and ends well under a minute.
 run:
 	$(CARGO) run --release -p chunkhash-cli -- bench
 
-test: lint pydeps test-rust test-features test-c check-golden test-backends test-targets
+test: lint pydeps test-rust test-features test-c check-golden test-backends test-targets test-python
 
 # Installs the C library (header, libchunkhash.a, libchunkhash.so, chunkhash.pc):
 #   make install PREFIX=/usr/local   (also DESTDIR, LIBDIR, INCLUDEDIR)
@@ -77,3 +78,27 @@ test-backends:
 # skipped with a note otherwise.
 test-targets:
 	./scripts/check-targets.sh
+
+# The Python package (bindings/python): a virtual environment of its own
+# under target/ with the pinned test and benchmark packages, the abi3 wheel
+# built by maturin into target/py-wheels and installed there, then pytest.
+PY_VENV ?= target/py-venv
+PY_WHEELS ?= target/py-wheels
+
+python-venv: $(PY_VENV)/.installed
+
+$(PY_VENV)/.installed: bindings/python/requirements-test.txt
+	$(PYTHON) -m venv $(PY_VENV)
+	$(PY_VENV)/bin/python -m pip install -q --disable-pip-version-check -r bindings/python/requirements-test.txt
+	touch $@
+
+# Builds the wheel (installable anywhere with CPython >= 3.10 on this
+# platform: pip install target/py-wheels/chunkhash-*.whl) and installs it
+# into the test environment.
+python-wheel: python-venv
+	rm -f $(PY_WHEELS)/chunkhash-*.whl
+	$(PY_VENV)/bin/maturin build --release --quiet -m bindings/python/Cargo.toml -o $(PY_WHEELS)
+	$(PY_VENV)/bin/python -m pip install -q --disable-pip-version-check --force-reinstall --no-deps $(PY_WHEELS)/chunkhash-*.whl
+
+test-python: python-wheel
+	$(PY_VENV)/bin/python -m pytest -q bindings/python/tests

@@ -68,6 +68,7 @@ impl Blake3 {
     }
 
     /// Adds the bytes of any C-contiguous buffer. Returns None.
+    #[pyo3(signature = (data, /))]
     fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
         let bytes = Bytes::read(data)?;
         let input = bytes.as_slice();

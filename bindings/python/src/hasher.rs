@@ -68,6 +68,7 @@ impl Hasher {
 
     /// Adds the bytes of any C-contiguous buffer. Returns None, as hashlib's
     /// `update` does.
+    #[pyo3(signature = (data, /))]
     fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
         let bytes = Bytes::read(data)?;
         let input = bytes.as_slice();

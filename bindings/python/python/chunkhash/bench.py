@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib
+import importlib.metadata
 import os
 import platform
 import random
@@ -30,6 +32,9 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import chunkhash
 
+# The benchmark-only helpers of the native module (no stubs: not public API).
+_native: Any = importlib.import_module("chunkhash._chunkhash")
+
 Case = Tuple[str, Callable[[], Any], int]
 
 SEED = 20261122
@@ -40,6 +45,13 @@ def _optional(name: str) -> Any:
         return __import__(name)
     except ImportError:
         return None
+
+
+def _version(name: str) -> str:
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return "absent"
 
 
 def _random_bytes(rng: random.Random, size: int) -> bytes:
@@ -141,7 +153,7 @@ def bench_batch(rounds: int, target_seconds: float) -> None:
     """hash_many against a Python loop over blake3-py and the Rust batch call."""
     rng = random.Random(SEED)
     blake3_py = _optional("blake3")
-    rust = getattr(chunkhash._chunkhash, "_rust_hash_many_ns")
+    rust = _native._rust_hash_many_ns
     for count, size in ((1024, 64), (256, 4096)):
         messages = [_random_bytes(rng, size) for _ in range(count)]
         out = bytearray(32 * count)
@@ -211,7 +223,7 @@ def bench_gil(rounds: int, target_seconds: float) -> None:
     """What releasing the GIL costs a call: `chunkhash.hash` with the
     threshold forced to 0 (always release) against forced off, alone and with
     a second Python thread running; and the hash time at each size."""
-    set_threshold = getattr(chunkhash._chunkhash, "_set_gil_threshold")
+    set_threshold = _native._set_gil_threshold
     rng = random.Random(SEED)
     stop = threading.Event()
 
@@ -272,7 +284,7 @@ def main(argv: Optional[List[str]] = None) -> None:
         f"Python {platform.python_version()} ({sys.implementation.name}), {platform.machine()}, "
         f"{os.cpu_count()} CPUs, {args.rounds} rounds, medians"
     )
-    peers = {name: getattr(_optional(name), "__version__", "absent") for name in ("blake3", "xxhash", "crc32c", "pyarrow")}
+    peers = {name: _version(name) for name in ("blake3", "xxhash", "crc32c", "pyarrow")}
     print("peers: " + ", ".join(f"{name} {version}" for name, version in peers.items()))
     for section in sections:
         SECTIONS[section](args.rounds, target_seconds)

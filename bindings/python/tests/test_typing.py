@@ -1,0 +1,30 @@
+"""The type stubs: mypy's stubtest compares chunkhash/__init__.pyi with the
+built module, and mypy --strict checks a program using every call."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def run(*args: str) -> None:
+    result = subprocess.run([sys.executable, "-m", *args], capture_output=True, text=True, cwd=HERE)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_stubs_match_the_module() -> None:
+    run("mypy.stubtest", "chunkhash", "--allowlist", str(HERE / "stubtest_allowlist.txt"))
+
+
+def test_typed_usage_checks_strictly() -> None:
+    run("mypy", "--strict", "--no-incremental", "typed_usage.py")
+
+
+def test_package_is_marked_typed() -> None:
+    import chunkhash
+
+    assert (Path(chunkhash.__file__).parent / "py.typed").exists()
+    assert (Path(chunkhash.__file__).parent / "__init__.pyi").exists()
