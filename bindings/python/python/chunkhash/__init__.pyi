@@ -20,31 +20,6 @@ class _ArrowArrayExporter(Protocol):
 class _ArrowStreamExporter(Protocol):
     def __arrow_c_stream__(self, requested_schema: Optional[object] = None) -> object: ...
 
-__all__ = [
-    "DigestArray",
-    "Hasher",
-    "__version__",
-    "algorithms_available",
-    "algorithms_guaranteed",
-    "blake2b",
-    "blake2b_256",
-    "blake3",
-    "blake3_160",
-    "blake3_backend",
-    "crc32c",
-    "file_digest",
-    "hash",
-    "hash_array",
-    "hash_many",
-    "new",
-    "sha256",
-    "sha512",
-    "sha512_160",
-    "xxh3_128",
-    "xxh3_64",
-    "xxh32",
-    "xxh64",
-]
 
 __version__: Final[str]
 algorithms_available: Final[frozenset[str]]

@@ -32,14 +32,7 @@ pub(crate) fn hash_array(
     key: Option<&Bound<'_, PyAny>>,
     derive_key_context: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<DigestArray> {
-    let algorithm = match name {
-        Some(name) => names::parse(name)?,
-        None => Algorithm::Blake3,
-    };
-    let mode = Mode::parse(key, derive_key_context)?;
-    if algorithm != Algorithm::Blake3 {
-        mode.only_blake3(algorithm)?;
-    }
+    let (algorithm, mode) = crate::hasher::algorithm_and_mode(name, key, derive_key_context)?;
     let imported = import::import(array)?;
     let chunks = imported.arrays.iter().map(|array| Rows::new(array, imported.layout)).collect::<PyResult<Vec<_>>>()?;
     let column = py
