@@ -101,4 +101,4 @@ python-wheel: python-venv
 	$(PY_VENV)/bin/python -m pip install -q --disable-pip-version-check --force-reinstall --no-deps $(PY_WHEELS)/chunkhash-*.whl
 
 test-python: python-wheel
-	$(PY_VENV)/bin/python -m pytest -q bindings/python/tests
+	$(PY_VENV)/bin/python -m pytest -p no:cacheprovider bindings/python/tests
