@@ -78,6 +78,10 @@ unsafe extern "C" fn hash_fastcall(
     nargs: ffi::Py_ssize_t,
     kwnames: *mut ffi::PyObject,
 ) -> *mut ffi::PyObject {
+    // SAFETY: the contract above.
+    if let Some(digest) = unsafe { common_call(args, nargs, kwnames) } {
+        return digest;
+    }
     // SAFETY: CPython calls us attached (the contract above).
     let py = unsafe { Python::assume_attached() };
     // SAFETY: the contract above, passed on.
@@ -96,9 +100,46 @@ unsafe extern "C" fn hash_fastcall(
     }
 }
 
+/// The common call, `hash("name", some_bytes)` below the GIL threshold,
+/// with nothing that can fail or panic: the name is one of the interned
+/// strings (so an available algorithm), the data an exact `bytes`. `None`
+/// sends every other call to `hash_call`. Returns the new `bytes` object
+/// (or NULL with MemoryError set).
+///
 /// # Safety
 ///
 /// As for `hash_fastcall`.
+#[inline(always)]
+unsafe fn common_call(
+    args: *const *mut ffi::PyObject,
+    nargs: ffi::Py_ssize_t,
+    kwnames: *mut ffi::PyObject,
+) -> Option<*mut ffi::PyObject> {
+    if nargs != 2 || !kwnames.is_null() {
+        return None;
+    }
+    // SAFETY: two positional arguments, borrowed for the call; an exact
+    // `bytes` object's size and contents are read as in `hash_call`.
+    unsafe {
+        let (name, data) = (*args, *args.add(1));
+        if ffi::Py_TYPE(data) != &raw mut ffi::PyBytes_Type {
+            return None;
+        }
+        let algorithm = lookup(name)?;
+        let len = ffi::Py_SIZE(data) as usize;
+        if len >= gil::threshold(algorithm) {
+            return None;
+        }
+        let input: &[u8] =
+            if len == 0 { &[] } else { core::slice::from_raw_parts(ffi::PyBytes_AsString(data).cast::<u8>(), len) };
+        Some(new_bytes(chunkhash::digest(algorithm, input).as_bytes()))
+    }
+}
+
+/// # Safety
+///
+/// As for `hash_fastcall`.
+#[inline(never)]
 unsafe fn hash_call(
     py: Python<'_>,
     args: *const *mut ffi::PyObject,
