@@ -2,13 +2,17 @@
 //! free-threaded build detaches from the interpreter), and the per-object
 //! locking that makes that safe.
 //!
-//! Releasing and retaking the GIL costs about 0.1 us uncontended and a few
-//! us when another thread wants it; below the threshold the hash itself is
-//! cheaper than that, so small inputs keep the GIL. The threshold is a time
-//! (hashing that takes about 2 us), turned into bytes per algorithm from its
-//! speed on the project machine; BENCHMARKS.md ("Python package") has the
-//! measurement (`python -m chunkhash.bench gil`). Batch calls, mmap and
-//! Arrow columns always release it.
+//! Releasing and retaking the GIL costs about 590 instructions when no
+//! other thread wants it (callgrind: `hash("xxh3_64", 4 KiB)` 1946 against
+//! 2533 instructions per call), about 50 ns; with another thread waiting,
+//! that thread runs first, which is the point. Each threshold is the size
+//! that takes about 1 to 2 us to hash at the algorithm's speed on the
+//! project machine (BENCHMARKS.md, "Checksum crates" and "BLAKE3"), so the
+//! release costs a few percent at most: BLAKE3 2 KiB (hashlib's and
+//! blake3-py's value too), XXH3 64 KiB, XXH64 and CRC32C 32 KiB, XXH32
+//! 8 KiB, BLAKE2b 1 KiB, SHA-2 512 B. `python -m chunkhash.bench gil` shows
+//! the cost at each size. Batch calls, mmap and Arrow columns always
+//! release it.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, TryLockError};
@@ -25,10 +29,11 @@ pub(crate) fn threshold(algorithm: Algorithm) -> usize {
     }
 }
 
-/// About 2 us of hashing at each algorithm's small-input speed (BENCHMARKS.md).
+/// About 1 to 2 us of hashing at each algorithm's speed (see above).
 fn default_threshold(algorithm: Algorithm) -> usize {
     match algorithm {
-        Algorithm::Xxh3_64 | Algorithm::Xxh3_128 | Algorithm::Xxh64 | Algorithm::Crc32c => 32 * 1024,
+        Algorithm::Xxh3_64 | Algorithm::Xxh3_128 => 64 * 1024,
+        Algorithm::Xxh64 | Algorithm::Crc32c => 32 * 1024,
         Algorithm::Xxh32 => 8 * 1024,
         Algorithm::Sha256 | Algorithm::Sha512 | Algorithm::Sha512_160 => 512,
         Algorithm::Blake2b512 | Algorithm::Blake2b256 => 1024,
@@ -67,8 +72,9 @@ pub(crate) fn with_lock<S: Send, T: Send>(
     }
 }
 
-/// The lock, also after a panic in another holder: every operation on the
-/// state either finishes or leaves it as it was, so it is never half-updated.
+/// The lock, also after a panic in another holder. No hashing call is
+/// known to panic; if one did, the state it left is used rather than
+/// turning every later call on the object into a second error.
 pub(crate) fn lock<S>(mutex: &Mutex<S>) -> MutexGuard<'_, S> {
     mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
