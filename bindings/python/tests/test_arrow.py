@@ -79,11 +79,15 @@ def test_polars_in_and_out() -> None:
 
 
 def test_million_rows_zero_copy_input() -> None:
-    """A 1M-row column: the input buffers are read in place (the call
-    allocates no Arrow memory), and every row matches hash_many."""
-    values = [i.to_bytes(8, "little") * 3 for i in range(1_000_000)]
+    """A 1M-row column, hashed in blocks of 64Ki rows: the input buffers are
+    read in place (the call allocates no Arrow memory), and rows on both
+    sides of every block edge, nulls among them, match hash_many."""
+    values = [None if i % 1000 == 999 or i == 65536 else i.to_bytes(8, "little") * 3 for i in range(1_000_000)]
     column = pa.array(values, pa.binary())
     before = pa.total_allocated_bytes()
     digests = chunkhash.hash_array(column, "xxh3_64")
     assert pa.total_allocated_bytes() == before
-    assert pa.array(digests).to_pylist()[::99_991] == [xxhash.xxh3_64_intdigest(v) for v in values[::99_991]]
+    imported = pa.array(digests).to_pylist()
+    rows = sorted({*range(0, 1_000_000, 99_991), *(k * 65536 + d for k in range(1, 16) for d in (-1, 0, 1)), 999_999})
+    assert [imported[i] for i in rows] == [None if values[i] is None else xxhash.xxh3_64_intdigest(values[i]) for i in rows]
+    assert digests.null_count == sum(v is None for v in values)

@@ -45,10 +45,17 @@ pub(crate) fn hash_array(
     Ok(DigestArray { column: Arc::new(column) })
 }
 
+/// Rows hashed per batch call: the slice list stays small (1 MiB) however
+/// long the column, and a block's inputs are still in cache when hashed.
+const BLOCK_ROWS: usize = 64 * 1024;
+
 /// Hashes the rows of every chunk into one column. Runs without the GIL.
 fn digest_column(algorithm: Algorithm, mode: Mode<'_>, chunks: &[Rows<'_>]) -> Result<Column, &'static str> {
     let len: usize = chunks.iter().map(Rows::len).sum();
-    let mut inputs: Vec<&[u8]> = Vec::with_capacity(len);
+    let width = algorithm.digest_len();
+    let mut data = vec![0u8; len * width];
+    let mut inputs: Vec<&[u8]> = Vec::with_capacity(len.min(BLOCK_ROWS));
+    let mut hashed = 0;
     let mut validity: Option<Vec<u8>> = None;
     let mut null_count = 0;
     for chunk in chunks {
@@ -59,16 +66,19 @@ fn digest_column(algorithm: Algorithm, mode: Mode<'_>, chunks: &[Rows<'_>]) -> R
                 // Arrow leaves a null row's value undefined: hash nothing and
                 // zero the digest below.
                 let bitmap = validity.get_or_insert_with(|| vec![0xff; len.div_ceil(8)]);
-                let at = inputs.len();
+                let at = hashed + inputs.len();
                 bitmap[at / 8] &= !(1 << (at % 8));
                 null_count += 1;
                 inputs.push(&[]);
             }
+            if inputs.len() == BLOCK_ROWS {
+                hash_into(algorithm, mode, &inputs, &mut data[hashed * width..(hashed + BLOCK_ROWS) * width]);
+                hashed += BLOCK_ROWS;
+                inputs.clear();
+            }
         }
     }
-    let width = algorithm.digest_len();
-    let mut data = vec![0u8; len * width];
-    hash_into(algorithm, mode, &inputs, &mut data);
+    hash_into(algorithm, mode, &inputs, &mut data[hashed * width..]);
     if let Some(bitmap) = &validity {
         for (row, digest) in data.chunks_exact_mut(width).enumerate() {
             if bitmap[row / 8] >> (row % 8) & 1 == 0 {
