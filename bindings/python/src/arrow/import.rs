@@ -292,10 +292,12 @@ impl<'a> Rows<'a> {
         Ok(Rows { len, validity, values })
     }
 
+    #[inline]
     pub(crate) fn len(&self) -> usize {
         self.len
     }
 
+    #[inline]
     pub(crate) fn is_valid(&self, row: usize) -> bool {
         match self.validity {
             None => true,
@@ -305,6 +307,7 @@ impl<'a> Rows<'a> {
 
     /// The bytes of `row`, or a message if its offsets or view point outside
     /// the buffers.
+    #[inline]
     pub(crate) fn row(&self, row: usize) -> Result<&'a [u8], &'static str> {
         match &self.values {
             Values::Offsets32 { offsets, data } => {
@@ -327,6 +330,7 @@ impl<'a> Rows<'a> {
     }
 }
 
+#[inline]
 fn slice(data: &[u8], start: i64, end: i64) -> Result<&[u8], &'static str> {
     let (Ok(start), Ok(end)) = (usize::try_from(start), usize::try_from(end)) else {
         return Err("negative offset");
