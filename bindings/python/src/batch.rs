@@ -32,7 +32,7 @@ pub(crate) fn hash_many<'py>(
     match out {
         None => {
             let digests = PyBytes::new_with(py, size, |digests| {
-                py.detach(|| hash_into(algorithm, mode, &slices, digests));
+                py.detach(|| hash_into(algorithm, mode, slices, digests));
                 Ok(())
             })?;
             Ok(digests.into_any())
@@ -51,7 +51,7 @@ pub(crate) fn hash_many<'py>(
                 return Err(PyValueError::new_err(format!("out overlaps messages[{i}]")));
             }
             let digests = target.as_mut_slice();
-            py.detach(|| hash_into(algorithm, mode, &slices, digests));
+            py.detach(|| hash_into(algorithm, mode, slices, digests));
             Ok(out.clone())
         }
     }

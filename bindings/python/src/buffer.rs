@@ -206,15 +206,30 @@ pub(crate) fn type_name(object: &Bound<'_, PyAny>) -> String {
 /// pointer compare instead of the type-flag call the stable ABI needs.
 #[inline]
 fn exact_bytes(object: &Bound<'_, PyAny>) -> Option<(*const u8, usize)> {
-    let object = object.as_ptr();
-    // SAFETY: a live object; `PyBytes_Type` is CPython's static type
-    // object, and for an exact bytes object `PyBytes_AsString` and
-    // `PyBytes_Size` cannot fail.
+    // SAFETY: a live object.
+    unsafe { exact_bytes_ptr(object.as_ptr()) }.map(|slice| (slice.as_ptr(), slice.len()))
+}
+
+/// `exact_bytes` on a raw pointer. The slice's real lifetime is the
+/// object's: callers keep a reference to it for as long as they use it.
+///
+/// # Safety
+///
+/// `object` must be a live object and the caller attached.
+#[inline(always)]
+unsafe fn exact_bytes_ptr(object: *mut pyo3::ffi::PyObject) -> Option<&'static [u8]> {
+    // SAFETY: `PyBytes_Type` is CPython's static type object; for an exact
+    // bytes object `PyBytes_AsString` and `Py_SIZE` cannot fail, and its
+    // contents never change.
     unsafe {
         if pyo3::ffi::Py_TYPE(object) != &raw mut pyo3::ffi::PyBytes_Type {
             return None;
         }
-        Some((pyo3::ffi::PyBytes_AsString(object).cast::<u8>().cast_const(), pyo3::ffi::Py_SIZE(object) as usize))
+        let len = pyo3::ffi::Py_SIZE(object) as usize;
+        if len == 0 {
+            return Some(&[]);
+        }
+        Some(core::slice::from_raw_parts(pyo3::ffi::PyBytes_AsString(object).cast::<u8>(), len))
     }
 }
 
@@ -224,17 +239,14 @@ fn exact_bytes(object: &Bound<'_, PyAny>) -> Option<(*const u8, usize)> {
 /// while the GIL is released, whatever other threads do to the sequence.
 pub(crate) struct Messages<'py> {
     py: Python<'py>,
-    /// Every message in order: a strong reference to it if it is exact
-    /// `bytes` (NULL otherwise), and its start and length.
-    spans: Vec<Span>,
+    /// Every message's bytes, in order. Their true lifetime is that of
+    /// `self` (the objects and exports below keep them alive and unchanged);
+    /// `slices()` hands them out only borrowed from `self`.
+    slices: Vec<&'static [u8]>,
+    /// Strong references to the exact `bytes` messages.
+    owned: Vec<*mut pyo3::ffi::PyObject>,
     /// The messages that are not exact `bytes`, with their buffer exports.
     exports: Vec<Bytes<'py>>,
-}
-
-struct Span {
-    owner: *mut pyo3::ffi::PyObject,
-    ptr: *const u8,
-    len: usize,
 }
 
 impl<'py> Messages<'py> {
@@ -253,9 +265,9 @@ impl<'py> Messages<'py> {
             )));
         }
         let py = messages.py();
-        let mut read = Messages { py, spans: Vec::new(), exports: Vec::new() };
+        let mut read = Messages { py, slices: Vec::new(), owned: Vec::new(), exports: Vec::new() };
         if let Ok(list) = messages.cast::<PyList>() {
-            read.spans.reserve(list.len());
+            read.reserve(list.len());
             // By index, not by iterator: reading an object through the buffer
             // protocol may run Python code that changes the list's length,
             // which then ends in an IndexError here.
@@ -267,11 +279,17 @@ impl<'py> Messages<'py> {
                 if item.is_null() {
                     return Err(PyErr::fetch(py));
                 }
-                // SAFETY: `item` is a new reference, handed over.
-                read.push(i, unsafe { Bound::from_owned_ptr(py, item) })?;
+                // SAFETY: `item` is a new reference: kept in `owned` if it
+                // is exact bytes, handed to a `Bound` otherwise.
+                unsafe {
+                    match exact_bytes_ptr(item) {
+                        Some(slice) => read.push_bytes(item, slice),
+                        None => read.push_other(i, Bound::from_owned_ptr(py, item))?,
+                    }
+                }
             }
         } else if let Ok(tuple) = messages.cast::<PyTuple>() {
-            read.spans.reserve(tuple.len());
+            read.reserve(tuple.len());
             for (i, item) in tuple.iter().enumerate() {
                 read.push(i, item)?;
             }
@@ -289,47 +307,63 @@ impl<'py> Messages<'py> {
         Ok(read)
     }
 
+    fn reserve(&mut self, n: usize) {
+        self.slices.reserve(n);
+        self.owned.reserve(n);
+    }
+
     #[inline]
     fn push(&mut self, index: usize, item: Bound<'py, PyAny>) -> PyResult<()> {
-        if let Some((ptr, len)) = exact_bytes(&item) {
-            self.spans.push(Span { owner: item.into_ptr(), ptr, len });
-            return Ok(());
+        // SAFETY: a live object.
+        match unsafe { exact_bytes_ptr(item.as_ptr()) } {
+            Some(slice) => {
+                self.push_bytes(item.into_ptr(), slice);
+                Ok(())
+            }
+            None => self.push_other(index, item),
         }
+    }
+
+    /// An exact bytes message: its strong reference, handed over, and its
+    /// contents.
+    #[inline(always)]
+    fn push_bytes(&mut self, owner: *mut pyo3::ffi::PyObject, contents: &'static [u8]) {
+        self.owned.push(owner);
+        self.slices.push(contents);
+    }
+
+    /// Any other message, through the buffer protocol.
+    #[cold]
+    #[inline(never)]
+    fn push_other(&mut self, index: usize, item: Bound<'py, PyAny>) -> PyResult<()> {
         let bytes = Bytes::read(&item).map_err(|error| {
             let py = item.py();
             PyErr::from_type(error.get_type(py), format!("messages[{index}]: {}", error.value(py)))
         })?;
-        self.spans.push(Span { owner: core::ptr::null_mut(), ptr: bytes.ptr, len: bytes.len });
+        // SAFETY: an export held in `exports` (a `Bytes` does not move its
+        // block when moved itself) for as long as `self`: see
+        // `Bytes::as_slice`; lent out only borrowed from `self`.
+        self.slices.push(if bytes.len == 0 {
+            &[]
+        } else {
+            unsafe { core::slice::from_raw_parts(bytes.ptr, bytes.len) }
+        });
         self.exports.push(bytes);
         Ok(())
     }
 
     /// The messages as slices, valid while `self` lives.
-    pub(crate) fn slices(&self) -> Vec<&[u8]> {
-        self.spans
-            .iter()
-            .map(|span| {
-                if span.len == 0 {
-                    return &[][..];
-                }
-                // SAFETY: each span is an exact bytes object's contents (its
-                // reference held in `owner`; a bytes object never changes) or
-                // a C-contiguous export held in `self.exports`: see
-                // `Bytes::as_slice`.
-                unsafe { core::slice::from_raw_parts(span.ptr, span.len) }
-            })
-            .collect()
+    pub(crate) fn slices(&self) -> &[&[u8]] {
+        &self.slices
     }
 }
 
 impl Drop for Messages<'_> {
     fn drop(&mut self) {
         let _attached = self.py; // Reference counts change only while attached.
-        for span in &self.spans {
-            if !span.owner.is_null() {
-                // SAFETY: a strong reference taken in `push`, released once.
-                unsafe { pyo3::ffi::Py_DECREF(span.owner) };
-            }
+        for &owner in &self.owned {
+            // SAFETY: a strong reference taken in `push`, released once.
+            unsafe { pyo3::ffi::Py_DECREF(owner) };
         }
     }
 }

@@ -2,12 +2,13 @@
 
     python -m chunkhash.bench [--rounds N] [--quick] [SECTION ...]
 
-Sections: ``oneshot`` (per call at 64 B, 1 KiB, 4 KiB, 1 MiB against
+Sections: ``targets`` (the package's speed targets, each a pair timed
+alternately in short samples), ``oneshot`` (per call at 64 B, 1 KiB, 4 KiB, 1 MiB against
 blake3-py, python-xxhash, crc32c and hashlib), ``batch`` (``hash_many``
 against a Python loop over blake3-py and against the Rust batch call it
 wraps), ``arrow`` (``hash_array`` over a 1M-row binary column) and ``gil``
 (what releasing the GIL costs, for the threshold). Default: the first
-three.
+four.
 
 Every case of a section runs once per round, in turn, so a busy machine
 slows all of them alike; each figure is the median over rounds of the time
@@ -265,17 +266,73 @@ def bench_gil(rounds: int, target_seconds: float) -> None:
             set_threshold(0)
 
 
-SECTIONS = {"oneshot": bench_oneshot, "batch": bench_batch, "arrow": bench_arrow, "gil": bench_gil}
+def bench_targets(rounds: int, target_seconds: float) -> None:
+    """The issue's targets, each as a pair timed alternately in short
+    samples (a tenth of the usual) over ten times the rounds, so a noisy
+    machine disturbs both sides of a pair alike. Reports each side's median
+    and best round, and the median of the per-round ratios."""
+    rng = random.Random(SEED)
+    blake3_py = _optional("blake3")
+    xxhash = _optional("xxhash")
+    data = _random_bytes(rng, 64)
+    messages = [_random_bytes(rng, 64) for _ in range(1024)]
+    h = chunkhash.hash
+    hash_many = chunkhash.hash_many
+    rust = _native._rust_hash_many_ns
+    sample = target_seconds / 10
+    many_rounds = rounds * 10
+    pairs: List[Tuple[str, Case, Optional[Case]]] = [
+        ("hash('blake3', 64 B), target <= 150 ns", ("chunkhash.hash('blake3', d)", lambda: h("blake3", data), 1), None),
+    ]
+    if blake3_py is not None:
+        b3 = blake3_py.blake3
+        pairs.append((
+            "blake3(d).digest(), 64 B, against blake3-py",
+            ("chunkhash.blake3(d).digest()", lambda: chunkhash.blake3(data).digest(), 1),
+            ("blake3.blake3(d).digest()", lambda: b3(data).digest(), 1),
+        ))
+        pairs.append((
+            "hash_many 1024 x 64 B against a blake3-py loop, per message, target >= 10x",
+            ("chunkhash.hash_many(msgs)", lambda: hash_many(messages), 1024),
+            ("[blake3.blake3(m).digest() for m in msgs]", lambda: [b3(m).digest() for m in messages], 1024),
+        ))
+    if xxhash is not None:
+        xd = xxhash.xxh3_64_digest
+        pairs.append((
+            "hash('xxh3_64', 64 B) against xxhash.xxh3_64_digest, target >= 1.00",
+            ("chunkhash.hash('xxh3_64', d)", lambda: h("xxh3_64", data), 1),
+            ("xxhash.xxh3_64_digest(d)", lambda: xd(data), 1),
+        ))
+    for title, ours, peer in pairs:
+        cases = [ours] + ([peer] if peer is not None else [])
+        samples = run_cases(cases, many_rounds, sample)
+        ratios = [(f"{peer[0]} / {ours[0]}", peer[0], ours[0])] if peer is not None else []
+        _print_table(title, samples, ratios)
+    # hash_many against the Rust call it wraps: the Rust side times as many
+    # calls as one Python sample makes.
+    number = _calibrate(lambda: hash_many(messages), sample)
+    samples = {"chunkhash.hash_many(msgs)": [], "Rust Batch::hash_many_bytes (in process)": []}
+    for _ in range(many_rounds):
+        samples["chunkhash.hash_many(msgs)"].append(_sample(lambda: hash_many(messages), number) / 1024)
+        samples["Rust Batch::hash_many_bytes (in process)"].append(rust(messages, number) / 1e9 / 1024)
+    _print_table(
+        "hash_many 1024 x 64 B against the Rust batch call, per message, target <= 1.5",
+        samples,
+        [("hash_many / Rust", "chunkhash.hash_many(msgs)", "Rust Batch::hash_many_bytes (in process)")],
+    )
+
+
+SECTIONS = {"targets": bench_targets, "oneshot": bench_oneshot, "batch": bench_batch, "arrow": bench_arrow, "gil": bench_gil}
 
 
 def main(argv: Optional[List[str]] = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m chunkhash.bench", description=__doc__.split("\n")[0])
-    parser.add_argument("sections", nargs="*", help=f"sections to run, of {', '.join(SECTIONS)} (default: oneshot batch arrow)")
+    parser.add_argument("sections", nargs="*", help=f"sections to run, of {', '.join(SECTIONS)} (default: targets oneshot batch arrow)")
     parser.add_argument("--rounds", type=int, default=15, help="rounds per section (default 15)")
     parser.add_argument("--quick", action="store_true", help="short samples (a smoke run, not for figures)")
     args = parser.parse_args(argv)
     target_seconds = 0.002 if args.quick else 0.02
-    sections = args.sections or ["oneshot", "batch", "arrow"]
+    sections = args.sections or ["targets", "oneshot", "batch", "arrow"]
     unknown = [section for section in sections if section not in SECTIONS]
     if unknown:
         parser.error(f"unknown section {unknown[0]!r}; choose from {', '.join(SECTIONS)}")
