@@ -340,14 +340,15 @@ impl<'py> Messages<'py> {
             let py = item.py();
             PyErr::from_type(error.get_type(py), format!("messages[{index}]: {}", error.value(py)))
         })?;
-        // SAFETY: an export held in `exports` (a `Bytes` does not move its
-        // block when moved itself) for as long as `self`: see
-        // `Bytes::as_slice`; lent out only borrowed from `self`.
-        self.slices.push(if bytes.len == 0 {
+        let contents: &'static [u8] = if bytes.len == 0 {
             &[]
         } else {
+            // SAFETY: an export held in `exports` (a `Bytes` does not move
+            // its block when moved itself) for as long as `self`: see
+            // `Bytes::as_slice`; lent out only borrowed from `self`.
             unsafe { core::slice::from_raw_parts(bytes.ptr, bytes.len) }
-        });
+        };
+        self.slices.push(contents);
         self.exports.push(bytes);
         Ok(())
     }
