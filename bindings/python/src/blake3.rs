@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyInt, PyString};
 
 use crate::buffer::type_name;
-use crate::gil::{self, lock};
+use crate::gil::{self, with_lock};
 use crate::hasher::Mode;
 
 /// A running BLAKE3 hash: `blake3(data=b"", *, key=None,
@@ -98,10 +98,10 @@ impl Blake3 {
             Some(seek) => non_negative(seek, "seek")?,
         };
         if length == OUT_LEN && seek == 0 {
-            let hash = lock(&self.state).finalize();
+            let hash = with_lock(py, &self.state, false, |state| state.finalize());
             return Ok(PyBytes::new(py, hash.as_bytes()));
         }
-        let mut reader = lock(&self.state).finalize_xof();
+        let mut reader = with_lock(py, &self.state, false, |state| state.finalize_xof());
         reader.set_position(seek);
         PyBytes::new_with(py, length, |out| {
             if length >= gil::threshold(Algorithm::Blake3) {
@@ -131,13 +131,15 @@ impl Blake3 {
     }
 
     /// An independent copy of the current state (mode included).
-    fn copy(&self) -> Blake3 {
-        Blake3 { state: Mutex::new(lock(&self.state).clone()) }
+    fn copy(&self, py: Python<'_>) -> Blake3 {
+        Blake3 { state: Mutex::new(with_lock(py, &self.state, false, |state| state.clone())) }
     }
 
     /// Forgets all input, keeping the mode (key or context).
-    fn reset(&self) {
-        lock(&self.state).reset();
+    fn reset(&self, py: Python<'_>) {
+        with_lock(py, &self.state, false, |state| {
+            state.reset();
+        });
     }
 
     fn __repr__(&self) -> &'static str {

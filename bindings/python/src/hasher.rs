@@ -82,38 +82,43 @@ impl Hasher {
 
     /// The digest of everything added so far; the object stays usable.
     fn digest<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        let digest = lock(&self.state).finalize();
+        let digest = with_lock(py, &self.state, false, |state| state.finalize());
         PyBytes::new(py, digest.as_bytes())
     }
 
     /// `digest()` as lowercase hex.
     fn hexdigest<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
-        let digest = lock(&self.state).finalize();
+        let digest = with_lock(py, &self.state, false, |state| state.finalize());
         PyString::new(py, &digest.to_hex())
     }
 
     /// The digest as an int, for the integer checksums (CRC32C and the xxHash
     /// family), as python-xxhash's `intdigest()`; `digest()` is its big-endian
     /// bytes.
-    fn intdigest(&self) -> PyResult<u128> {
+    fn intdigest(&self, py: Python<'_>) -> PyResult<u128> {
         if !names::is_integer(self.algorithm) {
             return Err(PyTypeError::new_err(format!(
                 "intdigest() is for integer checksums (crc32c and the xxh family); {} digests are bytes",
                 python_name(self.algorithm)
             )));
         }
-        let digest = lock(&self.state).finalize();
+        let digest = with_lock(py, &self.state, false, |state| state.finalize());
         Ok(digest.as_bytes().iter().fold(0u128, |value, &byte| value << 8 | u128::from(byte)))
     }
 
     /// An independent copy of the current state.
-    fn copy(&self) -> Hasher {
-        Hasher { algorithm: self.algorithm, state: Mutex::new(lock(&self.state).clone()) }
+    fn copy(&self, py: Python<'_>) -> Hasher {
+        Hasher {
+            algorithm: self.algorithm,
+            state: Mutex::new(with_lock(py, &self.state, false, |state| state.clone())),
+        }
     }
 
     /// Forgets all input.
-    fn reset(&self) {
-        lock(&self.state).reset();
+    fn reset(&self, py: Python<'_>) {
+        with_lock(py, &self.state, false, |state| {
+            state.reset();
+        });
     }
 
     fn __repr__(&self) -> String {
