@@ -93,7 +93,7 @@ constructors! {
 /// `avx512`, `neon`, `simd128`): what `CHUNKHASH_BACKEND` or the CPU chose.
 #[pyfunction]
 fn blake3_backend() -> &'static str {
-    chunkhash::blake3::Hasher::new().backend().name()
+    chunkhash::Backend::detect().name()
 }
 
 #[pymodule(gil_used = false)]
