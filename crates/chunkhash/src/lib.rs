@@ -158,4 +158,4 @@ mod xxhash;
 pub use algorithm::{Algorithm, ParseAlgorithmError, UnavailableAlgorithm, UnknownAlgorithm, MAX_DIGEST_LEN};
 pub use digest::{digest, try_digest, Digest, DigestHex, StreamingHasher};
 pub use hex::{HexError, HexString};
-pub use platform::{Backend, BackendError};
+pub use platform::backend::{Backend, BackendError};

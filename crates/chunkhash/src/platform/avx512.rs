@@ -13,9 +13,10 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 
 use super::avx2::Avx2x8;
+use super::job::LaneJob;
 use super::lanes::{self, LaneVector};
+use super::spec::{CvBytes, CvWords, BLOCK_LEN, IV, MAX_LANES};
 use super::sse41::Sse41x4;
-use super::{CvBytes, CvWords, LaneJob, BLOCK_LEN, IV, MAX_LANES};
 
 /// Sixteen lanes.
 #[derive(Clone, Copy)]
@@ -578,7 +579,7 @@ pub(super) unsafe fn hash_job(key: &CvWords, job: &LaneJob<'_>) -> CvBytes {
     unsafe {
         let mut rows = [_mm_loadu_si128(key.as_ptr().cast()), _mm_loadu_si128(key.as_ptr().add(4).cast())];
         job.for_each_block(|block, len, flags| {
-            let [row0, row1, row2, row3] = compress_cv_rows(rows, block, len, job.counter, flags);
+            let [row0, row1, row2, row3] = compress_cv_rows(rows, block, len, job.counter(), flags);
             rows = [_mm_xor_si128(row0, row2), _mm_xor_si128(row1, row3)];
         });
         _mm_storeu_si128(out.as_mut_ptr().cast(), rows[0]);

@@ -11,7 +11,8 @@
 //! masked for the remaining steps: its chaining value stops changing. This is
 //! what lets a ragged last chunk, a parent node and a full chunk share one call.
 
-use super::{CvBytes, CvWords, LaneJob, BLOCK_LEN, CHUNK_LEN, IV, MAX_LANES, MSG_SCHEDULE, OUT_LEN};
+use super::job::LaneJob;
+use super::spec::{CvBytes, CvWords, BLOCK_LEN, CHUNK_BLOCKS, CHUNK_LEN, IV, MAX_LANES, MSG_SCHEDULE, OUT_LEN};
 
 /// A vector of `LANES` 32-bit words and the operations BLAKE3 needs.
 ///
@@ -161,14 +162,14 @@ static IDLE_CHUNK: [u8; CHUNK_LEN] = [0; CHUNK_LEN];
 #[inline(always)]
 fn uniform(jobs: &[LaneJob<'_>]) -> bool {
     let first = &jobs[0];
-    let len = first.input.len();
+    let len = first.input().len();
     len > 0
         && len.is_multiple_of(BLOCK_LEN)
         && jobs.iter().all(|job| {
-            job.input.len() == len
-                && job.flags == first.flags
-                && job.start_flags == first.start_flags
-                && job.end_flags == first.end_flags
+            job.input().len() == len
+                && job.flags() == first.flags()
+                && job.start_flags() == first.start_flags()
+                && job.end_flags() == first.end_flags()
         })
 }
 
@@ -224,7 +225,7 @@ pub(super) unsafe fn hash_lanes<V: LaneVector>(key: &CvWords, jobs: &[LaneJob<'_
     // Per lane: where its whole blocks start, and how many there are; its
     // last block zero-padded when that block is partial (or the job empty).
     let mut input = [IDLE_CHUNK.as_ptr(); MAX_LANES];
-    let mut full_blocks = [CHUNK_LEN / BLOCK_LEN; MAX_LANES];
+    let mut full_blocks = [CHUNK_BLOCKS; MAX_LANES];
     let mut padded = [[0u8; BLOCK_LEN]; MAX_LANES];
     let first = jobs[0];
     let first_blocks = first.block_count() as u32;
@@ -234,42 +235,43 @@ pub(super) unsafe fn hash_lanes<V: LaneVector>(key: &CvWords, jobs: &[LaneJob<'_
         last_len: [BLOCK_LEN as u32; MAX_LANES],
         counter_low: [0; MAX_LANES],
         counter_high: [0; MAX_LANES],
-        flags: [first.flags as u32; MAX_LANES],
-        start_flags: [first.start_flags as u32; MAX_LANES],
-        end_flags: [first.end_flags as u32; MAX_LANES],
+        flags: [first.flags() as u32; MAX_LANES],
+        start_flags: [first.start_flags() as u32; MAX_LANES],
+        end_flags: [first.end_flags() as u32; MAX_LANES],
     };
     // Bit `lane` of `ends[step]`: that lane's job has its last block at `step`.
-    let mut ends = [0u32; CHUNK_LEN / BLOCK_LEN];
+    let mut ends = [0u32; CHUNK_BLOCKS];
     let steps;
     let direct_steps;
     if uniform(jobs) {
         for (lane, job) in jobs.iter().enumerate() {
-            input[lane] = job.input.as_ptr();
-            lanes.counter_low[lane] = job.counter as u32;
-            lanes.counter_high[lane] = (job.counter >> 32) as u32;
+            input[lane] = job.input().as_ptr();
+            lanes.counter_low[lane] = job.counter() as u32;
+            lanes.counter_high[lane] = (job.counter() >> 32) as u32;
         }
         steps = first_blocks as usize;
         direct_steps = steps;
         ends[steps - 1] = (1 << jobs.len()) - 1;
     } else {
         let mut longest = 0;
-        let mut fewest_whole = CHUNK_LEN / BLOCK_LEN;
+        let mut fewest_whole = CHUNK_BLOCKS;
         for (lane, job) in jobs.iter().enumerate() {
+            let job_input = job.input();
             let blocks = job.block_count();
-            let whole = job.input.len() / BLOCK_LEN;
+            let whole = job_input.len() / BLOCK_LEN;
             if whole < blocks {
-                let rest = &job.input[whole * BLOCK_LEN..];
+                let rest = &job_input[whole * BLOCK_LEN..];
                 padded[lane][..rest.len()].copy_from_slice(rest);
             }
-            input[lane] = job.input.as_ptr();
+            input[lane] = job_input.as_ptr();
             full_blocks[lane] = whole;
             lanes.last_block[lane] = blocks as u32 - 1;
-            lanes.last_len[lane] = (job.input.len() - (blocks - 1) * BLOCK_LEN) as u32;
-            lanes.counter_low[lane] = job.counter as u32;
-            lanes.counter_high[lane] = (job.counter >> 32) as u32;
-            lanes.flags[lane] = job.flags as u32;
-            lanes.start_flags[lane] = job.start_flags as u32;
-            lanes.end_flags[lane] = job.end_flags as u32;
+            lanes.last_len[lane] = (job_input.len() - (blocks - 1) * BLOCK_LEN) as u32;
+            lanes.counter_low[lane] = job.counter() as u32;
+            lanes.counter_high[lane] = (job.counter() >> 32) as u32;
+            lanes.flags[lane] = job.flags() as u32;
+            lanes.start_flags[lane] = job.start_flags() as u32;
+            lanes.end_flags[lane] = job.end_flags() as u32;
             ends[blocks - 1] |= 1 << lane;
             longest = longest.max(blocks);
             fewest_whole = fewest_whole.min(whole);

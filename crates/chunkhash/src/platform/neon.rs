@@ -7,8 +7,9 @@ compile_error!("the NEON backend is for little-endian aarch64 only");
 
 use core::arch::aarch64::*;
 
+use super::job::LaneJob;
 use super::lanes::{self, LaneVector};
-use super::{CvBytes, CvWords, LaneJob, MAX_LANES};
+use super::spec::{CvBytes, CvWords, MAX_LANES};
 
 /// Four lanes.
 #[derive(Clone, Copy)]

@@ -9,8 +9,9 @@ compile_error!("the SIMD128 backend needs wasm32 with the simd128 target feature
 
 use core::arch::wasm32::*;
 
+use super::job::LaneJob;
 use super::lanes::{self, LaneVector};
-use super::{CvBytes, CvWords, LaneJob, MAX_LANES};
+use super::spec::{CvBytes, CvWords, MAX_LANES};
 
 /// Four lanes.
 #[derive(Clone, Copy)]

@@ -6,8 +6,9 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
+use super::job::LaneJob;
 use super::lanes::{self, LaneVector};
-use super::{block_words, CvBytes, CvWords, LaneJob, BLOCK_LEN, IV, MAX_LANES, MSG_SCHEDULE};
+use super::spec::{block_words, cv_bytes, CvBytes, CvWords, BLOCK_LEN, IV, MAX_LANES, MSG_SCHEDULE};
 
 /// Four lanes.
 #[derive(Clone, Copy)]
@@ -316,6 +317,6 @@ pub(super) unsafe fn compress_xof(
 #[target_feature(enable = "sse4.1")]
 pub(super) unsafe fn hash_job(key: &CvWords, job: &LaneJob<'_>) -> CvBytes {
     let mut cv = *key;
-    job.for_each_block(|block, len, flags| compress_in_place_inline(&mut cv, block, len, job.counter, flags));
-    super::cv_bytes(&cv)
+    job.for_each_block(|block, len, flags| compress_in_place_inline(&mut cv, block, len, job.counter(), flags));
+    cv_bytes(&cv)
 }
