@@ -1,7 +1,15 @@
 //! The backends BLAKE3 can run on, which of them this machine supports, and
 //! the `CHUNKHASH_BACKEND` override.
 //!
-//! On x86 support is detected at run time.
+//! On x86 support is detected at run time. A backend is supported when the
+//! CPU has every feature of every kernel its dispatch arms reach (the AVX-512
+//! arms also call AVX2 and SSE4.1 code). NEON and SIMD128 are build-time
+//! choices: NEON is part of every little-endian aarch64 target, and wasm has
+//! no run-time detection, so SIMD128 is there when the build enables it.
+//!
+//! Adding a backend takes a variant, its name and lane count here, its
+//! support rule (from the detectors below), and its arms in `Platform`'s
+//! matches.
 
 use core::fmt;
 
@@ -13,13 +21,14 @@ use core::fmt;
 pub enum Backend {
     /// Plain Rust, one compression at a time; runs everywhere.
     Portable,
-    /// x86 SSE4.1: 4 lanes.
+    /// x86 SSE4.1: 4 lanes; detected at run time.
     Sse41,
-    /// x86 AVX2: 8 lanes.
+    /// x86 AVX2: 8 lanes; detected at run time.
     Avx2,
-    /// x86 AVX-512F + AVX-512VL: 16 lanes.
+    /// x86 AVX-512F + AVX-512VL: 16 lanes; detected at run time.
     Avx512,
-    /// aarch64 NEON: 4 lanes.
+    /// aarch64 NEON: 4 lanes; a build-time choice, part of every
+    /// little-endian aarch64 target.
     Neon,
     /// wasm32 SIMD128: 4 lanes; a build-time choice (`-C target-feature=+simd128`).
     Wasm32Simd,
@@ -28,14 +37,33 @@ pub enum Backend {
 const ALL_BACKENDS: [Backend; 6] =
     [Backend::Portable, Backend::Sse41, Backend::Avx2, Backend::Avx512, Backend::Neon, Backend::Wasm32Simd];
 
+/// One cached detector per x86 kernel file: the features its
+/// `#[target_feature]` attributes enable, with the older ones its
+/// instructions come from (SSE4.1 code uses SSSE3's byte shuffle, and AVX2
+/// code needs the AVX register state the OS must save).
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-cpufeatures::new!(sse41_cpuid, "sse4.1");
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-cpufeatures::new!(avx2_cpuid, "avx2");
-// VL gives the 128- and 256-bit forms of the rotate instructions that the
-// narrow kernels and the single-block compression use.
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-cpufeatures::new!(avx512_cpuid, "avx512f", "avx512vl");
+mod x86 {
+    cpufeatures::new!(sse41_kernels, "sse2", "ssse3", "sse4.1");
+    cpufeatures::new!(avx2_kernels, "avx", "avx2");
+    // VL gives the 128- and 256-bit forms of the rotate instructions that the
+    // narrow kernels and the single-block compression use.
+    cpufeatures::new!(avx512_kernels, "avx512f", "avx512vl");
+
+    /// `sse41.rs`.
+    pub(super) fn sse41() -> bool {
+        sse41_kernels::get()
+    }
+
+    /// `avx2.rs`, and the SSE4.1 single-block and 4-lane kernels it falls back to.
+    pub(super) fn avx2() -> bool {
+        avx2_kernels::get() && sse41()
+    }
+
+    /// `avx512.rs`, whose 8- and 4-lane kernels run AVX2 and SSE4.1 code.
+    pub(super) fn avx512() -> bool {
+        avx512_kernels::get() && avx2()
+    }
+}
 
 impl Backend {
     /// Every backend this crate knows, supported here or not, narrowest first.
@@ -70,11 +98,11 @@ impl Backend {
         match self {
             Backend::Portable => true,
             #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            Backend::Sse41 => sse41_cpuid::get(),
+            Backend::Sse41 => x86::sse41(),
             #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            Backend::Avx2 => avx2_cpuid::get(),
+            Backend::Avx2 => x86::avx2(),
             #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            Backend::Avx512 => avx512_cpuid::get(),
+            Backend::Avx512 => x86::avx512(),
             #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
             Backend::Sse41 | Backend::Avx2 | Backend::Avx512 => false,
             Backend::Neon => cfg!(all(target_arch = "aarch64", target_endian = "little")),
