@@ -124,8 +124,7 @@ impl Hasher {
         }
         if !self.tail.is_full() {
             let take = self.tail.remaining_capacity().min(input.len());
-            // Cannot fail: `take` fits the remaining capacity.
-            let _ = self.tail.try_extend_from_slice(&input[..take]);
+            self.tail.try_extend_from_slice(&input[..take]).expect("`take` fits the tail's remaining capacity");
             self.tail_cv = None;
             input = &input[take..];
             if input.is_empty() {
@@ -153,7 +152,7 @@ impl Hasher {
                 run.first_chunk = self.chunks_done;
             }
             None => {
-                full_tail = self.tail.as_slice().try_into().unwrap_or([0; CHUNK_LEN]);
+                full_tail = self.tail.as_slice().try_into().expect("`absorb` runs only with a full tail");
                 // The full tail leads the first run.
                 run.jobs[0] = self.mode.chunk_job(&full_tail, self.chunks_done, false);
                 run.len = 1;
@@ -199,8 +198,7 @@ impl Hasher {
             tail_cv = speculate.then_some(extra);
         }
         self.tail.clear();
-        // Cannot fail: the new tail is at most one chunk.
-        let _ = self.tail.try_extend_from_slice(new_tail);
+        self.tail.try_extend_from_slice(new_tail).expect("the new tail is at most one chunk");
         self.tail_cv = tail_cv;
         debug_assert_eq!(self.chunks_done, new_tail_index);
     }

@@ -11,6 +11,7 @@
 //! support rule (from the detectors below), and its arms in `Platform`'s
 //! matches.
 
+use arrayvec::ArrayString;
 use core::fmt;
 
 /// The SIMD instruction sets BLAKE3 can run on. [`Backend::detect`] picks the
@@ -144,7 +145,7 @@ impl Backend {
         };
         #[cfg(not(feature = "std"))]
         let backend = Backend::best_supported();
-        let index = ALL_BACKENDS.iter().position(|b| *b == backend).unwrap_or(0);
+        let index = ALL_BACKENDS.iter().position(|b| *b == backend).expect("every backend is in ALL_BACKENDS");
         DETECTED.store(index as u8 + 1, core::sync::atomic::Ordering::Relaxed);
         backend
     }
@@ -198,20 +199,21 @@ pub struct BackendError(BackendErrorKind);
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum BackendErrorKind {
-    Unknown { name: [u8; 24], len: usize },
+    /// The first characters of the bad name, kept inline so the error
+    /// needs no heap.
+    Unknown(ArrayString<24>),
     Unsupported(Backend),
 }
 
 impl BackendError {
     fn unknown(name: &str) -> Self {
-        // Keep the first bytes of the bad name for the message without allocating.
-        let mut stored = [0u8; 24];
-        let mut len = name.len().min(stored.len());
-        while !name.is_char_boundary(len) {
-            len -= 1;
+        let mut start = ArrayString::new();
+        for character in name.chars() {
+            if start.try_push(character).is_err() {
+                break;
+            }
         }
-        stored[..len].copy_from_slice(&name.as_bytes()[..len]);
-        BackendError(BackendErrorKind::Unknown { name: stored, len })
+        BackendError(BackendErrorKind::Unknown(start))
     }
 
     pub(crate) fn unsupported(backend: Backend) -> Self {
@@ -222,7 +224,7 @@ impl BackendError {
     pub fn unsupported_backend(&self) -> Option<Backend> {
         match self.0 {
             BackendErrorKind::Unsupported(backend) => Some(backend),
-            BackendErrorKind::Unknown { .. } => None,
+            BackendErrorKind::Unknown(_) => None,
         }
     }
 }
@@ -230,9 +232,8 @@ impl BackendError {
 impl fmt::Display for BackendError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.0 {
-            BackendErrorKind::Unknown { name, len } => {
-                let name = core::str::from_utf8(&name[..*len]).unwrap_or("?");
-                write!(f, "unknown backend {name:?}, expected one of ")?;
+            BackendErrorKind::Unknown(name) => {
+                write!(f, "unknown backend {:?}, expected one of ", name.as_str())?;
                 for (i, backend) in ALL_BACKENDS.iter().enumerate() {
                     let separator = if i == 0 { "" } else { ", " };
                     write!(f, "{separator}{backend}")?;
@@ -248,3 +249,20 @@ impl fmt::Display for BackendError {
 
 #[cfg(feature = "std")]
 impl std::error::Error for BackendError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::string::ToString;
+
+    #[test]
+    fn an_unknown_name_is_quoted_up_to_24_bytes_on_a_character_boundary() {
+        let error = "avx1024".parse::<Backend>().unwrap_err();
+        assert!(error.to_string().starts_with("unknown backend \"avx1024\", expected one of portable, sse41"));
+        assert_eq!(error.unsupported_backend(), None);
+        // 23 ASCII bytes and a 2-byte character: the character does not fit.
+        let long = "abcdefghijklmnopqrstuvwé and more";
+        let message = long.parse::<Backend>().unwrap_err().to_string();
+        assert!(message.starts_with("unknown backend \"abcdefghijklmnopqrstuvw\","), "{message}");
+    }
+}
