@@ -13,8 +13,9 @@
 //! assert_eq!(blake3::address(b"chunk bytes"), hash.address());
 //! ```
 //!
-//! The kernels (portable, SSE4.1, AVX2, AVX-512, NEON, SIMD128) are chosen at
-//! run time, see [`Backend`]; every one gives the same bytes.
+//! Every kernel gives the same bytes; see [`Backend`]. On x86 the best of
+//! SSE4.1, AVX2 and AVX-512 is chosen at run time; NEON (aarch64) and
+//! SIMD128 (wasm32) are build-time choices.
 //!
 //! Input flows one way: this module's functions, [`Hasher`] and [`Batch`]
 //! build the tree (`tree.rs`: every node's flags, which compressions run
@@ -43,7 +44,7 @@ pub fn hash(input: &[u8]) -> Hash {
     Hash::from(Mode::plain(Platform::detect()).hash::<SerialJoin>(input))
 }
 
-/// [`hash`] on a chosen backend; an error if this CPU cannot run it.
+/// [`hash`](fn@hash) on a chosen backend; an error if this CPU cannot run it.
 pub fn hash_with_backend(backend: Backend, input: &[u8]) -> Result<Hash, BackendError> {
     let platform = Platform::new(backend)?;
     Ok(Hash::from(Mode::plain(platform).hash::<SerialJoin>(input)))
@@ -61,7 +62,7 @@ pub fn derive_key(context: &str, key_material: &[u8]) -> [u8; KEY_LEN] {
     Mode::derive_key(Platform::detect(), context).hash::<SerialJoin>(key_material)
 }
 
-/// The 20-byte address of `input`: the first 20 bytes of [`hash`].
+/// The 20-byte address of `input`: the first 20 bytes of [`hash`](fn@hash).
 pub fn address(input: &[u8]) -> Address {
     hash(input).address()
 }

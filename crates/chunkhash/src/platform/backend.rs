@@ -116,11 +116,12 @@ impl Backend {
         *ALL_BACKENDS.iter().rev().find(|backend| backend.is_supported()).unwrap_or(&Backend::Portable)
     }
 
-    /// The backend used when none is forced: `CHUNKHASH_BACKEND` when it is
-    /// set to a supported backend, else [`Backend::best_supported`]. Decided
-    /// once per process and cached. An unknown or unsupported value is
-    /// reported once on stderr and detection is used instead; call
-    /// [`Backend::from_env`] to treat it as an error.
+    /// The backend used when none is forced: with the `std` feature,
+    /// `CHUNKHASH_BACKEND` when it is set to a supported backend; else
+    /// [`Backend::best_supported`]. Decided once per process and cached. An
+    /// unknown or unsupported value is reported once on stderr and detection
+    /// is used instead; call `Backend::from_env` (`std`) to treat it as an
+    /// error.
     #[inline]
     pub fn detect() -> Backend {
         use core::sync::atomic::Ordering::Relaxed;
