@@ -64,7 +64,7 @@ impl Eq for Digest {}
 /// the right length.
 impl PartialEq<[u8]> for Digest {
     fn eq(&self, other: &[u8]) -> bool {
-        crate::hex::constant_time_eq_slices(self.as_bytes(), other)
+        crate::hex::constant_time_eq(self.as_bytes(), other)
     }
 }
 

@@ -141,7 +141,7 @@ extern crate std;
 mod algorithm;
 pub mod blake3;
 mod digest;
-mod hex;
+pub mod hex;
 #[allow(unsafe_code)]
 mod platform;
 pub mod trailer;

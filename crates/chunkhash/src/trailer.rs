@@ -138,9 +138,7 @@ impl AsRef<[u8]> for Trailer {
 impl fmt::Debug for Trailer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Trailer({}, ", self.algorithm())?;
-        for byte in self.as_bytes() {
-            write!(f, "{byte:02x}")?;
-        }
+        crate::hex::write(f, self.as_bytes())?;
         f.write_str(")")
     }
 }
