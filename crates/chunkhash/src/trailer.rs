@@ -35,7 +35,7 @@
 //!   XXH32) to 65 (SHA-512, BLAKE2b-512); a length byte could only repeat it
 //!   or contradict it. A trailer of any other length is rejected
 //!   ([`Truncated`](TrailerError::Truncated), [`TooLong`](TrailerError::TooLong)).
-//! - **Bytes 1..: the checksum of the block**, exactly [`crate::digest`]
+//! - **Bytes 1..: the checksum of the block**, exactly [`crate::digest()`]
 //!   (integers big-endian), XORed byte by byte with the first `L` bytes of
 //!   `mask(context, id)`.
 //!
