@@ -5,6 +5,7 @@ use crate::algo::{self, Algorithm, Blake3Mode, Method};
 use crate::flags::{BenchFlags, CheckFlags, CheckOptions, Command, Flags, IoFlags, SumFlags};
 use anyhow::{anyhow, bail, Context, Result};
 use chunkhash::blake3;
+use chunkhash_bench::run::Plan;
 use std::io::Read;
 use std::path::PathBuf;
 
@@ -91,14 +92,8 @@ pub struct CheckSettings {
 /// `bench`, checked.
 #[derive(Debug)]
 pub struct BenchSettings {
-    /// Algorithms, in order.
-    pub algorithms: Vec<Algorithm>,
-    /// Input sizes in bytes.
-    pub sizes: Vec<usize>,
-    /// Add batch rows.
-    pub batch: bool,
-    /// Add multi-threaded rows on this many threads (when > 1).
-    pub threads: usize,
+    /// What to measure: algorithms, sizes, batch and threads rows, rounds.
+    pub plan: Plan,
     /// Write JSON here.
     pub json: Option<PathBuf>,
     /// Compare with this saved run.
@@ -107,10 +102,6 @@ pub struct BenchSettings {
     pub current: Option<PathBuf>,
     /// Draw an SVG here.
     pub plot: Option<PathBuf>,
-    /// Timed rounds.
-    pub rounds: usize,
-    /// Milliseconds per row per round.
-    pub slice_ms: u64,
     /// Testing: every time is multiplied by this.
     pub inject_slowdown: f64,
 }
@@ -298,16 +289,11 @@ fn bench_settings(flags: BenchFlags) -> Result<BenchSettings> {
         },
     };
     Ok(BenchSettings {
-        algorithms,
-        sizes,
-        batch: flags.batch,
-        threads,
+        plan: Plan { algorithms, sizes, batch: flags.batch, threads, rounds, slice_ms },
         json: flags.json,
         compare: flags.compare,
         current: flags.current,
         plot: flags.plot,
-        rounds,
-        slice_ms,
         inject_slowdown,
     })
 }

@@ -28,7 +28,6 @@ const BATCH_PER_TASK: usize = 16;
 
 /// Hashes small inputs with the default BLAKE3 hash, many per call: the
 /// library's batch API, which puts small inputs side by side in SIMD lanes.
-/// The one place `sum` and `bench --batch` reach it.
 pub fn hash_small_batch(inputs: &[&[u8]], out: &mut [blake3::Hash]) {
     blake3::hash_many(inputs, out);
 }
