@@ -255,13 +255,13 @@ mod tests {
             let help = command.find_subcommand(subcommand).unwrap().get_arguments().find(|a| a.get_id() == "algorithm");
             let help = help.unwrap().get_help().unwrap().to_string();
             let list = help.split_once(':').unwrap().1.split(" (tool").next().unwrap();
-            let mut named: Vec<crate::algo::Algorithm> = list
+            let mut named: Vec<crate::method::Algorithm> = list
                 .split(',')
                 .map(|name| name.trim().trim_end_matches(" (default)"))
-                .map(|name| crate::algo::parse_algorithm(name).unwrap())
+                .map(|name| crate::method::parse_algorithm(name).unwrap())
                 .collect();
             named.sort();
-            assert_eq!(named, crate::algo::Algorithm::all(), "{subcommand}: {help}");
+            assert_eq!(named, crate::method::Algorithm::all(), "{subcommand}: {help}");
         }
     }
 }

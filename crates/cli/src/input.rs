@@ -1,7 +1,7 @@
 //! Reading inputs: stdin, files read in blocks, large files memory-mapped,
 //! and the progress bar.
 
-use crate::algo::{Method, MethodHasher};
+use crate::method::{self, Method, MethodHasher};
 use crate::settings::IoSettings;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fs::File;
@@ -125,7 +125,7 @@ pub fn hash_input(
             return Err(is_a_directory());
         }
         let len = metadata.len();
-        let threaded = io_settings.parallel() && methods.iter().any(|m| crate::algo::is_blake3_family(m.algorithm));
+        let threaded = io_settings.parallel() && methods.iter().any(|m| method::is_blake3_family(m.algorithm));
         let mappable = metadata.is_file() && len >= MMAP_THRESHOLD && usize::try_from(len).is_ok();
         match if io_settings.mmap && threaded && mappable { Some(map(&file, len)?) } else { None } {
             Some(mapping) => {

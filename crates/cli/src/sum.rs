@@ -1,16 +1,14 @@
 //! `chunkhash sum`: one line per input, in argument order.
 
-use crate::algo::{self, Method};
-use crate::escape;
+use crate::format::{self, Format};
 use crate::input::{self, Progress};
-use crate::settings::{Format, SumSettings};
+use crate::settings::SumSettings;
 use crate::status::Printer;
 use anyhow::Result;
 use chunkhash::blake3;
 use rayon::prelude::*;
-use std::borrow::Cow;
 use std::fs;
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 
 /// Regular files below this size go through the batch path (read whole,
@@ -25,12 +23,6 @@ const BATCH_FILES: usize = 256;
 const BATCH_BYTES: usize = 8 << 20;
 /// Inputs per task when a batch is spread over threads.
 const BATCH_PER_TASK: usize = 16;
-
-/// Hashes small inputs with the default BLAKE3 hash, many per call: the
-/// library's batch API, which puts small inputs side by side in SIMD lanes.
-pub fn hash_small_batch(inputs: &[&[u8]], out: &mut [blake3::Hash]) {
-    blake3::hash_many(inputs, out);
-}
 
 /// Runs `sum`.
 pub fn run(settings: &SumSettings, printer: &mut Printer) -> Result<()> {
@@ -81,6 +73,8 @@ struct Batch {
     bytes: usize,
 }
 
+/// Hashes the batch's inputs with the library's batch API, which puts small
+/// inputs side by side in SIMD lanes, and writes their lines in order.
 fn flush_batch(
     batch: &mut Batch,
     settings: &SumSettings,
@@ -96,9 +90,9 @@ fn flush_batch(
         inputs
             .par_chunks(BATCH_PER_TASK)
             .zip(hashes.par_chunks_mut(BATCH_PER_TASK))
-            .for_each(|(inputs, out)| hash_small_batch(inputs, out));
+            .for_each(|(inputs, out)| blake3::hash_many(inputs, out));
     } else {
-        hash_small_batch(&inputs, &mut hashes);
+        blake3::hash_many(&inputs, &mut hashes);
     }
     let mut hashes = hashes.iter();
     for (path, data) in batch.items.drain(..) {
@@ -106,9 +100,10 @@ fn flush_batch(
             Ok(data) => {
                 let hash = hashes.next().expect("one hash per readable input");
                 progress.add(data.len() as u64);
-                write_line(printer.out(), settings, &settings.method, path_name(&path).as_ref(), hash.as_bytes())?;
+                let name = format::line_name(&path);
+                format::write_line(printer.out(), settings.format, &settings.method, &name, hash.as_bytes())?;
             }
-            Err(error) => printer.file_error(&display_name(&path), &error)?,
+            Err(error) => printer.file_error(&format::display_name(&path), &error)?,
         }
     }
     batch.bytes = 0;
@@ -117,55 +112,11 @@ fn flush_batch(
 
 fn hash_one(path: &Path, settings: &SumSettings, printer: &mut Printer, progress: &mut Progress) -> Result<()> {
     match input::hash_input(path, std::slice::from_ref(&settings.method), settings.io, progress) {
-        Ok(digests) => write_line(printer.out(), settings, &settings.method, path_name(path).as_ref(), &digests[0])?,
-        Err(error) => printer.file_error(&display_name(path), &error)?,
+        Ok(digests) => {
+            let name = format::line_name(path);
+            format::write_line(printer.out(), settings.format, &settings.method, &name, &digests[0])?;
+        }
+        Err(error) => printer.file_error(&format::display_name(path), &error)?,
     }
     Ok(())
-}
-
-/// A path's bytes as the line shows them; stdin is `-`.
-fn path_name(path: &Path) -> Cow<'_, [u8]> {
-    escape::path_bytes(path)
-}
-
-/// A path for error messages: lossy UTF-8, escaped like output lines.
-pub fn display_name(path: &Path) -> String {
-    String::from_utf8_lossy(&escape::escape(&escape::path_bytes(path))).into_owned()
-}
-
-/// Writes one output line: `HEX  NAME`, `TAG (NAME) = HEX` or raw bytes.
-pub fn write_line(
-    out: &mut impl Write,
-    settings: &SumSettings,
-    method: &Method,
-    name: &[u8],
-    digest: &[u8],
-) -> io::Result<()> {
-    let format = settings.format;
-    if format == Format::Raw {
-        return out.write_all(digest);
-    }
-    let escaped = escape::needs_escape(name);
-    let mut line = Vec::with_capacity(name.len() + 2 * digest.len() + 32);
-    if escaped {
-        line.push(b'\\');
-    }
-    let hex = algo::to_hex(digest);
-    match format {
-        Format::Tag => {
-            line.extend_from_slice(algo::tag_for(method).as_bytes());
-            line.extend_from_slice(b" (");
-            line.extend_from_slice(&escape::escape(name));
-            line.extend_from_slice(b") = ");
-            line.extend_from_slice(hex.as_bytes());
-        }
-        _ => {
-            line.extend_from_slice(algo::hex_prefix(method.algorithm).as_bytes());
-            line.extend_from_slice(hex.as_bytes());
-            line.extend_from_slice(b"  ");
-            line.extend_from_slice(&escape::escape(name));
-        }
-    }
-    line.push(b'\n');
-    out.write_all(&line)
 }
