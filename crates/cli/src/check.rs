@@ -299,7 +299,7 @@ fn check_entry(
         Some(path) if path.as_os_str() == "-" && check_file_is_stdin => {
             Err(io::Error::other("standard input is the check file; it cannot also be a listed file"))
         }
-        Some(path) => input::hash_input(&path, &methods, settings.io, progress),
+        Some(path) => input::hash_input(&path, None, &methods, settings.io, progress),
     };
     let digests = match result {
         Ok(digests) => digests,

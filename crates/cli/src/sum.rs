@@ -1,13 +1,13 @@
 //! `chunkhash sum`: one line per input, in argument order.
 
-use crate::format::{self, Format};
+use crate::format;
 use crate::input::{self, Progress};
 use crate::settings::SumSettings;
 use crate::status::Printer;
 use anyhow::Result;
 use chunkhash::blake3;
 use rayon::prelude::*;
-use std::fs;
+use std::fs::{self, Metadata};
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -24,29 +24,45 @@ const BATCH_BYTES: usize = 8 << 20;
 /// Inputs per task when a batch is spread over threads.
 const BATCH_PER_TASK: usize = 16;
 
+/// An input as named, with what one look at it said: its kind and size for
+/// the progress total, the batch path and reading. `None` for stdin, and
+/// for a path that cannot be looked at (opening it says why).
+struct Input<'a> {
+    path: &'a Path,
+    metadata: Option<Metadata>,
+}
+
+impl<'a> Input<'a> {
+    fn look(path: &'a Path) -> Input<'a> {
+        let metadata = if path.as_os_str() == "-" { None } else { fs::metadata(path).ok() };
+        Input { path, metadata }
+    }
+
+    /// The size of a regular file small enough for the batch path.
+    fn small_file_len(&self) -> Option<u64> {
+        self.metadata.as_ref().filter(|m| m.is_file() && m.len() < SMALL_FILE).map(Metadata::len)
+    }
+}
+
 /// Runs `sum`.
 pub fn run(settings: &SumSettings, printer: &mut Printer) -> Result<()> {
-    let total = known_total(&settings.inputs);
-    let mut progress = Progress::new(total);
+    let inputs: Vec<Input> = settings.inputs.iter().map(|path| Input::look(path)).collect();
+    let mut progress = Progress::new(known_total(&inputs));
     printer.progress = Some(progress.bar());
-    let batchable = settings.method.is_plain_blake3() && settings.format != Format::Raw;
+    let batchable = settings.method.is_plain_blake3() && settings.format != format::Format::Raw;
     let mut batch = Batch::default();
-    for path in &settings.inputs {
-        if batchable && path.as_os_str() != "-" {
-            if let Ok(metadata) = fs::metadata(path) {
-                if metadata.is_file() && metadata.len() < SMALL_FILE {
-                    let data = fs::read(path);
-                    batch.bytes += data.as_ref().map_or(0, Vec::len);
-                    batch.items.push((path.clone(), data));
-                    if batch.items.len() >= BATCH_FILES || batch.bytes >= BATCH_BYTES {
-                        flush_batch(&mut batch, settings, printer, &mut progress)?;
-                    }
-                    continue;
-                }
+    for input in &inputs {
+        if let Some(len) = input.small_file_len().filter(|_| batchable) {
+            let data = input::read_small(input.path, len);
+            batch.bytes += data.as_ref().map_or(0, Vec::len);
+            batch.items.push((input.path.to_path_buf(), data));
+            if batch.items.len() >= BATCH_FILES || batch.bytes >= BATCH_BYTES {
+                flush_batch(&mut batch, settings, printer, &mut progress)?;
             }
+            continue;
         }
         flush_batch(&mut batch, settings, printer, &mut progress)?;
-        hash_one(path, settings, printer, &mut progress)?;
+        hash_one(input, settings, printer, &mut progress)?;
     }
     flush_batch(&mut batch, settings, printer, &mut progress)?;
     progress.finish();
@@ -56,13 +72,13 @@ pub fn run(settings: &SumSettings, printer: &mut Printer) -> Result<()> {
 }
 
 /// The sum of the sizes of the regular files named, when all are known.
-fn known_total(inputs: &[PathBuf]) -> Option<u64> {
+fn known_total(inputs: &[Input]) -> Option<u64> {
     let mut total = 0u64;
-    for path in inputs {
-        if path.as_os_str() == "-" {
+    for input in inputs {
+        if input.path.as_os_str() == "-" {
             return None;
         }
-        total += fs::metadata(path).ok().filter(|m| m.is_file()).map_or(0, |m| m.len());
+        total += input.metadata.as_ref().filter(|m| m.is_file()).map_or(0, Metadata::len);
     }
     Some(total)
 }
@@ -110,13 +126,14 @@ fn flush_batch(
     Ok(())
 }
 
-fn hash_one(path: &Path, settings: &SumSettings, printer: &mut Printer, progress: &mut Progress) -> Result<()> {
-    match input::hash_input(path, std::slice::from_ref(&settings.method), settings.io, progress) {
+fn hash_one(input: &Input, settings: &SumSettings, printer: &mut Printer, progress: &mut Progress) -> Result<()> {
+    let methods = std::slice::from_ref(&settings.method);
+    match input::hash_input(input.path, input.metadata.as_ref(), methods, settings.io, progress) {
         Ok(digests) => {
-            let name = format::line_name(path);
+            let name = format::line_name(input.path);
             format::write_line(printer.out(), settings.format, &settings.method, &name, &digests[0])?;
         }
-        Err(error) => printer.file_error(&format::display_name(path), &error)?,
+        Err(error) => printer.file_error(&format::display_name(input.path), &error)?,
     }
     Ok(())
 }
