@@ -43,6 +43,17 @@ pub fn valid_names() -> String {
     Algorithm::all().iter().map(|algorithm| algorithm.name().to_ascii_lowercase()).collect::<Vec<_>>().join(", ")
 }
 
+/// Every algorithm's shortest usual name, comma-separated, for `--help`:
+/// its `--tag` tag in lowercase (`xxh3`, `xxh128`, `blake2b`, `sha256`), as
+/// the tools spell it, which the parser accepts; `default` is marked.
+pub fn short_names(default: Option<Algorithm>) -> String {
+    let name = |&algorithm: &Algorithm| {
+        let mark = if Some(algorithm) == default { " (default)" } else { "" };
+        format!("{}{mark}", algorithm.bsd_tag().to_ascii_lowercase())
+    };
+    Algorithm::all().iter().map(name).collect::<Vec<_>>().join(", ")
+}
+
 /// Whether the algorithm is BLAKE3 or a truncation of it: those have
 /// extended output, keys, derive-key and multi-threaded hashing.
 pub fn is_blake3_family(algorithm: Algorithm) -> bool {
