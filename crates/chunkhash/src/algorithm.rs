@@ -29,9 +29,9 @@ impl Algorithm {
         }
     }
 
-    /// The algorithm's row of the registry table (ids start at 1, in order).
+    /// The algorithm's row of the registry table.
     const fn properties(self) -> &'static Properties {
-        &PROPERTIES[self as usize - 1]
+        &PROPERTIES[self as usize]
     }
 
     /// The canonical name, as the crate docs' table spells it: `BLAKE3`,
