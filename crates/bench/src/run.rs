@@ -28,16 +28,16 @@ const BATCH_MAX_BYTES: usize = 64 << 20;
 pub struct Plan {
     /// Algorithms, in order.
     pub algorithms: Vec<Algorithm>,
+    /// Timed rounds.
+    pub rounds: usize,
     /// Input sizes in bytes.
     pub sizes: Vec<usize>,
+    /// Milliseconds per row per round.
+    pub slice_ms: u64,
     /// Add BLAKE3 rows hashing many inputs per call (the batch API).
     pub batch: bool,
     /// Add BLAKE3 rows hashing each input on this many threads (when > 1).
     pub threads: usize,
-    /// Timed rounds.
-    pub rounds: usize,
-    /// Milliseconds per row per round.
-    pub slice_ms: u64,
 }
 
 /// One measured row.
