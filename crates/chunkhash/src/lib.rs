@@ -20,7 +20,7 @@
 //! stable numeric id: RocksDB-style tables store the id and must reject ids
 //! they do not know ([`Algorithm::from_id`]), btrfs-style tools let a user
 //! pick by name (`"sha256".parse()`), Dolt-style stores use a 20-byte
-//! address. [`digest`](fn@digest) and [`StreamingHasher`] compute any of them into an
+//! address. [`digest()`] and [`StreamingHasher`] compute any of them into an
 //! inline [`Digest`]; [`trailer`] seals blocks with self-describing trailers.
 //!
 //! ```
@@ -40,6 +40,14 @@
 //! algorithm gets a new id, and 0 is reserved (a zeroed trailer never names
 //! an algorithm). `vectors/golden.json` pins this table and every
 //! algorithm's output; a test fails if either changes.
+//!
+//! The table below is one declarative table in the source (`src/registry.rs`):
+//! a row per algorithm gives its id, names, length, flags, cargo feature and
+//! the wrapper that computes it, and everything else (the enum, parsing,
+//! dispatch, the C library's constants) is made from it. Adding an
+//! algorithm is a row, its wrapper module and its golden vectors.
+//! [`Algorithm::implementation`] says which code computes an algorithm on
+//! this machine (`"twox-hash avx2"`, `"sha2 shani"`, ...).
 //!
 //! | id | name | bytes | cryptographic | [`bsd_tag`](Algorithm::bsd_tag) | computed by (cargo feature) |
 //! | ---: | --- | ---: | --- | --- | --- |
@@ -103,7 +111,7 @@
 //! | BLAKE2b-512, BLAKE2b-256 | `blake2b_simd` 1.0 | `blake2` 0.11 | within 10% (0.7-1.2 GB/s); 1.27x faster with `target-cpu=native` | 2.1 s vs 3.1 s | lighter (no `digest` stack), never slower |
 //! | SHA-256, SHA-512 | `hmac-sha256` + `hmac-sha512` 1.1; `sha2` 0.11 with `sha2-hw` | `sha2` 0.11, `sha2` 0.10 | sha2 (SHA-NI) 5.8x faster for SHA-256 (1.28 vs 0.22 GB/s at 1 MiB), 1.1x for SHA-512 | 0.43 s vs 3.9 s | build cost of an on-by-default family; speed one feature away |
 //!
-//! Through the registry ([`digest`](fn@digest) with an algorithm known only at run
+//! Through the registry ([`digest()`] with an algorithm known only at run
 //! time) a 64-byte input costs a few nanoseconds more than calling the crate
 //! directly (XXH3-64: 9.2 vs 6.5 ns; CRC32C: 20 vs 15 ns); from 4 KiB the
 //! difference is within noise.
@@ -144,10 +152,12 @@ extern crate std;
 mod algorithm;
 pub mod blake3;
 mod digest;
-mod hex;
+pub mod hex;
 #[allow(unsafe_code)]
 mod platform;
+mod registry;
 pub mod trailer;
+mod wrapper;
 
 #[cfg(feature = "blake2")]
 mod blake2b;

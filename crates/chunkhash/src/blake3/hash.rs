@@ -39,11 +39,7 @@ impl<const N: usize> core::hash::Hash for OutputBytes<N> {
 /// Lowercase hex.
 impl<const N: usize> fmt::Display for OutputBytes<N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const { assert!(N <= OUT_LEN) };
-        let mut buffer = [0u8; 2 * OUT_LEN];
-        let hex = &mut buffer[..2 * N];
-        crate::hex::encode_into(&self.0, hex);
-        f.write_str(core::str::from_utf8(hex).expect("hex digits are ASCII"))
+        crate::hex::write(f, &self.0)
     }
 }
 
