@@ -9,18 +9,26 @@ PYTHON ?= python3
 # Python `xxhash` package; it is installed here, never globally.
 PYDEPS ?= target/pydeps
 export CHUNKHASH_PYDEPS := $(abspath $(PYDEPS))
+# The CLI tests compare `chunkhash` with the real tools: coreutils (always
+# there), xxhsum (Debian's `xxhash` package) and b3sum (built from crates.io
+# into target/peers once). The variables tell the tests where the peers are
+# and that they must be there: a missing one fails, never skips.
+PEERS ?= target/peers
+B3SUM_VERSION ?= 1.8.7
+export CHUNKHASH_PEER_B3SUM := $(abspath $(PEERS))/bin/b3sum
+export CHUNKHASH_PEER_XXHSUM ?= $(or $(shell command -v xxhsum 2>/dev/null),/usr/bin/xxhsum)
 # Backends to run the whole suite on, forced with CHUNKHASH_BACKEND; the ones
 # this CPU lacks are skipped with a note.
 BACKENDS ?= portable sse41 avx2 avx512
 
-.PHONY: run test test-rust test-c test-features check-golden test-backends test-targets lint pydeps install
+.PHONY: run test test-rust test-c test-features check-golden test-backends test-targets lint pydeps peers install
 
 # The main job: `chunkhash bench` with its defaults (every algorithm, 64 B to
 # 1 MiB); needs no input and ends well under a minute.
 run:
 	$(CARGO) run --release -p chunkhash-cli -- bench
 
-test: lint pydeps test-rust test-features test-c check-golden test-backends test-targets
+test: lint pydeps peers test-rust test-features test-c check-golden test-backends test-targets
 
 # Installs the C library (header, libchunkhash.a, libchunkhash.so, chunkhash.pc):
 #   make install PREFIX=/usr/local   (also DESTDIR, LIBDIR, INCLUDEDIR)
@@ -30,6 +38,12 @@ install:
 pydeps:
 	@$(PYTHON) -c "import sys; sys.path.insert(0, '$(PYDEPS)'); import xxhash" 2>/dev/null || \
 	  $(PYTHON) -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --target $(PYDEPS) xxhash
+
+# Installs only what is missing: xxhsum with apt-get, b3sum with cargo.
+peers:
+	@command -v xxhsum >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq xxhash; }
+	@test -x $(CHUNKHASH_PEER_B3SUM) || \
+	  $(CARGO) install --quiet --locked b3sum --version $(B3SUM_VERSION) --root $(PEERS)
 
 lint:
 	$(CARGO) fmt --all -- --check
