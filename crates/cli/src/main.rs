@@ -13,6 +13,7 @@
 
 mod bench;
 mod check;
+mod check_line;
 mod escape;
 mod flags;
 mod format;
@@ -57,7 +58,7 @@ fn run(flags: flags::Flags, printer: &mut Printer) -> Result<()> {
         Task::Help => {
             let help = flags::Flags::command().render_help().to_string();
             let _ = write!(io::stderr(), "{help}");
-            printer.status.malformed = true;
+            printer.status.usage = true;
         }
         Task::Sum(settings) => in_pool(settings.io.threads, || sum::run(&settings, printer))?,
         Task::Check(settings) => in_pool(settings.io.threads, || check::run(&settings, printer))?,
