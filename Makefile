@@ -10,13 +10,14 @@ PYTHON ?= python3
 PYDEPS ?= target/pydeps
 export CHUNKHASH_PYDEPS := $(abspath $(PYDEPS))
 # The CLI tests compare `chunkhash` with the real tools: coreutils (always
-# there), xxhsum (Debian's `xxhash` package) and b3sum (built from crates.io
-# into target/peers once). The variables tell the tests where the peers are
+# there), xxhsum (Debian's `xxhash` package), openssl (for its `dgst` lines)
+# and b3sum (built from crates.io into target/peers once). The variables tell the tests where the peers are
 # and that they must be there: a missing one fails, never skips.
 PEERS ?= target/peers
 B3SUM_VERSION ?= 1.8.7
 export CHUNKHASH_PEER_B3SUM := $(abspath $(PEERS))/bin/b3sum
 export CHUNKHASH_PEER_XXHSUM ?= $(or $(shell command -v xxhsum 2>/dev/null),/usr/bin/xxhsum)
+export CHUNKHASH_PEER_OPENSSL ?= $(or $(shell command -v openssl 2>/dev/null),/usr/bin/openssl)
 # Backends to run the whole suite on, forced with CHUNKHASH_BACKEND; the ones
 # this CPU lacks are skipped with a note.
 BACKENDS ?= portable sse41 avx2 avx512
@@ -39,9 +40,10 @@ pydeps:
 	@$(PYTHON) -c "import sys; sys.path.insert(0, '$(PYDEPS)'); import xxhash" 2>/dev/null || \
 	  $(PYTHON) -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --target $(PYDEPS) xxhash
 
-# Installs only what is missing: xxhsum with apt-get, b3sum with cargo.
+# Installs only what is missing: xxhsum and openssl with apt-get, b3sum with cargo.
 peers:
-	@command -v xxhsum >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq xxhash; }
+	@command -v xxhsum >/dev/null 2>&1 && command -v openssl >/dev/null 2>&1 || \
+	  { apt-get update -qq && apt-get install -y -qq xxhash openssl; }
 	@test -x $(CHUNKHASH_PEER_B3SUM) || \
 	  $(CARGO) install --quiet --locked b3sum --version $(B3SUM_VERSION) --root $(PEERS)
 

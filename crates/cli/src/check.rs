@@ -397,10 +397,13 @@ impl CheckFile<'_> {
 /// Why an untagged line that matched none of its candidates, in a file
 /// where no line of its length matched, is not called FAILED.
 fn undetermined(digest_len: usize) -> String {
-    let names: Vec<String> = method::candidates_for_len(digest_len).iter().map(Method::name).collect();
+    let methods = method::candidates_for_len(digest_len);
+    let names: Vec<String> = methods.iter().map(Method::name).collect();
+    let orders =
+        if methods.iter().any(|m| method::is_xxhash(m.algorithm)) { ", xxHash in both byte orders" } else { "" };
     let mut reason = format!(
         "cannot determine the algorithm (use -a): the file matches none of the {digest_len}-byte digests \
-         chunkhash knows ({}); it changed, or another algorithm wrote the line",
+         chunkhash knows ({}{orders}); it changed, or another algorithm wrote the line",
         names.join(", ")
     );
     for unsupported in format::UNSUPPORTED.iter().filter(|u| u.len == digest_len) {

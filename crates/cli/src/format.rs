@@ -115,7 +115,7 @@ fn blake2b_tag_len(tag: &str) -> Option<usize> {
     let head = tag.get(..7).filter(|head| head.eq_ignore_ascii_case("BLAKE2b"))?;
     let bits = tag[head.len()..].strip_prefix('-').unwrap_or(&tag[head.len()..]);
     let bits: usize = bits.parse().ok().filter(|_| bits.bytes().all(|b| b.is_ascii_digit()))?;
-    (bits % 8 == 0 && (8..=8 * method::BLAKE2B_MAX_LENGTH).contains(&bits)).then_some(bits / 8)
+    (bits.is_multiple_of(8) && (8..=8 * method::BLAKE2B_MAX_LENGTH).contains(&bits)).then_some(bits / 8)
 }
 
 /// Writes one `sum` line: `HEX  NAME`, `TAG (NAME) = HEX` or raw bytes.

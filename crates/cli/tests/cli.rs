@@ -12,88 +12,12 @@ use chunkhash::blake3;
 use chunkhash::hex::encode as hex;
 use chunkhash::Algorithm;
 use std::fs;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+mod common;
 
-/// A fresh directory for one test under cargo's per-target temp dir.
-struct Dir {
-    path: PathBuf,
-}
-
-impl Dir {
-    fn new(test: &str) -> Dir {
-        let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-tests").join(test);
-        let _ = fs::remove_dir_all(&path);
-        fs::create_dir_all(&path).unwrap();
-        Dir { path }
-    }
-
-    fn write(&self, name: impl AsRef<Path>, bytes: &[u8]) -> PathBuf {
-        let path = self.path.join(name);
-        fs::write(&path, bytes).unwrap();
-        path
-    }
-
-    fn read(&self, name: &str) -> Vec<u8> {
-        fs::read(self.path.join(name)).unwrap()
-    }
-
-    fn command(&self, program: &str, args: &[&str]) -> Command {
-        let mut command = Command::new(program);
-        command.args(args).current_dir(&self.path).env_remove("CHUNKHASH_BACKEND");
-        command
-    }
-
-    /// Runs chunkhash with `args` and `stdin`.
-    fn run(&self, args: &[&str], stdin: &[u8]) -> Output {
-        run_with_stdin(self.command(env!("CARGO_BIN_EXE_chunkhash"), args), stdin)
-    }
-
-    /// Runs another program (coreutils), which must succeed.
-    fn tool(&self, program: &str, args: &[&str]) -> Vec<u8> {
-        let output = run_with_stdin(self.command(program, args), b"");
-        assert!(output.status.success(), "{program} {args:?}: {}", String::from_utf8_lossy(&output.stderr));
-        output.stdout
-    }
-}
-
-fn run_with_stdin(mut command: Command, stdin: &[u8]) -> Output {
-    let mut child = command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-    let mut child_stdin = child.stdin.take().unwrap();
-    let input = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        // The command may exit without reading (a usage error): ignore EPIPE.
-        let _ = child_stdin.write_all(&input);
-    });
-    let output = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    output
-}
-
-fn code(output: &Output) -> i32 {
-    output.status.code().expect("exited, not killed")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8(output.stdout.clone()).unwrap()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-/// Asserts a successful run with nothing on stderr; returns stdout.
-fn ok(output: Output) -> String {
-    assert_eq!(code(&output), 0, "stderr: {}", stderr(&output));
-    assert_eq!(stderr(&output), "", "a successful run prints nothing on stderr (no progress bar off a terminal)");
-    stdout(&output)
-}
-
-/// Deterministic bytes.
-fn pattern(len: usize, seed: u8) -> Vec<u8> {
-    (0..len).map(|i| (i as u32).wrapping_mul(2_654_435_761).to_le_bytes()[3] ^ seed).collect()
-}
+use common::*;
 
 // ---------------------------------------------------------------- sum
 
