@@ -3,7 +3,9 @@
 //!
 //! Layout (ripgrep's split): `flags` holds the raw command line, `settings`
 //! checks it; `sum`, `check` and `bench` are the subcommands (the bench run
-//! itself is the `chunkhash-bench` library's); `method` is how an input is
+//! itself is the `chunkhash-bench` library's); `check_line` parses one line
+//! of a check file, a pure function kept apart for tests and fuzzing;
+//! `method` is how an input is
 //! hashed (algorithm, BLAKE3 mode and length); `format` is how digests and
 //! names are written and read back (hex, tags, prefixes); `input` reads
 //! files (memory-mapped when large) and draws the progress bar; `escape` is
