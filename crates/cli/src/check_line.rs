@@ -348,6 +348,51 @@ mod tests {
         assert_eq!(parsed.digest, [0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef]);
     }
 
+    /// Lines cut and spliced from real ones, and random bytes: the parser
+    /// returns (a line or a reason) and never panics. Fixed seed, printed.
+    #[test]
+    fn never_panics_on_spliced_lines() {
+        let seed = 0x5eed_c4ec_u64;
+        println!("seed {seed:#x}");
+        let mut state = seed;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let pieces: [&[u8]; 14] = [
+            b"\\",
+            HEX32.as_bytes(),
+            b"  ",
+            b" ",
+            b"*",
+            b"(",
+            b") = ",
+            b")= ",
+            b"BLAKE2b-",
+            b"XXH3_",
+            b"\\n",
+            "\u{FFFD}".as_bytes(),
+            b"\xff\0",
+            b"SHA256 ",
+        ];
+        for _ in 0..20_000 {
+            let mut line = Vec::new();
+            for _ in 0..next() % 8 {
+                match next() % 3 {
+                    0 => line.push(next() as u8),
+                    _ => line.extend_from_slice(pieces[(next() % pieces.len() as u64) as usize]),
+                }
+            }
+            for spacing in [None, Some(Spacing::One), Some(Spacing::Two)] {
+                if let Ok(Line::Checksum(parsed)) = parse_line(&line, spacing) {
+                    assert!(!parsed.name.is_empty() && !parsed.name.contains(&0) && !parsed.digest.is_empty());
+                }
+            }
+        }
+    }
+
     #[test]
     fn bad_lines_say_why() {
         assert_eq!(error("garbage"), LineError::NotAChecksumLine);
