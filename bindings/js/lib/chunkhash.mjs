@@ -148,7 +148,8 @@ class Engine {
   }
 
   dataView() {
-    if (this.dv.byteLength === 0) this.dv = new DataView(this.memory.buffer);
+    // A DataView throws on a detached buffer where a typed array reads 0.
+    if (this.dv.buffer.byteLength === 0) this.dv = new DataView(this.memory.buffer);
     return this.dv;
   }
 
@@ -357,11 +358,11 @@ export function hashMany(name, messages, options) {
       continue;
     }
     const count = end - i;
+    // Reserved first (growing may move the area, its contents kept), so the
+    // memory cannot grow, and the views go stale, inside the loop below.
+    e.reserve(PIECE_BYTES - room);
     const table = e.staging + paramLen;
     const data = table + 4 * count;
-    e.reserve(PIECE_BYTES - room);
-    // The area is reserved: the memory cannot grow (and the views go stale)
-    // inside this loop.
     const u8 = e.view();
     const dv = e.dataView();
     let at = data;
