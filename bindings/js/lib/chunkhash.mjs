@@ -128,6 +128,8 @@ class Engine {
     this.output = exports.chunkhash_output();
     this.outputLen = 128;
     this.reserve(64 << 10);
+    // Where each message of a batch group ends in the staging area (hashMany).
+    this.ends = new Uint32Array(GROUP_MESSAGES);
     this.algorithms = [];
     this.ids = new Map();
     for (let id = 1; id <= exports.chunkhash_algorithm_count(); id++) {
@@ -176,11 +178,23 @@ class Engine {
 
   /** A copy of the first `len` bytes of the output area. */
   readOutput(len) {
+    const start = this.outputStart(len);
+    return this.view().slice(start, start + len);
+  }
+
+  /** The first `len` bytes of the output area, valid until the next call. */
+  outputView(len) {
+    const start = this.outputStart(len);
+    return this.view().subarray(start, start + len);
+  }
+
+  /** The output area's address, asked again after an output longer than any before (it may have moved). */
+  outputStart(len) {
     if (len > this.outputLen) {
       this.output = this.ex.chunkhash_output();
       this.outputLen = len;
     }
-    return this.view().slice(this.output, this.output + len);
+    return this.output;
   }
 
   /** The id of an algorithm name or alias (any case, `_` for `-`). */
@@ -253,7 +267,7 @@ class Engine {
     for (let position = 0; position < len; position += PIECE_BYTES) {
       const n = Math.min(PIECE_BYTES, len - position);
       this.check(this.ex.chunkhash_hasher_finalize(handle, position % 2 ** 32, Math.floor(position / 2 ** 32), n));
-      out.set(this.readOutput(n), position);
+      out.set(this.outputView(n), position);
     }
     return out;
   }
@@ -340,47 +354,48 @@ export function hashMany(name, messages, options) {
   const out = new Uint8Array(list.length * digestLength);
   let i = 0;
   while (i < list.length) {
+    // One pass per group: each message is checked, copied after the
+    // previous one and its length noted; the lengths follow the messages.
+    // A message is let in if it fits at its largest size (a string of n
+    // UTF-16 units takes at most 3n bytes of UTF-8) with the table.
     const paramLen = e.putParam(mode);
-    // The group: as many messages as fit, counted at their largest size
-    // (a string of n UTF-16 units takes at most 3n bytes of UTF-8).
+    let u8 = e.view();
+    let at = paramLen;
     let end = i;
-    let room = PIECE_BYTES - paramLen;
     while (end < list.length && end - i < GROUP_MESSAGES) {
-      const size = maxSize(list[end]) + 4;
-      if (size > room) break;
-      room -= size;
+      const message = inputAt(list, end);
+      const max = typeof message === 'string' ? 3 * message.length : message.length;
+      const need = at + max + 4 * (end - i + 1);
+      if (need > PIECE_BYTES) break;
+      if (need > e.stagingLen) {
+        e.reserve(need); // may move the area (contents kept) and grow the memory
+        u8 = e.view();
+      }
+      const start = e.staging + at;
+      if (typeof message === 'string') {
+        at += encoder.encodeInto(message, u8.subarray(start, start + max)).written;
+      } else {
+        u8.set(message, start);
+        at += max;
+      }
+      e.ends[end - i] = at;
       end++;
     }
     if (end === i) {
       // One message larger than a group: hashed on its own, in pieces.
-      out.set(oneShot(e, id, mode, list[i], digestLength), i * digestLength);
+      out.set(oneShot(e, id, mode, inputAt(list, i), digestLength), i * digestLength);
       i++;
       continue;
     }
     const count = end - i;
-    // Reserved first (growing may move the area, its contents kept), so the
-    // memory cannot grow, and the views go stale, inside the loop below.
-    e.reserve(PIECE_BYTES - room);
-    const table = e.staging + paramLen;
-    const data = table + 4 * count;
-    const u8 = e.view();
     const dv = e.dataView();
-    let at = data;
-    for (let j = i; j < end; j++) {
-      const message = list[j];
-      let len;
-      if (typeof message === 'string') {
-        len = encoder.encodeInto(message, u8.subarray(at, at + 3 * message.length)).written;
-      } else {
-        u8.set(message, at);
-        len = message.length;
-      }
-      dv.setUint32(table + 4 * (j - i), len, true);
-      at += len;
+    const table = e.staging + at;
+    for (let k = 0, previous = paramLen; k < count; k++) {
+      dv.setUint32(table + 4 * k, e.ends[k] - previous, true);
+      previous = e.ends[k];
     }
-    const dataLen = at - data;
-    e.check(e.ex.chunkhash_hash_many(id, mode.code, paramLen, count, dataLen));
-    out.set(e.readOutput(count * digestLength), i * digestLength);
+    e.check(e.ex.chunkhash_hash_many(id, mode.code, paramLen, count, at - paramLen));
+    out.set(e.outputView(count * digestLength), i * digestLength);
     i = end;
   }
   return out;
@@ -390,16 +405,14 @@ function messageList(messages) {
   if (messages === null || typeof messages !== 'object' || typeof messages[Symbol.iterator] !== 'function' || ArrayBuffer.isView(messages)) {
     throw new TypeError(`chunkhash: messages must be an array (or other iterable) of inputs, not ${describe(messages)}`);
   }
-  const list = Array.isArray(messages) ? messages.slice() : Array.from(messages);
-  for (let i = 0; i < list.length; i++) {
-    const message = list[i];
-    if (!(message instanceof Uint8Array) && typeof message !== 'string') list[i] = bytesOnly(message, `messages[${i}]`, ', or a string');
-  }
-  return list;
+  return Array.isArray(messages) ? messages : Array.from(messages);
 }
 
-function maxSize(data) {
-  return typeof data === 'string' ? 3 * data.length : data.length;
+/** Message `i` as a Uint8Array or string; TypeError naming it otherwise. */
+function inputAt(list, i) {
+  const message = list[i];
+  if (message instanceof Uint8Array || typeof message === 'string') return message;
+  return bytesOnly(message, `messages[${i}]`, ', or a string');
 }
 
 const hasherRegistry = new FinalizationRegistry(({ engine, handle }) => engine.ex.chunkhash_hasher_free(handle));

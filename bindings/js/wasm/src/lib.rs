@@ -266,10 +266,11 @@ pub extern "C" fn chunkhash_blake3(mode: u32, param_len: usize, len: usize, out_
 }
 
 /// Hashes `count` messages in one call. Staged: the mode's parameter
-/// (`param_len` bytes; BLAKE3 only), then `count` message lengths as
-/// little-endian `u32`, then the messages back to back (`len` bytes in all).
-/// The output area receives `count` digests back to back; returns the
-/// digest length.
+/// (`param_len` bytes; BLAKE3 only), then the messages back to back (`len`
+/// bytes in all), then their `count` lengths as little-endian `u32` (after
+/// the messages, so the wrapper copies each message and notes its length
+/// in one pass). The output area receives `count` digests back to back;
+/// returns the digest length.
 #[unsafe(no_mangle)] // SAFETY: no other symbol of this module has this name.
 pub extern "C" fn chunkhash_hash_many(id: u32, mode: u32, param_len: usize, count: usize, len: usize) -> i32 {
     run(|state| {
@@ -277,8 +278,8 @@ pub extern "C" fn chunkhash_hash_many(id: u32, mode: u32, param_len: usize, coun
         let State { staging, output, .. } = state;
         let mode = Mode::for_algorithm(algorithm, mode, staged(staging, 0, param_len)?)?;
         let table_len = count.checked_mul(4).ok_or_else(|| Error::invalid_argument("too many messages"))?;
-        let lengths = staged(staging, param_len, table_len)?;
-        let mut data = staged(staging, param_len + table_len, len)?;
+        let mut data = staged(staging, param_len, len)?;
+        let lengths = staged(staging, param_len + len, table_len)?;
         let mut inputs: Vec<&[u8]> = Vec::new();
         inputs.try_reserve_exact(count).map_err(|_| Error::out_of_memory())?;
         for length in lengths.as_chunks::<4>().0 {
@@ -537,7 +538,7 @@ mod tests {
         let data = messages.concat();
         for algorithm in Algorithm::all() {
             let len = algorithm.digest_len();
-            stage(&[&lengths, &data]);
+            stage(&[&data, &lengths]);
             let id = u32::from(algorithm.id());
             assert_eq!(chunkhash_hash_many(id, MODE_HASH, 0, messages.len(), data.len()), len as i32);
             let many = output(messages.len() * len);
@@ -547,7 +548,7 @@ mod tests {
             }
         }
         let key = [7u8; KEY_LEN];
-        stage(&[&key, &lengths, &data]);
+        stage(&[&key, &data, &lengths]);
         assert_eq!(chunkhash_hash_many(1, MODE_KEYED, KEY_LEN, messages.len(), data.len()), 32);
         assert_eq!(output(32 * 3)[64..], *blake3::keyed_hash(&key, &messages[2]).as_bytes());
     }
@@ -561,10 +562,10 @@ mod tests {
         assert_eq!(chunkhash_digest(1, usize::MAX), ERROR_INVALID_ARGUMENT);
         assert_eq!(chunkhash_blake3(MODE_HASH, usize::MAX, 1, 32), ERROR_INVALID_ARGUMENT);
         // Lengths that add up to more, or to less, than the data staged.
-        stage(&[&5u32.to_le_bytes(), b"abcd"]);
+        stage(&[b"abcd", &5u32.to_le_bytes()]);
         assert_eq!(chunkhash_hash_many(1, MODE_HASH, 0, 1, 4), ERROR_INVALID_ARGUMENT);
         assert!(message().contains("add up to more"), "{}", message());
-        stage(&[&3u32.to_le_bytes(), b"abcd"]);
+        stage(&[b"abcd", &3u32.to_le_bytes()]);
         assert_eq!(chunkhash_hash_many(1, MODE_HASH, 0, 1, 4), ERROR_INVALID_ARGUMENT);
         assert!(message().contains("belong to no message"), "{}", message());
         assert_eq!(chunkhash_hash_many(1, MODE_HASH, 0, usize::MAX / 2, 0), ERROR_INVALID_ARGUMENT);
