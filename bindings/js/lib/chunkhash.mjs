@@ -59,7 +59,7 @@ export class TrailerError extends Error {
   }
 }
 
-/** Whether this engine runs WebAssembly SIMD128 (the test `init` uses). */
+/** Whether this engine runs WebAssembly SIMD128 (the check `init` makes). */
 export function simdSupported() {
   return WebAssembly.validate(SIMD_PROBE);
 }
@@ -103,7 +103,7 @@ function chooseBuild(simd) {
 
 async function load(build) {
   const { default: base64 } = await BUILDS[build]();
-  // The build is stored deflated (zlib format) and base64-encoded: a third
+  // The build is stored deflated (zlib format) and base64-encoded: a quarter
   // smaller in a gzipped package than base64 of the raw module.
   const deflated = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
   const inflated = new Response(deflated).body.pipeThrough(new DecompressionStream('deflate'));
@@ -126,7 +126,7 @@ class Engine {
     this.staging = 0;
     this.stagingLen = 0;
     this.output = exports.chunkhash_output();
-    this.outputLen = 128;
+    this.outputLen = 128; // the module's OUTPUT_START_LEN: no digest moves it
     this.reserve(64 << 10);
     // Where each message of a batch group ends in the staging area (hashMany).
     this.ends = new Uint32Array(GROUP_MESSAGES);
