@@ -138,6 +138,18 @@ pub(crate) fn parse_record(bytes: &[u8], offset: u64, address_len: usize) -> Res
     Ok((address, &bytes[body..body + payload_len]))
 }
 
+/// Checks the record starting at `bytes[offset]` (structure and trailer);
+/// returns its length, the address it holds and its payload.
+pub(crate) fn parse_record_at(
+    bytes: &[u8],
+    offset: usize,
+    address_len: usize,
+) -> Result<(usize, Address, &[u8]), String> {
+    let (total, _) = record_extent(&bytes[offset..], address_len)?;
+    let (address, payload) = parse_record(&bytes[offset..offset + total], offset as u64, address_len)?;
+    Ok((total, address, payload))
+}
+
 /// What a scan of a whole pack found.
 #[derive(Debug)]
 pub(crate) struct Scan {
@@ -163,10 +175,7 @@ pub(crate) fn scan(bytes: &[u8], hasher: &mut AddressHasher) -> Result<Scan, Str
     let mut offset = PACK_HEADER_LEN;
     let mut problem = None;
     while offset < bytes.len() {
-        let parsed = record_extent(&bytes[offset..], address_len).and_then(|(total, _)| {
-            parse_record(&bytes[offset..offset + total], offset as u64, address_len).map(|(a, p)| (total, a, p))
-        });
-        match parsed {
+        match parse_record_at(bytes, offset, address_len) {
             Ok((total, address, payload)) => {
                 records.push(RecordRef { address, offset: offset as u64, len: total as u32 });
                 payloads.push(payload);

@@ -171,10 +171,20 @@ impl Store {
             for (address, location) in &records {
                 report.records += 1;
                 let (start, end) = (location.offset, location.offset + u64::from(location.len));
-                if start != covered {
-                    let (low, high) = (covered.min(start), covered.max(start));
-                    let reason = if start > covered { "belong to no record" } else { "belong to two records" };
-                    damage(report, None, format!("{described} bytes {low}..{high}"), reason.into());
+                if start < covered {
+                    damage(
+                        report,
+                        None,
+                        format!("{described} bytes {start}..{covered}"),
+                        "belong to two records".into(),
+                    );
+                } else if start > covered && !is_record_chain(&bytes, covered, start, address_len) {
+                    damage(
+                        report,
+                        None,
+                        format!("{described} bytes {covered}..{start}"),
+                        "belong to no sound record".into(),
+                    );
                 }
                 covered = covered.max(end);
                 if end > bytes.len() as u64 {
@@ -195,9 +205,9 @@ impl Store {
                     Err(reason) => damage(report, Some(*address), chunk(address, location), reason),
                 }
             }
-            if covered < bytes.len() as u64 {
-                let what = format!("{described} bytes {covered}..{}", bytes.len());
-                damage(report, None, what, "belong to no record".into());
+            let end = bytes.len() as u64;
+            if covered < end && !is_record_chain(&bytes, covered, end, address_len) {
+                damage(report, None, format!("{described} bytes {covered}..{end}"), "belong to no sound record".into());
             }
             let payloads: Vec<&[u8]> = sound.iter().map(|(_, _, payload)| *payload).collect();
             let mut computed = Vec::with_capacity(payloads.len());
@@ -234,6 +244,21 @@ impl Store {
         }
         Ok(stats)
     }
+}
+
+/// Whether `bytes[from..to]` is a chain of records with sound trailers:
+/// records the index does not point to, because the same chunk is indexed
+/// in another pack (an interrupted put's records, sealed on recovery, may
+/// repeat chunks a later put stored again).
+fn is_record_chain(bytes: &[u8], from: u64, to: u64, address_len: usize) -> bool {
+    let mut at = from as usize;
+    while at < to as usize {
+        match pack::parse_record_at(&bytes[..to as usize], at, address_len) {
+            Ok((len, _, _)) => at += len,
+            Err(_) => return false,
+        }
+    }
+    true
 }
 
 /// Walks snapshots, noting which files hold which chunks, and what cannot
