@@ -17,6 +17,7 @@ mod flags;
 mod input;
 mod settings;
 mod status;
+mod store;
 mod sum;
 
 use anyhow::{Context, Result};
@@ -59,6 +60,7 @@ fn run(flags: flags::Flags, printer: &mut Printer) -> Result<()> {
         Task::Sum(settings) => in_pool(settings.io.threads, || sum::run(&settings, printer))?,
         Task::Check(settings) => in_pool(settings.io.threads, || check::run(&settings, printer))?,
         Task::Bench(settings) => bench::run(&settings, printer)?,
+        Task::Store(flags) => store::run(flags, printer)?,
     }
     Ok(())
 }
