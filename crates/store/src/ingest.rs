@@ -364,14 +364,15 @@ impl<'a> Ingest<'a> {
         let slices: Vec<&[u8]> = self.pending.iter().map(|&(_, start, len)| &self.arena[start..start + len]).collect();
         self.addresses.clear();
         self.hasher.addresses(&slices, &mut self.addresses);
+        let mut records = Vec::with_capacity(slices.len());
         for ((&(item, _, len), address), bytes) in self.pending.iter().zip(&self.addresses).zip(&slices) {
             items[item].chunks.push(*address);
             self.report.chunk_sizes.add(len as u64);
-            if store.add(commit, address, bytes)? {
-                self.report.new_chunks += 1;
-                self.report.new_bytes += len as u64;
-            }
+            records.push((*address, *bytes));
         }
+        let (new_chunks, new_bytes) = store.add_all(commit, &records)?;
+        self.report.new_chunks += new_chunks;
+        self.report.new_bytes += new_bytes;
         self.pending.clear();
         // The carried partial chunk of the file being read stays where it is.
         Ok(())

@@ -2,13 +2,12 @@
 //! trailer whose context is the record's offset. The layout is in the crate
 //! docs.
 
-use crate::address::{Address, AddressHasher};
+use crate::address::{Address, AddressHasher, MAX_ADDRESS_LEN};
 use crate::faults;
-use chunkhash::blake3;
-use chunkhash::trailer::{self, trailer_len};
-use chunkhash::Algorithm;
+use chunkhash::trailer::{self, trailer_len, MAX_TRAILER_LEN};
+use chunkhash::{blake3, Algorithm, StreamingHasher};
 use std::fs::File;
-use std::io;
+use std::io::{self, IoSlice};
 use std::path::{Path, PathBuf};
 
 /// Bytes 0..8 of a pack: "CHPACK", a zero, the pack format version.
@@ -25,8 +24,6 @@ pub(crate) const PACK_ID_LEN: usize = 20;
 pub(crate) const PACKS: &str = "packs";
 /// The pack being filled, in the staging directory.
 pub(crate) const OPEN_PACK: &str = "open.pack";
-/// Buffered bytes before a write to the open pack.
-const WRITE_BUF: usize = 1 << 20;
 
 /// A pack's name: BLAKE3-160 of its table of contents.
 pub(crate) type PackId = [u8; PACK_ID_LEN];
@@ -65,22 +62,6 @@ pub(crate) fn check_header(bytes: &[u8], address: Algorithm) -> Result<(), Strin
         return Err(format!("header names address algorithm id {}, the store uses {}", bytes[8], address));
     }
     Ok(())
-}
-
-/// Bytes a record of `payload_len` bytes takes.
-pub(crate) fn record_len(address_len: usize, payload_len: usize, trailer: Algorithm) -> usize {
-    RECORD_HEADER_LEN + address_len + payload_len + trailer_len(trailer)
-}
-
-/// Appends the record of `payload` at pack offset `offset` to `out`.
-fn encode_record(out: &mut Vec<u8>, offset: u64, address: &Address, payload: &[u8], trailer: Algorithm) {
-    let start = out.len();
-    out.push(RECORD_MAGIC);
-    out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
-    out.extend_from_slice(address.as_bytes());
-    out.extend_from_slice(payload);
-    let seal = trailer::seal(&out[start..], trailer, offset);
-    out.extend_from_slice(seal.as_bytes());
 }
 
 /// Feeds a record's non-payload bytes (header, address, trailer) to the
@@ -207,14 +188,14 @@ pub(crate) fn scan(bytes: &[u8], hasher: &mut AddressHasher) -> Result<Scan, Str
     Ok(Scan { records, sound_end, problem, id: toc_id(&toc) })
 }
 
-/// The pack being filled: records appended through a buffer, its table of
-/// contents hashed as it grows.
+/// The pack being filled. Records go to the file with vectored writes:
+/// each payload is written from the caller's buffer (the read-ahead of
+/// `put`) without a copy, between its header and its trailer.
 #[derive(Debug)]
 pub(crate) struct PackWriter {
     file: File,
     path: PathBuf,
-    buf: Vec<u8>,
-    flushed: u64,
+    len: u64,
     toc: blake3::Hasher,
     records: Vec<RecordRef>,
     address_len: usize,
@@ -229,20 +210,26 @@ pub(crate) struct Finished {
     pub(crate) records: Vec<RecordRef>,
 }
 
+/// A record's bytes other than its payload.
+struct Frame {
+    head: [u8; RECORD_HEADER_LEN + MAX_ADDRESS_LEN],
+    head_len: usize,
+    trailer: [u8; MAX_TRAILER_LEN],
+    trailer_len: usize,
+}
+
 impl PackWriter {
     /// Starts a pack at `path` (replacing any file there).
     pub(crate) fn create(path: &Path, address: Algorithm, trailer: Algorithm) -> io::Result<PackWriter> {
-        let file = File::create(path)?;
+        let mut file = File::create(path)?;
         let header = pack_header(address, trailer);
+        faults::write_all(&mut file, &header)?;
         let mut toc = blake3::Hasher::new();
         toc.update(&header);
-        let mut buf = Vec::with_capacity(WRITE_BUF + (1 << 16));
-        buf.extend_from_slice(&header);
         Ok(PackWriter {
             file,
             path: path.to_path_buf(),
-            buf,
-            flushed: 0,
+            len: PACK_HEADER_LEN as u64,
             toc,
             records: Vec::new(),
             address_len: address.digest_len(),
@@ -252,7 +239,7 @@ impl PackWriter {
 
     /// Bytes in the pack so far.
     pub(crate) fn len(&self) -> u64 {
-        self.flushed + self.buf.len() as u64
+        self.len
     }
 
     /// Records so far.
@@ -260,34 +247,78 @@ impl PackWriter {
         self.records.len()
     }
 
-    /// Appends a record; returns where it is.
-    pub(crate) fn append(&mut self, address: &Address, payload: &[u8]) -> io::Result<RecordRef> {
-        let len = record_len(self.address_len, payload.len(), self.trailer);
-        if self.buf.len() + len > self.buf.capacity() && !self.buf.is_empty() {
-            self.flush()?;
+    /// Appends records, in order.
+    pub(crate) fn append(&mut self, records: &[(Address, &[u8])]) -> io::Result<()> {
+        let mut frames = Vec::with_capacity(records.len());
+        let mut offset = self.len;
+        for (address, payload) in records {
+            let mut frame = Frame {
+                head: [0; RECORD_HEADER_LEN + MAX_ADDRESS_LEN],
+                head_len: RECORD_HEADER_LEN + self.address_len,
+                trailer: [0; MAX_TRAILER_LEN],
+                trailer_len: trailer_len(self.trailer),
+            };
+            frame.head[0] = RECORD_MAGIC;
+            frame.head[1..5].copy_from_slice(&(payload.len() as u32).to_le_bytes());
+            frame.head[5..frame.head_len].copy_from_slice(address.as_bytes());
+            seal_parts(&frame.head[..frame.head_len], payload, self.trailer, offset, &mut frame.trailer);
+            self.toc.update(&frame.head[..frame.head_len]);
+            self.toc.update(&frame.trailer[..frame.trailer_len]);
+            let len = frame.head_len + payload.len() + frame.trailer_len;
+            self.records.push(RecordRef { address: *address, offset, len: len as u32 });
+            offset += len as u64;
+            frames.push(frame);
         }
-        let start = self.buf.len();
-        let offset = self.len();
-        encode_record(&mut self.buf, offset, address, payload, self.trailer);
-        hash_toc(&mut self.toc, &self.buf[start..], self.address_len, payload.len());
-        let record = RecordRef { address: *address, offset, len: len as u32 };
-        self.records.push(record);
-        if self.buf.len() >= WRITE_BUF {
-            self.flush()?;
+        let mut slices: Vec<IoSlice<'_>> = Vec::with_capacity(3 * records.len());
+        for (frame, (_, payload)) in frames.iter().zip(records) {
+            slices.push(IoSlice::new(&frame.head[..frame.head_len]));
+            slices.push(IoSlice::new(payload));
+            slices.push(IoSlice::new(&frame.trailer[..frame.trailer_len]));
         }
-        Ok(record)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        faults::write_all(&mut self.file, &self.buf)?;
-        self.flushed += self.buf.len() as u64;
-        self.buf.clear();
+        faults::write_all_vectored(&mut self.file, &mut slices)?;
+        self.len = offset;
         Ok(())
     }
 
-    /// Writes what is buffered and closes the file.
-    pub(crate) fn finish(mut self) -> io::Result<Finished> {
-        self.flush()?;
-        Ok(Finished { staged: self.path, id: toc_id(&self.toc), records: self.records })
+    /// Closes the file.
+    pub(crate) fn finish(self) -> Finished {
+        Finished { staged: self.path, id: toc_id(&self.toc), records: self.records }
+    }
+}
+
+/// The trailer of the block `head ++ payload`, hashed in two parts so the
+/// payload need not be copied next to its header. By the trailer layout
+/// (`chunkhash::trailer`: the id, then the checksum XOR a mask made from the
+/// context and the id alone), the mask is the trailer of the empty block
+/// XOR the checksum of the empty block.
+fn seal_parts(head: &[u8], payload: &[u8], algorithm: Algorithm, context: u64, out: &mut [u8; MAX_TRAILER_LEN]) {
+    let mut hasher = StreamingHasher::new(algorithm);
+    hasher.update(head).update(payload);
+    let checksum = hasher.finalize();
+    let empty_trailer = trailer::seal(&[], algorithm, context);
+    let empty_checksum = chunkhash::digest(algorithm, &[]);
+    out[0] = algorithm.id();
+    for (i, byte) in checksum.as_bytes().iter().enumerate() {
+        out[1 + i] = byte ^ empty_trailer.as_bytes()[1 + i] ^ empty_checksum.as_bytes()[i];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trailers_sealed_in_parts_equal_the_registry_trailers() {
+        let block: Vec<u8> = (0..3000u32).map(|i| (i * 7 + i / 251) as u8).collect();
+        for &algorithm in Algorithm::all() {
+            for split in [0, 1, 25, 1500, 3000] {
+                for context in [0, 16, u64::MAX] {
+                    let mut out = [0u8; MAX_TRAILER_LEN];
+                    seal_parts(&block[..split], &block[split..], algorithm, context, &mut out);
+                    let expected = trailer::seal(&block, algorithm, context);
+                    assert_eq!(&out[..expected.len()], expected.as_bytes(), "{algorithm} split {split}");
+                }
+            }
+        }
     }
 }

@@ -516,29 +516,52 @@ impl Store {
     /// Stores `payload` under `address` unless it is there already; true
     /// when it was new.
     pub(crate) fn add(&self, commit: &mut Commit, address: &Address, payload: &[u8]) -> Result<bool> {
-        if self.has(commit, address) {
-            return Ok(false);
+        Ok(self.add_all(commit, &[(*address, payload)])?.0 == 1)
+    }
+
+    /// Stores every record whose address is new (once, also when it repeats
+    /// within `records`), sealing packs as they reach the target size.
+    /// Returns how many records were new and their payload bytes.
+    pub(crate) fn add_all(&self, commit: &mut Commit, records: &[(Address, &[u8])]) -> Result<(u64, u64)> {
+        let mut new = Vec::with_capacity(records.len());
+        for (address, payload) in records {
+            if self.has(commit, address) {
+                continue;
+            }
+            if u32::try_from(payload.len()).is_err() {
+                return Err(Error::BadInput {
+                    path: PathBuf::from(address.to_hex()),
+                    reason: "an object larger than 4 GiB cannot be stored".into(),
+                });
+            }
+            commit.added.insert(*address);
+            new.push((*address, *payload));
         }
-        if u32::try_from(payload.len()).is_err() {
-            return Err(Error::BadInput {
-                path: PathBuf::from(address.to_hex()),
-                reason: "an object larger than 4 GiB cannot be stored".into(),
-            });
-        }
+        let bytes = new.iter().map(|(_, payload)| payload.len() as u64).sum();
         let path = self.open_pack_path();
-        let writer = match &mut commit.writer {
-            Some(writer) => writer,
-            None => commit.writer.insert(
-                PackWriter::create(&path, self.manifest.address, self.manifest.trailer)
-                    .map_err(|e| Error::io("creating", &path, e))?,
-            ),
-        };
-        writer.append(address, payload).map_err(|e| Error::io("writing", &path, e))?;
-        commit.added.insert(*address);
-        if writer.len() >= self.options.pack_target {
-            self.seal(commit)?;
+        let mut rest = &new[..];
+        while !rest.is_empty() {
+            let writer = match &mut commit.writer {
+                Some(writer) => writer,
+                None => commit.writer.insert(
+                    PackWriter::create(&path, self.manifest.address, self.manifest.trailer)
+                        .map_err(|e| Error::io("creating", &path, e))?,
+                ),
+            };
+            // As many records as fit below the target, and at least one.
+            let mut room = self.options.pack_target.saturating_sub(writer.len());
+            let mut take = 0;
+            while take < rest.len() && (take == 0 || room > 0) {
+                room = room.saturating_sub(rest[take].1.len() as u64);
+                take += 1;
+            }
+            writer.append(&rest[..take]).map_err(|e| Error::io("writing", &path, e))?;
+            rest = &rest[take..];
+            if writer.len() >= self.options.pack_target {
+                self.seal(commit)?;
+            }
         }
-        Ok(true)
+        Ok((new.len() as u64, bytes))
     }
 
     /// Finishes the open pack and publishes it.
@@ -547,8 +570,7 @@ impl Store {
         if writer.record_count() == 0 {
             return Ok(());
         }
-        let path = self.open_pack_path();
-        let finished = writer.finish().map_err(|e| Error::io("writing", &path, e))?;
+        let finished = writer.finish();
         self.publish_pack(&finished.staged, &finished.id)?;
         commit.sealed.push((finished.id, finished.records));
         Ok(())
