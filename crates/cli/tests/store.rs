@@ -1,6 +1,6 @@
 //! `chunkhash store ...` run as a real process: every subcommand, exit
 //! codes, `kill -9` of `put` at seeded points (by the crash-injection hook
-//! at every kind of write step, and by SIGKILL at seeded delays), and a
+//! at every write step, and by SIGKILL at seeded delays), and a
 //! small run of `store bench`.
 
 use chunkhash_store::{OpenOptions, Store};

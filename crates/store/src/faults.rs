@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 /// The environment variable that arms the crash.
-pub const CRASH_ENV: &str = "CHUNKHASH_STORE_CRASH_AT";
+pub(crate) const CRASH_ENV: &str = "CHUNKHASH_STORE_CRASH_AT";
 
 static STEPS: AtomicU64 = AtomicU64::new(0);
 
@@ -26,7 +26,7 @@ fn crash_at() -> Option<u64> {
 }
 
 /// Write steps taken so far by this process.
-pub fn steps() -> u64 {
+pub(crate) fn steps() -> u64 {
     STEPS.load(Ordering::Relaxed)
 }
 

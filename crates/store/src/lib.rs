@@ -4,7 +4,7 @@
 
 mod address;
 mod error;
-pub mod faults;
+mod faults;
 mod index;
 mod ingest;
 pub mod location;

@@ -59,6 +59,9 @@ impl Store {
             Err(error) if error.kind() == io::ErrorKind::NotFound => {
                 fs::create_dir_all(dest).map_err(|e| Error::io("creating", dest, e))?;
             }
+            Err(_) if fs::symlink_metadata(dest).is_ok_and(|m| !m.is_dir()) => {
+                return Err(Error::DestinationExists(dest.to_path_buf()));
+            }
             Err(error) => return Err(Error::io("reading", dest, error)),
         }
         let mut report = RestoreReport::default();

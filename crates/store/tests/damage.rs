@@ -124,7 +124,12 @@ fn truncated_packs_are_found_by_verify_and_get() {
 fn a_missing_pack_names_its_chunks_and_files() {
     let (dir, _, snapshot) = stored_tree("missing_pack", 0x5eed_0301);
     let store_dir = dir.join("store");
-    let pack = packs(&store_dir).remove(0);
+    // A pack of file chunks: not the one holding the snapshot's root, or
+    // no file could be named.
+    let entries = reopen(&store_dir).index().to_sorted_vec();
+    let root_pack = entries.iter().find(|entry| entry.0 == snapshot).unwrap().1;
+    let hex = |id: &[u8]| id.iter().map(|b| format!("{b:02x}")).collect::<String>();
+    let pack = packs(&store_dir).into_iter().find(|p| !p.ends_with(format!("{}.pack", hex(&root_pack)))).unwrap();
     fs::remove_file(&pack).unwrap();
     let store = reopen(&store_dir);
     let report = store.verify(None).unwrap();
@@ -180,6 +185,7 @@ fn unknown_snapshots_and_destinations_in_use_are_refused() {
     fs::create_dir_all(dir.join("busy")).unwrap();
     fs::write(dir.join("busy/file"), b"x").unwrap();
     assert!(matches!(store.get(&snapshot, &dir.join("busy"), None), Err(Error::DestinationExists(_))));
+    assert!(matches!(store.get(&snapshot, &dir.join("busy/file"), None), Err(Error::DestinationExists(_))));
 }
 
 #[test]
