@@ -2,9 +2,10 @@
 //! chunkhash, b3sum, xxhsum and coreutils, re-hashes each listed file and
 //! reports it as coreutils does.
 
-use crate::algo::{self, Algorithm, Method};
 use crate::escape;
+use crate::format;
 use crate::input::{self, Progress};
+use crate::method::{self, Algorithm, LengthError, Method};
 use crate::settings::CheckSettings;
 use crate::status::Printer;
 use anyhow::Result;
@@ -57,7 +58,7 @@ pub fn parse_line(line: &[u8], forced: Option<Algorithm>) -> Line {
     let token_end = line.iter().position(|&b| b == b' ' || b == b'\t').unwrap_or(line.len());
     let token = &line[..token_end];
     let parsed = match gnu_digest(token) {
-        Some((hex, xxh3_prefix)) => parse_gnu(hex, xxh3_prefix, &line[token_end..], forced),
+        Some((hex, prefix)) => parse_gnu(hex, prefix, &line[token_end..], forced),
         None => parse_bsd(line, forced),
     };
     let (name, expected, methods, explicit) = match parsed {
@@ -83,20 +84,40 @@ pub fn parse_line(line: &[u8], forced: Option<Algorithm>) -> Line {
 
 type Parsed<'a> = (&'a [u8], Vec<u8>, Vec<Method>, bool);
 
-/// The hex of a `HEX  NAME` line's first token, and whether it carried
-/// xxhsum's `XXH3_` prefix; `None` when the token is not a digest.
-fn gnu_digest(token: &[u8]) -> Option<(&[u8], bool)> {
-    let (hex, prefix) = match token.strip_prefix(b"XXH3_") {
-        Some(hex) => (hex, true),
-        None => (token, false),
+/// A prefix written before the hex (xxhsum's `XXH3_`): the algorithm it
+/// names, and its text.
+type Prefix = (Algorithm, &'static str);
+
+/// The hex of a `HEX  NAME` line's first token, and the prefix it carried;
+/// `None` when the token is not a digest.
+fn gnu_digest(token: &[u8]) -> Option<(&[u8], Option<Prefix>)> {
+    let (hex, prefix) = match format::split_hex_prefix(token) {
+        Some((algorithm, prefix, hex)) => (hex, Some((algorithm, prefix))),
+        None => (token, None),
     };
     let is_hex = hex.len() >= 8 && hex.len().is_multiple_of(2) && hex.iter().all(u8::is_ascii_hexdigit);
     is_hex.then_some((hex, prefix))
 }
 
+/// Decodes a digest's hex (either case); `None` for anything else.
+fn decode_hex(hex: &[u8]) -> Option<Vec<u8>> {
+    chunkhash::hex::decode_vec(std::str::from_utf8(hex).ok()?).ok()
+}
+
+/// The method for a digest of `len` bytes said to be `algorithm`'s (the
+/// length rule of [`Method::with_length`]), or why it cannot be.
+fn method_of_length(algorithm: Algorithm, len: usize) -> Result<Method, String> {
+    Method::with_length(algorithm, len).map_err(|error| match error {
+        LengthError::OutOfRange => format!("a {len}-byte {} digest is out of range", algorithm.name()),
+        LengthError::Fixed => {
+            format!("a {len}-byte digest cannot be {} ({} bytes)", algorithm.name(), algorithm.digest_len())
+        }
+    })
+}
+
 fn parse_gnu<'a>(
     hex: &[u8],
-    xxh3_prefix: bool,
+    prefix: Option<Prefix>,
     rest: &'a [u8],
     forced: Option<Algorithm>,
 ) -> Result<Parsed<'a>, String> {
@@ -107,20 +128,17 @@ fn parse_gnu<'a>(
         [b' ' | b'\t', name @ ..] => name,
         _ => return Err("no blank between digest and file name".into()),
     };
-    let expected = algo::from_hex(hex).ok_or("bad hex digest")?;
-    let (methods, explicit) = match (forced, xxh3_prefix) {
-        (Some(algorithm), _) => {
-            if xxh3_prefix && Some(algorithm) != algo::xxh3_64() {
-                return Err(format!("XXH3_ digest, but -a {}", algorithm.name()));
+    let expected = decode_hex(hex).ok_or("bad hex digest")?;
+    let (methods, explicit) = match (forced, prefix) {
+        (Some(algorithm), prefix) => {
+            if let Some((_, text)) = prefix.filter(|&(named, _)| named != algorithm) {
+                return Err(format!("{text} digest, but -a {}", algorithm.name()));
             }
-            (vec![algo::method_for_length(algorithm, expected.len())?], true)
+            (vec![method_of_length(algorithm, expected.len())?], true)
         }
-        (None, true) => match algo::xxh3_64() {
-            Some(xxh3) => (vec![algo::method_for_length(xxh3, expected.len())?], true),
-            None => return Err("XXH3_ digest, but this build has no XXH3".into()),
-        },
-        (None, false) => {
-            let methods = algo::candidates_for_len(expected.len());
+        (None, Some((algorithm, _))) => (vec![method_of_length(algorithm, expected.len())?], true),
+        (None, None) => {
+            let methods = method::candidates_for_len(expected.len());
             if methods.is_empty() {
                 return Err(format!("no algorithm has a {}-byte digest", expected.len()));
             }
@@ -137,8 +155,9 @@ fn parse_bsd(line: &[u8], forced: Option<Algorithm>) -> Result<Parsed<'_>, Strin
     let close = rfind(after_open, b") = ").ok_or("no `) = ` after the file name")?;
     let name = &after_open[..close];
     let hex = &after_open[close + 4..];
-    let mut expected = algo::from_hex(hex).filter(|digest| !digest.is_empty()).ok_or("bad hex digest")?;
-    let (method, little_endian) = algo::method_for_tag(tag, expected.len())?;
+    let mut expected = decode_hex(hex).filter(|digest| !digest.is_empty()).ok_or("bad hex digest")?;
+    let (algorithm, little_endian) = format::algorithm_for_tag(tag)?;
+    let method = method_of_length(algorithm, expected.len())?;
     if let Some(algorithm) = forced {
         if method.algorithm != algorithm {
             return Err(format!("tag {tag}, but -a {}", algorithm.name()));
@@ -184,7 +203,7 @@ pub fn run(settings: &CheckSettings, printer: &mut Printer) -> Result<()> {
 
 fn check_file(file: &Path, settings: &CheckSettings, printer: &mut Printer, progress: &mut Progress) -> Result<()> {
     let from_stdin = file.as_os_str() == "-";
-    let file_name = if from_stdin { "standard input".to_string() } else { crate::sum::display_name(file) };
+    let file_name = if from_stdin { "standard input".to_string() } else { format::display_name(file) };
     let reader: Box<dyn Read> = if from_stdin {
         Box::new(io::stdin().lock())
     } else {
@@ -269,7 +288,7 @@ fn check_entry(
     report: &mut Report,
     resolved: &mut HashMap<usize, Method>,
 ) -> Result<()> {
-    let shown = shown_name(&entry.name);
+    let shown = format::result_name(&entry.name);
     let ambiguous = !entry.explicit && entry.methods.len() > 1;
     let methods = match resolved.get(&entry.expected.len()) {
         Some(method) if ambiguous => vec![method.clone()],
@@ -280,7 +299,7 @@ fn check_entry(
         Some(path) if path.as_os_str() == "-" && check_file_is_stdin => {
             Err(io::Error::other("standard input is the check file; it cannot also be a listed file"))
         }
-        Some(path) => input::hash_input(&path, &methods, settings.io, progress),
+        Some(path) => input::hash_input(&path, None, &methods, settings.io, progress),
     };
     let digests = match result {
         Ok(digests) => digests,
@@ -294,7 +313,8 @@ fn check_entry(
             return Ok(());
         }
     };
-    let matched = methods.iter().zip(&digests).find(|(_, digest)| algo::digests_equal(digest, &entry.expected));
+    let matched =
+        methods.iter().zip(&digests).find(|(_, digest)| chunkhash::hex::constant_time_eq(digest, &entry.expected));
     match matched {
         Some((method, _)) => {
             report.matched += 1;
@@ -313,18 +333,6 @@ fn check_entry(
         }
     }
     Ok(())
-}
-
-/// A name as result lines show it: as coreutils 9.1 does, escaped (with a
-/// leading backslash) only when it holds a newline, otherwise raw.
-fn shown_name(name: &[u8]) -> Vec<u8> {
-    if name.contains(&b'\n') {
-        let mut shown = vec![b'\\'];
-        shown.extend_from_slice(&escape::escape(name));
-        shown
-    } else {
-        name.to_vec()
-    }
 }
 
 fn write_result(out: &mut impl Write, name: &[u8], result: &[u8]) -> io::Result<()> {
@@ -365,7 +373,7 @@ mod tests {
         ] {
             let parsed = entry(&line, None);
             assert_eq!(parsed.name, b"name", "{line:?}");
-            assert_eq!(algo::to_hex(&parsed.expected), HEX32);
+            assert_eq!(chunkhash::hex::encode(&parsed.expected), HEX32);
             assert!(!parsed.explicit);
             assert!(parsed.methods.iter().any(|m| m.algorithm == Algorithm::Blake3));
         }
@@ -413,11 +421,5 @@ mod tests {
         assert_eq!(parsed.methods.len(), 1);
         assert_eq!(parsed.methods[0].out_len, 64);
         assert!(parsed.explicit);
-    }
-
-    #[test]
-    fn result_names_escape_only_newlines() {
-        assert_eq!(shown_name(b"a\\b"), b"a\\b");
-        assert_eq!(shown_name(b"x\ny\\"), b"\\x\\ny\\\\");
     }
 }

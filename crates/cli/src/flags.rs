@@ -1,6 +1,7 @@
 //! The raw command line as clap parses it. Nothing here is checked beyond
 //! its type; `settings.rs` turns these flags into validated settings.
 
+use crate::method::{short_names, Algorithm};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -94,9 +95,11 @@ pub struct SumFlags {
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
-    /// Algorithm: blake3 (default), blake3-160, xxh3, xxh128, xxh64, xxh32, crc32c, blake2b,
-    /// blake2b-256, sha256, sha512, sha512-160 (tool names like sha256sum or b2sum work too)
-    #[arg(short = 'a', long = "algorithm", value_name = "ALGO")]
+    // The help lists the registry's algorithms, from its table.
+    #[arg(short = 'a', long = "algorithm", value_name = "ALGO", help = format!(
+        "Algorithm: {} (tool names like sha256sum or b2sum work too)",
+        short_names(Some(Algorithm::Blake3))
+    ))]
     pub algorithm: Option<String>,
 
     /// Output bytes (BLAKE3 extended output); see below for other algorithms
@@ -137,9 +140,10 @@ pub struct CheckFlags {
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
-    /// Use this algorithm for every line instead of inferring it: blake3, blake3-160, xxh3,
-    /// xxh128, xxh64, xxh32, crc32c, blake2b, blake2b-256, sha256, sha512, sha512-160
-    #[arg(short = 'a', long = "algorithm", value_name = "ALGO")]
+    #[arg(short = 'a', long = "algorithm", value_name = "ALGO", help = format!(
+        "Use this algorithm for every line instead of inferring it: {}",
+        short_names(None)
+    ))]
     pub algorithm: Option<String>,
 
     #[command(flatten)]
@@ -257,13 +261,13 @@ mod tests {
             let help = command.find_subcommand(subcommand).unwrap().get_arguments().find(|a| a.get_id() == "algorithm");
             let help = help.unwrap().get_help().unwrap().to_string();
             let list = help.split_once(':').unwrap().1.split(" (tool").next().unwrap();
-            let mut named: Vec<crate::algo::Algorithm> = list
+            let mut named: Vec<Algorithm> = list
                 .split(',')
                 .map(|name| name.trim().trim_end_matches(" (default)"))
-                .map(|name| crate::algo::parse_algorithm(name).unwrap())
+                .map(|name| crate::method::parse_algorithm(name).unwrap())
                 .collect();
             named.sort();
-            assert_eq!(named, crate::algo::Algorithm::all(), "{subcommand}: {help}");
+            assert_eq!(named, Algorithm::all(), "{subcommand}: {help}");
         }
     }
 }

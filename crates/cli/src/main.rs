@@ -2,19 +2,22 @@
 //! xxhsum and the coreutils `*sum` tools.
 //!
 //! Layout (ripgrep's split): `flags` holds the raw command line, `settings`
-//! checks it; `sum`, `check` and `bench` are the subcommands; `input` reads
-//! files (memory-mapped when large) and draws the progress bar; `algo` is
-//! everything about algorithms; `escape` is file-name escaping; `status`
-//! prints messages and decides the exit code.
+//! checks it; `sum`, `check` and `bench` are the subcommands (the bench run
+//! itself is the `chunkhash-bench` library's); `method` is how an input is
+//! hashed (algorithm, BLAKE3 mode and length); `format` is how digests and
+//! names are written and read back (hex, tags, prefixes); `input` reads
+//! files (memory-mapped when large) and draws the progress bar; `escape` is
+//! file-name escaping; `status` prints messages and decides the exit code.
 
 #![deny(unsafe_code)]
 
-mod algo;
 mod bench;
 mod check;
 mod escape;
 mod flags;
+mod format;
 mod input;
+mod method;
 mod settings;
 mod status;
 mod store;

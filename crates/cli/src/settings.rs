@@ -1,16 +1,14 @@
 //! Checked settings, built from the raw flags: every combination that makes
 //! no sense is refused here, with a message, before any file is touched.
 
-use crate::algo::{self, Algorithm, Blake3Mode, Method};
 use crate::flags::{BenchFlags, CheckFlags, CheckOptions, Command, Flags, IoFlags, SumFlags};
+use crate::format::Format;
+use crate::method::{self, Algorithm, Blake3Mode, LengthError, Method, MAX_LENGTH};
 use anyhow::{anyhow, bail, Context, Result};
 use chunkhash::blake3;
+use chunkhash_bench::run::Plan;
 use std::io::Read;
 use std::path::PathBuf;
-
-/// The largest `-l` accepted for BLAKE3. The digest is held in memory and
-/// printed as hex, so this bounds the memory a typo can ask for.
-pub const MAX_LENGTH: usize = 16 << 20;
 
 /// What to do.
 #[derive(Debug)]
@@ -43,17 +41,6 @@ impl IoSettings {
     pub fn parallel(&self) -> bool {
         self.threads > 1
     }
-}
-
-/// The output form of `sum`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// `HEX  NAME`.
-    Plain,
-    /// `TAG (NAME) = HEX`.
-    Tag,
-    /// The digest bytes alone.
-    Raw,
 }
 
 /// `sum`, checked.
@@ -93,14 +80,8 @@ pub struct CheckSettings {
 /// `bench`, checked.
 #[derive(Debug)]
 pub struct BenchSettings {
-    /// Algorithms, in order.
-    pub algorithms: Vec<Algorithm>,
-    /// Input sizes in bytes.
-    pub sizes: Vec<usize>,
-    /// Add batch rows.
-    pub batch: bool,
-    /// Add multi-threaded rows on this many threads (when > 1).
-    pub threads: usize,
+    /// What to measure: algorithms, sizes, batch and threads rows, rounds.
+    pub plan: Plan,
     /// Write JSON here.
     pub json: Option<PathBuf>,
     /// Compare with this saved run.
@@ -109,10 +90,6 @@ pub struct BenchSettings {
     pub current: Option<PathBuf>,
     /// Draw an SVG here.
     pub plot: Option<PathBuf>,
-    /// Timed rounds.
-    pub rounds: usize,
-    /// Milliseconds per row per round.
-    pub slice_ms: u64,
     /// Testing: every time is multiplied by this.
     pub inject_slowdown: f64,
 }
@@ -167,7 +144,7 @@ fn sum_settings(flags: SumFlags, stdin: &mut dyn Read) -> Result<SumSettings> {
         bail!("--quiet, --status, --strict, --warn and --ignore-missing only apply to -c/--check");
     }
     let algorithm = match &flags.algorithm {
-        Some(name) => algo::parse_algorithm(name)?,
+        Some(name) => method::parse_algorithm(name)?,
         None => Algorithm::Blake3,
     };
     if (flags.keyed || flags.derive_key.is_some()) && algorithm != Algorithm::Blake3 {
@@ -201,28 +178,25 @@ fn sum_settings(flags: SumFlags, stdin: &mut dyn Read) -> Result<SumSettings> {
     Ok(SumSettings { inputs, method: Method { algorithm, mode, out_len }, format, io: io_settings(&flags.io)? })
 }
 
-/// `-l LEN` for an algorithm: always bytes. BLAKE3 takes any length up to
-/// [`MAX_LENGTH`]; other algorithms only their digest length; a length that
-/// names a sibling algorithm (BLAKE2b 32 or 64) selects it.
+/// `-l LEN` for an algorithm: always bytes, under the length rule of
+/// [`Method::with_length`]; besides, a length that names a sibling
+/// algorithm (BLAKE2b 32 or 64) selects it, as b2sum's `-l` does.
 pub fn resolve_length(algorithm: Algorithm, text: &str) -> Result<(Algorithm, usize)> {
     let len: usize = text.trim().parse().map_err(|_| anyhow!("bad -l/--length {text:?}: expected a byte count"))?;
-    if algorithm == Algorithm::Blake3 {
-        if len == 0 || len > MAX_LENGTH {
-            bail!("bad -l/--length {len}: BLAKE3 output is 1 to {MAX_LENGTH} bytes");
+    match Method::with_length(algorithm, len) {
+        Ok(_) => Ok((algorithm, len)),
+        Err(LengthError::OutOfRange) => {
+            bail!("bad -l/--length {len}: {} output is 1 to {MAX_LENGTH} bytes", algorithm.name())
         }
-        return Ok((algorithm, len));
+        Err(LengthError::Fixed) => match method::length_sibling(algorithm, len) {
+            Some(sibling) => Ok((sibling, len)),
+            None => bail!(
+                "bad -l/--length {len}: {} gives {} bytes only (-l counts bytes; only BLAKE3 has other lengths)",
+                algorithm.name(),
+                algorithm.digest_len()
+            ),
+        },
     }
-    if len == algorithm.digest_len() {
-        return Ok((algorithm, len));
-    }
-    if let Some(sibling) = algo::length_sibling(algorithm, len) {
-        return Ok((sibling, len));
-    }
-    bail!(
-        "bad -l/--length {len}: {} gives {} bytes only (-l counts bytes; only BLAKE3 has other lengths)",
-        algorithm.name(),
-        algorithm.digest_len()
-    )
 }
 
 /// Reads exactly 32 key bytes, as b3sum does: fewer or more is an error.
@@ -239,7 +213,7 @@ pub fn read_key(stdin: &mut dyn Read) -> Result<[u8; blake3::KEY_LEN]> {
 }
 
 fn check_settings(flags: CheckFlags) -> Result<CheckSettings> {
-    let forced = flags.algorithm.as_deref().map(algo::parse_algorithm).transpose()?;
+    let forced = flags.algorithm.as_deref().map(method::parse_algorithm).transpose()?;
     let CheckOptions { quiet, status, strict, warn, ignore_missing } = flags.options;
     Ok(CheckSettings {
         files: inputs_or_stdin(flags.files),
@@ -263,7 +237,7 @@ fn bench_settings(flags: BenchFlags) -> Result<BenchSettings> {
         Some(list) => {
             let mut algorithms = Vec::new();
             for name in list.split(',').map(str::trim).filter(|name| !name.is_empty()) {
-                let algorithm = algo::parse_algorithm(name)?;
+                let algorithm = method::parse_algorithm(name)?;
                 if !algorithms.contains(&algorithm) {
                     algorithms.push(algorithm);
                 }
@@ -271,7 +245,7 @@ fn bench_settings(flags: BenchFlags) -> Result<BenchSettings> {
             if algorithms.is_empty() {
                 bail!(
                     "bad -a/--algorithms {list:?}: no algorithm named; valid algorithms are: {}",
-                    algo::valid_names()
+                    method::valid_names()
                 );
             }
             algorithms
@@ -301,16 +275,11 @@ fn bench_settings(flags: BenchFlags) -> Result<BenchSettings> {
         },
     };
     Ok(BenchSettings {
-        algorithms,
-        sizes,
-        batch: flags.batch,
-        threads,
+        plan: Plan { algorithms, sizes, batch: flags.batch, threads, rounds, slice_ms },
         json: flags.json,
         compare: flags.compare,
         current: flags.current,
         plot: flags.plot,
-        rounds,
-        slice_ms,
         inject_slowdown,
     })
 }

@@ -9,6 +9,7 @@
 //! - xxhsum: formats written by an independent xxHash (Python `xxhash`).
 
 use chunkhash::blake3;
+use chunkhash::hex::encode as hex;
 use chunkhash::Algorithm;
 use std::fs;
 use std::io::{Read, Write};
@@ -92,10 +93,6 @@ fn ok(output: Output) -> String {
 /// Deterministic bytes.
 fn pattern(len: usize, seed: u8) -> Vec<u8> {
     (0..len).map(|i| (i as u32).wrapping_mul(2_654_435_761).to_le_bytes()[3] ^ seed).collect()
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 // ---------------------------------------------------------------- sum

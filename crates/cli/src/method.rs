@@ -1,12 +1,21 @@
-//! What the command hashes with: an algorithm, and for BLAKE3 its mode
-//! (plain, keyed, derive-key) and output length. Everything the other
-//! modules need to know about algorithms goes through here.
+//! How the command hashes: an algorithm of the registry and, for BLAKE3,
+//! its mode (plain, keyed, derive-key) and output length; the hasher that
+//! computes it; and the names algorithms are asked for by.
+//!
+//! The length rule is here, once ([`Method::with_length`]): BLAKE3 gives any
+//! length from 1 to [`MAX_LENGTH`] bytes (extended output), every other
+//! algorithm, BLAKE3-160 included, only its own digest length.
 
 use anyhow::{bail, Result};
 use chunkhash::blake3;
 use std::fmt;
 
 pub use chunkhash::Algorithm;
+
+/// The largest BLAKE3 output accepted, from `-l` or a check line. The digest
+/// is held in memory and printed as hex, so this bounds the memory a typo
+/// can ask for.
+pub const MAX_LENGTH: usize = 16 << 20;
 
 /// Parses an algorithm name; the error lists the valid ones. Besides the
 /// registry's names and aliases (`blake3`, `sha256`, `xxh3`, `blake2b-256`,
@@ -34,10 +43,27 @@ pub fn valid_names() -> String {
     Algorithm::all().iter().map(|algorithm| algorithm.name().to_ascii_lowercase()).collect::<Vec<_>>().join(", ")
 }
 
+/// Every algorithm's shortest usual name, comma-separated, for `--help`:
+/// its `--tag` tag in lowercase (`xxh3`, `xxh128`, `blake2b`, `sha256`), as
+/// the tools spell it, which the parser accepts; `default` is marked.
+pub fn short_names(default: Option<Algorithm>) -> String {
+    let name = |&algorithm: &Algorithm| {
+        let mark = if Some(algorithm) == default { " (default)" } else { "" };
+        format!("{}{mark}", algorithm.bsd_tag().to_ascii_lowercase())
+    };
+    Algorithm::all().iter().map(name).collect::<Vec<_>>().join(", ")
+}
+
 /// Whether the algorithm is BLAKE3 or a truncation of it: those have
 /// extended output, keys, derive-key and multi-threaded hashing.
 pub fn is_blake3_family(algorithm: Algorithm) -> bool {
     matches!(algorithm, Algorithm::Blake3 | Algorithm::Blake3_160)
+}
+
+/// Whether the algorithm has extended output: any length is a prefix of
+/// one endless output (only BLAKE3 itself; BLAKE3-160 is fixed at 20).
+fn is_extendable(algorithm: Algorithm) -> bool {
+    algorithm == Algorithm::Blake3
 }
 
 /// The algorithm that `-l LEN` (bytes) selects in place of `algorithm`:
@@ -54,63 +80,20 @@ fn same_family(a: Algorithm, b: Algorithm) -> bool {
     blake2b(a) && blake2b(b)
 }
 
-/// The tag of `--tag` lines for a method: the algorithm's, whatever the
-/// BLAKE3 output length (the hex length tells it).
-pub fn tag_for(method: &Method) -> &'static str {
-    method.algorithm.bsd_tag()
-}
-
-/// Text written before the hex in untagged lines: xxhsum marks XXH3-64 with
-/// `XXH3_` so that it is not mistaken for XXH64, which has the same length.
-pub fn hex_prefix(algorithm: Algorithm) -> &'static str {
-    match algorithm {
-        Algorithm::Xxh3_64 => "XXH3_",
-        _ => "",
-    }
-}
-
-/// XXH3-64, whose untagged lines carry xxhsum's `XXH3_` prefix.
-pub fn xxh3_64() -> Option<Algorithm> {
-    Some(Algorithm::Xxh3_64)
-}
-
-/// The method for a digest of `len` bytes said to be `algorithm`'s: BLAKE3
-/// takes any length (extended output), the others only their own.
-pub fn method_for_length(algorithm: Algorithm, len: usize) -> Result<Method, String> {
-    if algorithm == Algorithm::Blake3 {
-        if len == 0 || len > crate::settings::MAX_LENGTH {
-            return Err(format!("a {len}-byte BLAKE3 digest is out of range"));
-        }
-        return Ok(Method::blake3_xof(len));
-    }
-    if len == algorithm.digest_len() {
-        Ok(Method::plain(algorithm))
-    } else {
-        Err(format!("a {len}-byte digest cannot be {} ({} bytes)", algorithm.name(), algorithm.digest_len()))
-    }
-}
-
-/// Every plain method whose digest has `len` bytes, in id order.
+/// Every plain method whose digest has `len` bytes, in id order: what an
+/// untagged check line of that length may have been made with.
 pub fn candidates_for_len(len: usize) -> Vec<Method> {
     Algorithm::all().iter().copied().filter(|a| a.digest_len() == len).map(Method::plain).collect()
 }
 
-/// The method of a `TAG (NAME) = HEX` line with a `len`-byte digest, and
-/// whether the tag asks for little-endian display (xxhsum's `_LE` tags).
-/// Tags are matched as the tools print them, ignoring case, then as any
-/// name the algorithm parser knows.
-pub fn method_for_tag(tag: &str, len: usize) -> Result<(Method, bool), String> {
-    let (base, little_endian) = match tag.strip_suffix("_LE") {
-        Some(base) if base.starts_with("XXH") => (base, true),
-        _ => (tag, false),
-    };
-    let algorithm = Algorithm::all()
-        .iter()
-        .copied()
-        .find(|a| a.bsd_tag().eq_ignore_ascii_case(base))
-        .or_else(|| base.parse::<Algorithm>().ok())
-        .ok_or_else(|| format!("unknown algorithm tag {tag:?}"))?;
-    Ok((method_for_length(algorithm, len)?, little_endian))
+/// A length the algorithm cannot give (see [`Method::with_length`]); each
+/// caller words it for its own input (`-l`, a check line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LengthError {
+    /// BLAKE3, but 0 or more than [`MAX_LENGTH`] bytes.
+    OutOfRange,
+    /// Another algorithm, whose only length is its digest length.
+    Fixed,
 }
 
 /// The BLAKE3 modes.
@@ -152,12 +135,19 @@ impl Method {
         Method { algorithm, mode: Blake3Mode::Hash, out_len: algorithm.digest_len() }
     }
 
-    /// BLAKE3 (plain) with `out_len` bytes of extended output.
-    pub fn blake3_xof(out_len: usize) -> Method {
-        Method { algorithm: Algorithm::Blake3, mode: Blake3Mode::Hash, out_len }
+    /// The algorithm (default mode) giving `len` bytes: the length rule.
+    pub fn with_length(algorithm: Algorithm, len: usize) -> Result<Method, LengthError> {
+        if is_extendable(algorithm) {
+            if len == 0 || len > MAX_LENGTH {
+                return Err(LengthError::OutOfRange);
+            }
+        } else if len != algorithm.digest_len() {
+            return Err(LengthError::Fixed);
+        }
+        Ok(Method { out_len: len, ..Method::plain(algorithm) })
     }
 
-    /// Whether [`hash_many`](crate::sum) can take inputs of this method: the
+    /// Whether [`blake3::hash_many`] can take inputs of this method: the
     /// plain 32-byte BLAKE3 hash.
     pub fn is_plain_blake3(&self) -> bool {
         self.algorithm == Algorithm::Blake3 && matches!(self.mode, Blake3Mode::Hash) && self.out_len == blake3::OUT_LEN
@@ -235,48 +225,10 @@ impl MethodHasher {
     }
 }
 
-/// Lowercase hex.
-pub fn to_hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(2 * bytes.len());
-    for &b in bytes {
-        out.push(DIGITS[usize::from(b >> 4)] as char);
-        out.push(DIGITS[usize::from(b & 15)] as char);
-    }
-    out
-}
-
-/// Parses hex of either case; `None` for an odd length or a non-hex digit.
-pub fn from_hex(text: &[u8]) -> Option<Vec<u8>> {
-    if !text.len().is_multiple_of(2) {
-        return None;
-    }
-    let digit = |c: u8| match c {
-        b'0'..=b'9' => Some(c - b'0'),
-        b'a'..=b'f' => Some(c - b'a' + 10),
-        b'A'..=b'F' => Some(c - b'A' + 10),
-        _ => None,
-    };
-    text.chunks_exact(2).map(|pair| Some(digit(pair[0])? << 4 | digit(pair[1])?)).collect()
-}
-
-/// Compares digests without an early exit on the first differing byte.
-pub fn digests_equal(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn hex_round_trip() {
-        let bytes = [0u8, 1, 0xab, 0xff];
-        assert_eq!(to_hex(&bytes), "0001abff");
-        assert_eq!(from_hex(b"0001ABff").as_deref(), Some(&bytes[..]));
-        assert_eq!(from_hex(b"abc"), None);
-        assert_eq!(from_hex(b"zz"), None);
-    }
+    use chunkhash::hex::constant_time_eq;
 
     #[test]
     fn names_parse_case_insensitively_and_errors_list_the_valid_ones() {
@@ -310,29 +262,32 @@ mod tests {
     }
 
     #[test]
-    fn lengths_select_candidates_and_tags_select_one() {
+    fn lengths_select_candidates_and_siblings() {
         let names = |len| candidates_for_len(len).iter().map(|m| m.algorithm).collect::<Vec<_>>();
         assert_eq!(names(32), [Algorithm::Blake3, Algorithm::Blake2b256, Algorithm::Sha256]);
         assert_eq!(names(8), [Algorithm::Xxh3_64, Algorithm::Xxh64]);
         assert_eq!(names(4), [Algorithm::Xxh32, Algorithm::Crc32c]);
         assert!(names(9).is_empty());
-        assert_eq!(method_for_tag("BLAKE2b", 64).unwrap().0.algorithm, Algorithm::Blake2b512);
-        assert_eq!(method_for_tag("BLAKE2b-256", 32).unwrap().0.algorithm, Algorithm::Blake2b256);
-        assert_eq!(method_for_tag("SHA256", 32).unwrap().0.algorithm, Algorithm::Sha256);
-        assert_eq!(method_for_tag("XXH3", 8).unwrap().0.algorithm, Algorithm::Xxh3_64);
-        let (method, little_endian) = method_for_tag("XXH128_LE", 16).unwrap();
-        assert_eq!((method.algorithm, method.out_len, little_endian), (Algorithm::Xxh3_128, 16, true));
-        assert!(method_for_tag("SHA256", 64).unwrap_err().contains("64-byte"));
-        assert!(method_for_tag("BLAKE2b-160", 20).is_err());
         assert_eq!(length_sibling(Algorithm::Blake2b512, 32), Some(Algorithm::Blake2b256));
         assert_eq!(length_sibling(Algorithm::Sha256, 64), None);
     }
 
     #[test]
+    fn the_length_rule() {
+        assert_eq!(Method::with_length(Algorithm::Blake3, 1).unwrap().out_len, 1);
+        assert_eq!(Method::with_length(Algorithm::Blake3, MAX_LENGTH).unwrap().out_len, MAX_LENGTH);
+        assert_eq!(Method::with_length(Algorithm::Blake3, 0).unwrap_err(), LengthError::OutOfRange);
+        assert_eq!(Method::with_length(Algorithm::Blake3, MAX_LENGTH + 1).unwrap_err(), LengthError::OutOfRange);
+        assert_eq!(Method::with_length(Algorithm::Sha256, 32).unwrap().out_len, 32);
+        assert_eq!(Method::with_length(Algorithm::Sha256, 64).unwrap_err(), LengthError::Fixed);
+        assert_eq!(Method::with_length(Algorithm::Blake3_160, 32).unwrap_err(), LengthError::Fixed);
+    }
+
+    #[test]
     fn blake3_xof_extends_the_default_hash() {
-        let long = Method::blake3_xof(64).digest(b"abc");
+        let long = Method::with_length(Algorithm::Blake3, 64).unwrap().digest(b"abc");
         assert_eq!(&long[..32], blake3::hash(b"abc").as_bytes());
-        assert!(digests_equal(&Method::plain(Algorithm::Blake3).digest(b"abc"), blake3::hash(b"abc").as_bytes()));
-        assert!(!digests_equal(&long[..32], &long[32..]));
+        assert!(constant_time_eq(&Method::plain(Algorithm::Blake3).digest(b"abc"), blake3::hash(b"abc").as_bytes()));
+        assert!(!constant_time_eq(&long[..32], &long[32..]));
     }
 }
