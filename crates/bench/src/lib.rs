@@ -1,6 +1,7 @@
 //! Benchmarks of chunkhash, as a library: the timing harness for noisy
 //! shared machines, the run of `chunkhash bench` (what it measures, its
-//! table, its JSON, the comparison with a saved run, the SVG plot), which the
+//! table, its JSON, the comparison with a saved run, the SVG plot) and the
+//! run of `chunkhash store bench` (its corpus, table and JSON), which the
 //! command calls. The benchmark programs in `src/bin` compare
 //! chunkhash with other crates (the `peers` feature).
 //!
@@ -16,6 +17,8 @@
 //! - `size`: byte sizes as tables print them and `--sizes` reads them.
 //! - [`run`]: [`run::Plan`], [`run::measure`], [`run::Run`] and its table.
 //! - [`json`], [`compare`], [`plot`]: a run saved, compared, drawn.
+//! - [`store`]: [`store::Plan`], [`store::measure`], [`store::Run`], the
+//!   corpus and the JSON of `chunkhash store bench`.
 
 mod harness;
 mod rng;
@@ -25,6 +28,7 @@ pub mod compare;
 pub mod json;
 pub mod plot;
 pub mod run;
+pub mod store;
 
 pub use harness::{
     consume, core_ghz, median, median_paired_ratio, median_ratio, run_interleaved, spread, thread_cpu_seconds, Case,
