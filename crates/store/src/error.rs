@@ -132,7 +132,7 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Io { action, path, source } => write!(f, "{}: {action}: {}", path.display(), os_message(source)),
+            Error::Io { action, path, source } => write!(f, "{}: {action}: {}", path.display(), io_message(source)),
             Error::NotAStore(path) => {
                 write!(f, "{}: not a chunk store (no manifest; create one with `chunkhash store init`)", path.display())
             }
@@ -182,11 +182,25 @@ impl std::error::Error for Error {
 }
 
 /// An I/O error as coreutils words it: "No such file or directory", without
-/// Rust's " (os error 2)" suffix.
-pub(crate) fn os_message(error: &io::Error) -> String {
+/// Rust's " (os error 2)" suffix. The `chunkhash` command words its own
+/// messages with it too, so the store's and the command's read alike.
+pub fn io_message(error: &io::Error) -> String {
     let text = error.to_string();
     match text.rfind(" (os error ") {
         Some(end) if error.raw_os_error().is_some() => text[..end].to_string(),
         _ => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn io_messages_drop_the_os_error_suffix() {
+        let error = io::Error::from_raw_os_error(2);
+        assert_eq!(io_message(&error), "No such file or directory");
+        let custom = io::Error::other("Is a directory (os error 21)");
+        assert_eq!(io_message(&custom), "Is a directory (os error 21)");
     }
 }

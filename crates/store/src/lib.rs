@@ -17,7 +17,7 @@ mod store;
 mod verify;
 
 pub use address::{check_address_algorithm, Address, Hashing, ADDRESS_ALGORITHMS, MAX_ADDRESS_LEN};
-pub use error::{Error, Result};
+pub use error::{io_message, Error, Result};
 pub use index::{Index, Location as RecordLocation};
 pub use ingest::{PutOptions, PutReport};
 pub use manifest::{ChunkerSettings, Manifest, FORMAT_VERSION};
