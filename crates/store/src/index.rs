@@ -18,7 +18,8 @@ const INDEX_HEADER_LEN: usize = 24;
 /// Where a record is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Location {
-    /// The pack's number in [`Index::packs`].
+    /// The pack's number in its index, which numbers its packs in the order
+    /// it first indexed them.
     pub pack: u32,
     /// Offset of the record in the pack.
     pub offset: u64,
