@@ -67,6 +67,20 @@ impl ChunkSizes {
         }
         buckets
     }
+
+    /// The distribution in one line, as `stats` and the benchmark print it:
+    /// `mean 10877, min 64, p10 180, median 1014, p90 38000, max 262144`.
+    pub fn summary(&mut self) -> String {
+        format!(
+            "mean {:.0}, min {}, p10 {}, median {}, p90 {}, max {}",
+            self.mean(),
+            self.percentile(0.0),
+            self.percentile(10.0),
+            self.percentile(50.0),
+            self.percentile(90.0),
+            self.percentile(100.0)
+        )
+    }
 }
 
 #[cfg(test)]
@@ -85,5 +99,6 @@ mod tests {
             sizes.buckets(),
             vec![(0, 1, 1), (1, 2, 1), (2, 4, 1), (512, 1024, 1), (1024, 2048, 2), (65536, 131072, 1)]
         );
+        assert_eq!(sizes.summary(), "mean 10504, min 0, p10 1, median 1000, p90 1500, max 70000");
     }
 }

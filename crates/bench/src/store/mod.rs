@@ -204,16 +204,11 @@ impl Run {
         let mut sizes = self.chunks.clone();
         writeln!(
             out,
-            "chunks: {} ({} bytes; {} bytes new to the store); size mean {:.0}, min {}, p10 {}, median {}, p90 {}, max {}",
+            "chunks: {} ({} bytes; {} bytes new to the store); size {}",
             sizes.count(),
             sizes.total(),
             self.stored_bytes,
-            sizes.mean(),
-            sizes.percentile(0.0),
-            sizes.percentile(10.0),
-            sizes.percentile(50.0),
-            sizes.percentile(90.0),
-            sizes.percentile(100.0)
+            sizes.summary()
         )?;
         for (low, high, count) in sizes.buckets() {
             writeln!(out, "  {low:>9} ..< {high:<9} {count}")?;

@@ -365,16 +365,7 @@ fn stats(dir: &Path, expect: Option<Algorithm>, printer: &mut Printer) -> Result
     writeln!(out, "file bytes:     {} (all snapshots)", stats.logical_bytes)?;
     writeln!(out, "dedup ratio:    {:.2}", stats.dedup_ratio())?;
     let sizes = &mut stats.sizes;
-    writeln!(
-        out,
-        "record sizes:   mean {:.0}, min {}, p10 {}, median {}, p90 {}, max {}",
-        sizes.mean(),
-        sizes.percentile(0.0),
-        sizes.percentile(10.0),
-        sizes.percentile(50.0),
-        sizes.percentile(90.0),
-        sizes.percentile(100.0)
-    )?;
+    writeln!(out, "record sizes:   {}", sizes.summary())?;
     for (low, high, count) in sizes.buckets() {
         writeln!(out, "  {low:>9} ..< {high:<9} {count}")?;
     }
