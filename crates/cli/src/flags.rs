@@ -30,6 +30,8 @@ pub enum Command {
     /// Measure ns/op, MB/s and cycles/byte per algorithm and input size
     #[command(after_long_help = BENCH_HELP)]
     Bench(BenchFlags),
+    /// A content-addressed chunk store: init, put, get, ls, verify, stats, reindex, bench
+    Store(crate::store::StoreFlags),
 }
 
 const SUM_HELP: &str = "\
