@@ -22,14 +22,14 @@ export CHUNKHASH_PEER_OPENSSL ?= $(or $(shell command -v openssl 2>/dev/null),/u
 # this CPU lacks are skipped with a note.
 BACKENDS ?= portable sse41 avx2 avx512
 
-.PHONY: run test test-rust test-c test-features check-golden test-backends test-targets lint pydeps peers install
+.PHONY: run test test-rust test-c test-features check-golden test-backends test-targets lint pydeps peers install js test-js
 
 # The main job: `chunkhash bench` with its defaults (every algorithm, 64 B to
 # 1 MiB); needs no input and ends well under a minute.
 run:
 	$(CARGO) run --release -p chunkhash-cli -- bench
 
-test: lint pydeps peers test-rust test-features test-c check-golden test-backends test-targets
+test: lint pydeps peers test-rust test-features test-c check-golden test-backends test-targets test-js
 
 # Installs the C library (header, libchunkhash.a, libchunkhash.so, chunkhash.pc):
 #   make install PREFIX=/usr/local   (also DESTDIR, LIBDIR, INCLUDEDIR)
@@ -93,3 +93,16 @@ test-backends:
 # skipped with a note otherwise.
 test-targets:
 	./scripts/check-targets.sh
+
+# The npm package (bindings/js): the WebAssembly module built twice (with and
+# without SIMD128) and embedded in bindings/js/dist; installs the target.
+js:
+	rustup target add wasm32-unknown-unknown
+	node bindings/js/scripts/build.mjs
+
+# Its tests (node --test), after npm ci from the committed lock file. The
+# browser test needs Debian's chromium, installed here when missing.
+test-js: js
+	cd bindings/js && npm ci --no-audit --no-fund
+	@command -v chromium >/dev/null || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
+	cd bindings/js && node --test tests/

@@ -33,6 +33,9 @@ pub enum Command {
     /// Measure ns/op, MB/s and cycles/byte per algorithm and input size
     #[command(after_long_help = BENCH_HELP, args_override_self = true, override_usage = BENCH_USAGE)]
     Bench(BenchFlags),
+    /// A content-addressed chunk store: init, put, get, ls, verify, stats, reindex, bench
+    #[command(args_override_self = true)]
+    Store(crate::store::StoreFlags),
 }
 
 /// The subcommand a command line without one runs: `chunkhash FILE` is

@@ -23,6 +23,8 @@ pub enum Task {
     Check(CheckSettings),
     /// Benchmark.
     Bench(BenchSettings),
+    /// `chunkhash store ...` (checked by the store module).
+    Store(crate::store::StoreFlags),
 }
 
 /// How inputs are read.
@@ -111,6 +113,7 @@ impl Task {
             Some(Command::Sum(sum)) => Ok(Task::Sum(sum_settings(sum, stdin)?)),
             Some(Command::Check(check)) => Ok(Task::Check(check_settings(check)?)),
             Some(Command::Bench(bench)) => Ok(Task::Bench(bench_settings(bench)?)),
+            Some(Command::Store(store)) => Ok(Task::Store(store)),
         }
     }
 }

@@ -105,17 +105,7 @@ impl Printer {
     /// A per-file error: printed, and the run will exit 1.
     pub fn file_error(&mut self, name: &[u8], error: &io::Error) -> io::Result<()> {
         self.status.failed = true;
-        self.about(name, format_args!("{}", io_message(error)))
-    }
-}
-
-/// An I/O error as coreutils words it: "No such file or directory", without
-/// Rust's " (os error 2)" suffix.
-pub fn io_message(error: &io::Error) -> String {
-    let text = error.to_string();
-    match text.rfind(" (os error ") {
-        Some(end) if error.raw_os_error().is_some() => text[..end].to_string(),
-        _ => text,
+        self.about(name, format_args!("{}", chunkhash_store::io_message(error)))
     }
 }
 
@@ -137,13 +127,5 @@ mod tests {
         assert_eq!(code(failed), format!("{:?}", ExitCode::from(1)));
         assert_eq!(code(Status { usage: true, ..failed }), format!("{:?}", ExitCode::from(2)));
         assert_eq!(code(Status { regression: true, ..failed }), format!("{:?}", ExitCode::from(3)));
-    }
-
-    #[test]
-    fn io_messages_drop_the_os_error_suffix() {
-        let error = io::Error::from_raw_os_error(2);
-        assert_eq!(io_message(&error), "No such file or directory");
-        let custom = io::Error::other("Is a directory");
-        assert_eq!(io_message(&custom), "Is a directory");
     }
 }
