@@ -8,38 +8,9 @@ use core::ffi::c_char;
 use std::ffi::CString;
 use std::sync::OnceLock;
 
-// The stable ids of the registry (an on-disk contract: an id never changes
-// meaning). Literals, so that cbindgen writes them into the header; a test
-// checks them against `chunkhash::Algorithm`.
-
-/// BLAKE3, 32 bytes.
-pub const CHUNKHASH_ALGORITHM_BLAKE3: u32 = 1;
-/// The first 20 bytes of BLAKE3: the chunk address.
-pub const CHUNKHASH_ALGORITHM_BLAKE3_160: u32 = 2;
-/// XXH3, 64-bit output (8 bytes, big-endian), seed 0.
-pub const CHUNKHASH_ALGORITHM_XXH3_64: u32 = 3;
-/// XXH3, 128-bit output (16 bytes, big-endian), seed 0.
-pub const CHUNKHASH_ALGORITHM_XXH3_128: u32 = 4;
-/// XXH64 (8 bytes, big-endian), seed 0.
-pub const CHUNKHASH_ALGORITHM_XXH64: u32 = 5;
-/// XXH32 (4 bytes, big-endian), seed 0.
-pub const CHUNKHASH_ALGORITHM_XXH32: u32 = 6;
-/// CRC-32C (Castagnoli; 4 bytes, big-endian).
-pub const CHUNKHASH_ALGORITHM_CRC32C: u32 = 7;
-/// BLAKE2b with a 64-byte output.
-pub const CHUNKHASH_ALGORITHM_BLAKE2B_512: u32 = 8;
-/// BLAKE2b with a 32-byte output.
-pub const CHUNKHASH_ALGORITHM_BLAKE2B_256: u32 = 9;
-/// SHA-256, 32 bytes.
-pub const CHUNKHASH_ALGORITHM_SHA256: u32 = 10;
-/// SHA-512, 64 bytes.
-pub const CHUNKHASH_ALGORITHM_SHA512: u32 = 11;
-/// The first 20 bytes of SHA-512 (the legacy Dolt/noms chunk address).
-pub const CHUNKHASH_ALGORITHM_SHA512_160: u32 = 12;
-
-/// The largest digest of any algorithm, in bytes: a buffer of this size
-/// holds any `chunkhash_digest` output.
-pub const CHUNKHASH_MAX_DIGEST_LEN: usize = 64;
+// The id constants (`CHUNKHASH_ALGORITHM_*`, `CHUNKHASH_MAX_DIGEST_LEN`) are
+// written into the header from the registry table by header-gen; C code is
+// their only user.
 
 /// The algorithm with this id, or `CHUNKHASH_UNKNOWN_ALGORITHM`.
 pub(crate) fn known(id: u32) -> Result<Algorithm> {
@@ -345,29 +316,29 @@ mod tests {
     use super::*;
     use core::ffi::CStr;
 
+    /// The committed header's id constants against the registry: one per
+    /// algorithm, in id order, its name the algorithm's (letters and digits,
+    /// any case), its value the id. header-gen writes them from the table;
+    /// this reads what C code compiles against.
     #[test]
     fn id_constants_match_the_registry() {
-        let constants = [
-            (CHUNKHASH_ALGORITHM_BLAKE3, Algorithm::Blake3),
-            (CHUNKHASH_ALGORITHM_BLAKE3_160, Algorithm::Blake3_160),
-            (CHUNKHASH_ALGORITHM_XXH3_64, Algorithm::Xxh3_64),
-            (CHUNKHASH_ALGORITHM_XXH3_128, Algorithm::Xxh3_128),
-            (CHUNKHASH_ALGORITHM_XXH64, Algorithm::Xxh64),
-            (CHUNKHASH_ALGORITHM_XXH32, Algorithm::Xxh32),
-            (CHUNKHASH_ALGORITHM_CRC32C, Algorithm::Crc32c),
-            (CHUNKHASH_ALGORITHM_BLAKE2B_512, Algorithm::Blake2b512),
-            (CHUNKHASH_ALGORITHM_BLAKE2B_256, Algorithm::Blake2b256),
-            (CHUNKHASH_ALGORITHM_SHA256, Algorithm::Sha256),
-            (CHUNKHASH_ALGORITHM_SHA512, Algorithm::Sha512),
-            (CHUNKHASH_ALGORITHM_SHA512_160, Algorithm::Sha512_160),
-        ];
-        // A new algorithm in the library needs its constant here.
-        assert_eq!(constants.len(), Algorithm::all().len());
-        for (id, algorithm) in constants {
-            assert_eq!(id, u32::from(algorithm.id()), "{algorithm}");
-            assert_eq!(known(id), Ok(algorithm));
+        let header = include_str!("../include/chunkhash.h");
+        let define = |line: &str| {
+            let (name, value) = line.strip_prefix("#define ")?.split_once(' ')?;
+            Some((name.to_string(), value.parse::<usize>().ok()?))
+        };
+        let defines: Vec<(String, usize)> = header.lines().filter_map(define).collect();
+        let ids: Vec<(String, usize)> =
+            defines.iter().filter(|(name, _)| name.starts_with("CHUNKHASH_ALGORITHM_")).cloned().collect();
+        assert_eq!(ids.len(), Algorithm::all().len(), "{ids:?}");
+        let letters = |name: &str| name.chars().filter(char::is_ascii_alphanumeric).collect::<String>().to_uppercase();
+        for ((name, id), &algorithm) in ids.iter().zip(Algorithm::all()) {
+            assert_eq!(letters(&name["CHUNKHASH_ALGORITHM_".len()..]), letters(algorithm.name()), "{name}");
+            assert_eq!(*id, usize::from(algorithm.id()), "{name}");
+            assert_eq!(known(u32::from(algorithm.id())), Ok(algorithm));
         }
-        assert_eq!(CHUNKHASH_MAX_DIGEST_LEN, chunkhash::MAX_DIGEST_LEN);
+        assert!(defines.contains(&("CHUNKHASH_ALGORITHM_SHA256".to_string(), 10)));
+        assert!(defines.contains(&("CHUNKHASH_MAX_DIGEST_LEN".to_string(), chunkhash::MAX_DIGEST_LEN)));
         assert_eq!(known(0), Err(CHUNKHASH_UNKNOWN_ALGORITHM));
         assert_eq!(known(256 + 1), Err(CHUNKHASH_UNKNOWN_ALGORITHM), "ids do not wrap around");
     }
@@ -393,11 +364,11 @@ mod tests {
         assert!(!missing.is_empty());
         for algorithm in missing {
             let id = u32::from(algorithm.id());
-            let mut out = [0xaau8; CHUNKHASH_MAX_DIGEST_LEN];
+            let mut out = [0xaau8; chunkhash::MAX_DIGEST_LEN];
             // SAFETY: `out` is a local of the length given.
             let status = unsafe { chunkhash_digest(id, b"abc".as_ptr(), 3, out.as_mut_ptr(), out.len()) };
             assert_eq!(status, CHUNKHASH_UNAVAILABLE_ALGORITHM, "{algorithm}");
-            assert_eq!(out, [0xaau8; CHUNKHASH_MAX_DIGEST_LEN], "nothing written");
+            assert_eq!(out, [0xaau8; chunkhash::MAX_DIGEST_LEN], "nothing written");
             let mut hasher: *mut chunkhash_hasher = core::ptr::null_mut();
             // SAFETY: `hasher` is a local.
             assert_eq!(unsafe { chunkhash_hasher_new(id, &mut hasher) }, CHUNKHASH_UNAVAILABLE_ALGORITHM);

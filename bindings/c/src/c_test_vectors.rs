@@ -40,9 +40,9 @@ fn generate() -> String {
     line("static const struct blake3_case BLAKE3_CASES[] = {");
     for case in &official.cases {
         line(&format!("    {{{},", case.input_len));
-        line(&format!("     \"{}\",", vectors::encode_hex(&case.hash)));
-        line(&format!("     \"{}\",", vectors::encode_hex(&case.keyed_hash)));
-        line(&format!("     \"{}\"}},", vectors::encode_hex(&case.derive_key)));
+        line(&format!("     \"{}\",", chunkhash::hex::encode(&case.hash)));
+        line(&format!("     \"{}\",", chunkhash::hex::encode(&case.keyed_hash)));
+        line(&format!("     \"{}\"}},", chunkhash::hex::encode(&case.derive_key)));
     }
     line("};");
     line("");
@@ -64,14 +64,14 @@ fn generate() -> String {
             vectors::GoldenMode::KeyedHash => "MODE_KEYED_HASH",
             vectors::GoldenMode::DeriveKey => "MODE_DERIVE_KEY",
         };
-        let hex = vectors::encode_hex(&d.digest);
+        let hex = chunkhash::hex::encode(&d.digest);
         line(&format!("    {{{}, {mode}, {}, \"{hex}\"}},", c_string(&d.algorithm), d.input_len));
     }
     line("};");
     line("struct golden_trailer { const char *algorithm; size_t input_len; uint64_t context; const char *hex; };");
     line("static const struct golden_trailer GOLDEN_TRAILERS[] = {");
     for t in &golden.trailers {
-        let hex = vectors::encode_hex(&t.trailer);
+        let hex = chunkhash::hex::encode(&t.trailer);
         line(&format!("    {{{}, {}, UINT64_C({}), \"{hex}\"}},", c_string(&t.algorithm), t.input_len, t.context));
     }
     line("};");

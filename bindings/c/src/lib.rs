@@ -2,8 +2,10 @@
 //!
 //! This crate converts C arguments to Rust types and Rust errors to status
 //! codes; it holds no hashing logic. The header `include/chunkhash.h` is
-//! generated from these sources by cbindgen (`make -C bindings/c header`)
-//! and committed; `make test` regenerates it and fails if it differs.
+//! generated from these sources by cbindgen, with the algorithm id
+//! constants written from the registry table (`header-gen/`, run by
+//! `make -C bindings/c header`), and committed; `make test` regenerates it
+//! and fails if it differs.
 //!
 //! Conventions (those of rustls-ffi), which every function here follows:
 //!

@@ -1,226 +1,38 @@
-//! A small benchmark harness for noisy shared machines.
+//! Benchmarks of chunkhash, as a library: the timing harness for noisy
+//! shared machines, the run of `chunkhash bench` (what it measures, its
+//! table, its JSON, the comparison with a saved run, the SVG plot) and the
+//! run of `chunkhash store bench` (its corpus, table and JSON), which the
+//! command calls. The benchmark programs in `src/bin` compare
+//! chunkhash with other crates (the `peers` feature).
 //!
 //! Cases that are compared run in the same process, interleaved: every round
 //! runs each case once for about the same time, so a burst of load from a
 //! neighbour hits all of them alike. Each case reports the median over
 //! rounds, and a comparison reports the median of the per-round ratios,
 //! which cancels most of the drift a single pair of medians would keep.
+//!
+//! - `harness`: [`Case`], [`run_interleaved`], [`Timing`], medians, the core
+//!   clock, a thread's on-CPU time.
+//! - `rng`: [`SeededRng`] and [`random_input`], seeded benchmark inputs.
+//! - `size`: byte sizes as tables print them and `--sizes` reads them.
+//! - [`run`]: [`run::Plan`], [`run::measure`], [`run::Run`] and its table.
+//! - [`json`], [`compare`], [`plot`]: a run saved, compared, drawn.
+//! - [`store`]: [`store::Plan`], [`store::measure`], [`store::Run`], the
+//!   corpus and the JSON of `chunkhash store bench`.
 
-use std::hint::black_box;
-use std::time::{Duration, Instant};
+mod harness;
+mod rng;
+mod size;
 
-/// One thing to time: `run` does one operation on `bytes` bytes of input.
-pub struct Case<'a> {
-    /// Row label.
-    pub name: String,
-    /// Bytes one operation hashes (for MB/s and cycles per byte).
-    pub bytes: usize,
-    /// Performs one operation.
-    pub run: Box<dyn FnMut() + 'a>,
-}
+pub mod compare;
+pub mod json;
+pub mod plot;
+pub mod run;
+pub mod store;
 
-impl std::fmt::Debug for Case<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Case").field("name", &self.name).field("bytes", &self.bytes).finish()
-    }
-}
-
-impl<'a> Case<'a> {
-    /// A case from a name, a byte count and a closure.
-    pub fn new(name: impl Into<String>, bytes: usize, run: impl FnMut() + 'a) -> Self {
-        Case { name: name.into(), bytes, run: Box::new(run) }
-    }
-}
-
-/// Timings of one case over all rounds.
-#[derive(Clone, Debug)]
-pub struct Timing {
-    /// Row label.
-    pub name: String,
-    /// Bytes per operation.
-    pub bytes: usize,
-    /// Nanoseconds per operation, one value per round.
-    pub rounds_ns: Vec<f64>,
-}
-
-impl Timing {
-    /// Median nanoseconds per operation.
-    pub fn median_ns(&self) -> f64 {
-        median(&self.rounds_ns)
-    }
-
-    /// Throughput in MB/s (10^6 bytes per second) at the median.
-    pub fn mb_per_s(&self) -> f64 {
-        self.bytes as f64 / self.median_ns() * 1e3
-    }
-
-    /// Cycles per byte at the median, for a core running at `ghz`.
-    pub fn cycles_per_byte(&self, ghz: f64) -> f64 {
-        self.median_ns() * ghz / self.bytes.max(1) as f64
-    }
-
-    /// Relative spread of the rounds: (p75 - p25) / median.
-    pub fn spread(&self) -> f64 {
-        let mut sorted = self.rounds_ns.clone();
-        sorted.sort_by(f64::total_cmp);
-        let q = |p: f64| sorted[((sorted.len() - 1) as f64 * p).round() as usize];
-        (q(0.75) - q(0.25)) / self.median_ns()
-    }
-}
-
-/// The median of a non-empty slice.
-pub fn median(values: &[f64]) -> f64 {
-    let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    let mid = sorted.len() / 2;
-    if !sorted.len().is_multiple_of(2) {
-        sorted[mid]
-    } else {
-        (sorted[mid - 1] + sorted[mid]) / 2.0
-    }
-}
-
-/// The median over rounds of `numerator[i] / denominator[i]`: a paired ratio
-/// of two cases timed in the same rounds.
-pub fn median_ratio(numerator: &Timing, denominator: &Timing) -> f64 {
-    let ratios: Vec<f64> = numerator.rounds_ns.iter().zip(&denominator.rounds_ns).map(|(a, b)| a / b).collect();
-    median(&ratios)
-}
-
-/// How many operations of `run` take about `target`.
-fn calibrate(run: &mut dyn FnMut(), target: Duration) -> u64 {
-    let mut iterations = 1u64;
-    loop {
-        let start = Instant::now();
-        for _ in 0..iterations {
-            run();
-        }
-        let elapsed = start.elapsed();
-        if elapsed >= target / 4 || iterations >= 1 << 30 {
-            let per_op = elapsed.as_secs_f64() / iterations as f64;
-            return ((target.as_secs_f64() / per_op.max(1e-10)) as u64).max(1);
-        }
-        iterations *= 2;
-    }
-}
-
-/// Runs every case once per round, interleaved, for `rounds` rounds of
-/// about `slice` per case, after one warm-up round.
-pub fn run_interleaved(cases: &mut [Case<'_>], rounds: usize, slice: Duration) -> Vec<Timing> {
-    let iterations: Vec<u64> = cases.iter_mut().map(|case| calibrate(&mut *case.run, slice)).collect();
-    let mut timings: Vec<Timing> = cases
-        .iter()
-        .map(|case| Timing { name: case.name.clone(), bytes: case.bytes, rounds_ns: Vec::with_capacity(rounds) })
-        .collect();
-    for round in 0..=rounds {
-        for ((case, &n), timing) in cases.iter_mut().zip(&iterations).zip(&mut timings) {
-            let start = Instant::now();
-            for _ in 0..n {
-                (case.run)();
-            }
-            let ns = start.elapsed().as_nanos() as f64 / n as f64;
-            if round > 0 {
-                timing.rounds_ns.push(ns);
-            }
-        }
-    }
-    timings
-}
-
-/// Measures the core clock in GHz: a loop whose iterations each wait on the
-/// one before through a single-cycle `dec`, so it runs one per cycle. Takes
-/// the best of several tries, as the clock ramps up under load.
-pub fn core_ghz() -> f64 {
-    let mut best = 0.0f64;
-    for _ in 0..5 {
-        let iterations = 50_000_000u64;
-        let start = Instant::now();
-        spin_cycles(iterations);
-        let ghz = iterations as f64 / start.elapsed().as_nanos() as f64;
-        best = best.max(ghz);
-    }
-    best
-}
-
-#[cfg(target_arch = "x86_64")]
-fn spin_cycles(iterations: u64) {
-    // SAFETY: the loop only decrements a register until it reaches zero; it
-    // touches no memory and no other register.
-    unsafe {
-        core::arch::asm!("2:", "dec {n}", "jnz 2b", n = inout(reg) iterations => _, options(nomem, nostack));
-    }
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-fn spin_cycles(iterations: u64) {
-    // Without the instruction-level guarantee this only approximates one
-    // iteration per cycle; cycles-per-byte figures are then indicative.
-    let mut n = iterations;
-    while black_box(n) != 0 {
-        n -= 1;
-    }
-}
-
-/// `len` random bytes from a fixed seed.
-pub fn random_input(len: usize, seed: u64) -> Vec<u8> {
-    vectors::TestRng::new(seed).bytes(len)
-}
-
-/// Keeps a value alive for the optimiser, re-exported for closures.
-pub fn consume<T>(value: T) {
-    black_box(value);
-}
-
-/// Formats a byte count as the tables print it: 64 B, 4 KiB, 1 MiB.
-pub fn format_size(bytes: usize) -> String {
-    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
-        format!("{} MiB", bytes >> 20)
-    } else if bytes >= 1024 && bytes.is_multiple_of(1024) {
-        format!("{} KiB", bytes >> 10)
-    } else {
-        format!("{bytes} B")
-    }
-}
-
-/// Parses a size: a number with an optional `B`, `K`/`KiB`, `M`/`MiB` suffix.
-pub fn parse_size(text: &str) -> Result<usize, String> {
-    let text = text.trim();
-    let split = text.find(|c: char| !c.is_ascii_digit()).unwrap_or(text.len());
-    let (digits, unit) = text.split_at(split);
-    let number: usize = digits.parse().map_err(|_| format!("invalid size {text:?}"))?;
-    let multiplier = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "b" => 1,
-        "k" | "kb" | "kib" => 1024,
-        "m" | "mb" | "mib" => 1 << 20,
-        _ => return Err(format!("invalid size unit in {text:?} (use B, KiB or MiB)")),
-    };
-    number.checked_mul(multiplier).ok_or_else(|| format!("size {text:?} is too large"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sizes_round_trip() {
-        for (text, bytes) in [("64", 64), ("64B", 64), ("4K", 4096), ("4 KiB", 4096), ("1MiB", 1 << 20)] {
-            assert_eq!(parse_size(text), Ok(bytes));
-        }
-        assert_eq!(format_size(64), "64 B");
-        assert_eq!(format_size(4096), "4 KiB");
-        assert_eq!(format_size(1 << 20), "1 MiB");
-        assert_eq!(format_size(3000), "3000 B");
-        assert!(parse_size("12 parsecs").is_err());
-        assert!(parse_size("").is_err());
-    }
-
-    #[test]
-    fn medians_and_paired_ratios() {
-        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
-        assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), 2.5);
-        let a = Timing { name: "a".into(), bytes: 10, rounds_ns: vec![10.0, 20.0, 40.0] };
-        let b = Timing { name: "b".into(), bytes: 10, rounds_ns: vec![5.0, 10.0, 30.0] };
-        assert_eq!(median_ratio(&a, &b), 2.0);
-        assert_eq!(a.mb_per_s(), 10.0 / 20.0 * 1e3);
-    }
-}
+pub use harness::{
+    consume, core_ghz, median, median_paired_ratio, median_ratio, run_interleaved, spread, thread_cpu_seconds, Case,
+    Timing,
+};
+pub use rng::{random_input, SeededRng};
+pub use size::{format_size, parse_size};

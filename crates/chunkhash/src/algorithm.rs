@@ -1,77 +1,18 @@
-//! The registry of checksum algorithms and their stable numeric ids.
-//!
-//! The ids are an on-disk contract: block trailers ([`crate::trailer`]) and
-//! the tables of storage systems record them. An id never changes meaning,
-//! a new algorithm gets a new id, and 0 is reserved so that a zeroed trailer
-//! (a hole, a wiped sector) never names an algorithm.
+//! What an [`Algorithm`] is: its id, names, lengths and flags (read from
+//! the registry table in `registry.rs`, which declares the enum), parsing a
+//! name, and the errors for an unknown id or name and for an algorithm this
+//! build lacks.
 
+use crate::registry::{Properties, ALL, PROPERTIES};
 use core::fmt;
 use core::str::FromStr;
 
-/// A checksum or hash algorithm of the registry.
-///
-/// `id()` is stable forever (see the table in the crate docs); the enum is
-/// `#[non_exhaustive]` because new algorithms get new ids.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-#[repr(u8)]
-pub enum Algorithm {
-    /// BLAKE3, 32 bytes.
-    Blake3 = 1,
-    /// The first 20 bytes of BLAKE3: the chunk address of
-    /// [`blake3::Hash::address`](crate::blake3::Hash::address), and what
-    /// `b3sum -l 20` prints.
-    Blake3_160 = 2,
-    /// XXH3, 64-bit output, seed 0 and the default secret.
-    Xxh3_64 = 3,
-    /// XXH3, 128-bit output (`XXH128`), seed 0 and the default secret.
-    Xxh3_128 = 4,
-    /// XXH64, seed 0.
-    Xxh64 = 5,
-    /// XXH32, seed 0.
-    Xxh32 = 6,
-    /// CRC-32C (Castagnoli, the iSCSI polynomial; reflected, initial value
-    /// and final XOR `0xFFFFFFFF`): check value `0xE3069283` for `"123456789"`.
-    Crc32c = 7,
-    /// BLAKE2b with a 64-byte output, unkeyed (what `b2sum` prints).
-    Blake2b512 = 8,
-    /// BLAKE2b with a 32-byte output, unkeyed: the digest length is a BLAKE2b
-    /// parameter, so this is not a truncation of BLAKE2b-512 (`b2sum -l 256`,
-    /// btrfs `blake2`).
-    Blake2b256 = 9,
-    /// SHA-256 (FIPS 180-4).
-    Sha256 = 10,
-    /// SHA-512 (FIPS 180-4).
-    Sha512 = 11,
-    /// The first 20 bytes of SHA-512: the legacy chunk address of Dolt-style
-    /// (noms) chunk stores, kept for migration. Not the FIPS 180-4
-    /// "SHA-512/t" family, which uses other initial values.
-    Sha512_160 = 12,
-}
-
-/// Every algorithm, in id order.
-const ALL: [Algorithm; 12] = [
-    Algorithm::Blake3,
-    Algorithm::Blake3_160,
-    Algorithm::Xxh3_64,
-    Algorithm::Xxh3_128,
-    Algorithm::Xxh64,
-    Algorithm::Xxh32,
-    Algorithm::Crc32c,
-    Algorithm::Blake2b512,
-    Algorithm::Blake2b256,
-    Algorithm::Sha256,
-    Algorithm::Sha512,
-    Algorithm::Sha512_160,
-];
-
-/// The largest [`Algorithm::digest_len`]: 64 bytes (BLAKE2b-512, SHA-512).
-pub const MAX_DIGEST_LEN: usize = 64;
+pub use crate::registry::{Algorithm, MAX_DIGEST_LEN};
 
 impl Algorithm {
     /// Every algorithm, in id order. The CLI and the bindings list these.
     pub const fn all() -> &'static [Algorithm] {
-        &ALL
+        ALL
     }
 
     /// The stable numeric id (1 to 12 today; 0 is reserved and never used).
@@ -88,23 +29,15 @@ impl Algorithm {
         }
     }
 
+    /// The algorithm's row of the registry table.
+    const fn properties(self) -> &'static Properties {
+        &PROPERTIES[self as usize]
+    }
+
     /// The canonical name, as the crate docs' table spells it: `BLAKE3`,
     /// `XXH3-64`, `CRC32C`, `SHA-256`, ... `Display` prints it too.
     pub const fn name(self) -> &'static str {
-        match self {
-            Algorithm::Blake3 => "BLAKE3",
-            Algorithm::Blake3_160 => "BLAKE3-160",
-            Algorithm::Xxh3_64 => "XXH3-64",
-            Algorithm::Xxh3_128 => "XXH3-128",
-            Algorithm::Xxh64 => "XXH64",
-            Algorithm::Xxh32 => "XXH32",
-            Algorithm::Crc32c => "CRC32C",
-            Algorithm::Blake2b512 => "BLAKE2b-512",
-            Algorithm::Blake2b256 => "BLAKE2b-256",
-            Algorithm::Sha256 => "SHA-256",
-            Algorithm::Sha512 => "SHA-512",
-            Algorithm::Sha512_160 => "SHA-512/160",
-        }
+        self.properties().name
     }
 
     /// The tag of BSD-style (`--tag`) checksum lines, `TAG (FILE) = HEX`,
@@ -116,32 +49,12 @@ impl Algorithm {
     /// coreutils `NAME-BITS` pattern (`BLAKE3-160`, `SHA512-160`, `CRC32C`).
     /// Every tag parses back to its algorithm with [`FromStr`].
     pub const fn bsd_tag(self) -> &'static str {
-        match self {
-            Algorithm::Blake3 => "BLAKE3",
-            Algorithm::Blake3_160 => "BLAKE3-160",
-            Algorithm::Xxh3_64 => "XXH3",
-            Algorithm::Xxh3_128 => "XXH128",
-            Algorithm::Xxh64 => "XXH64",
-            Algorithm::Xxh32 => "XXH32",
-            Algorithm::Crc32c => "CRC32C",
-            Algorithm::Blake2b512 => "BLAKE2b",
-            Algorithm::Blake2b256 => "BLAKE2b-256",
-            Algorithm::Sha256 => "SHA256",
-            Algorithm::Sha512 => "SHA512",
-            Algorithm::Sha512_160 => "SHA512-160",
-        }
+        self.properties().bsd_tag
     }
 
     /// Bytes in a digest: 4 (CRC32C, XXH32), 8, 16, 20, 32 or 64.
     pub const fn digest_len(self) -> usize {
-        match self {
-            Algorithm::Crc32c | Algorithm::Xxh32 => 4,
-            Algorithm::Xxh3_64 | Algorithm::Xxh64 => 8,
-            Algorithm::Xxh3_128 => 16,
-            Algorithm::Blake3_160 | Algorithm::Sha512_160 => 20,
-            Algorithm::Blake3 | Algorithm::Blake2b256 | Algorithm::Sha256 => 32,
-            Algorithm::Blake2b512 | Algorithm::Sha512 => 64,
-        }
+        self.properties().digest_len
     }
 
     /// Whether the algorithm is a cryptographic hash (collision and preimage
@@ -149,28 +62,13 @@ impl Algorithm {
     /// (CRC32C and the xxHash family, which anyone can forge). The 160-bit
     /// truncations are cryptographic with 80-bit collision resistance.
     pub const fn is_cryptographic(self) -> bool {
-        match self {
-            Algorithm::Xxh3_64 | Algorithm::Xxh3_128 | Algorithm::Xxh64 | Algorithm::Xxh32 | Algorithm::Crc32c => false,
-            Algorithm::Blake3
-            | Algorithm::Blake3_160
-            | Algorithm::Blake2b512
-            | Algorithm::Blake2b256
-            | Algorithm::Sha256
-            | Algorithm::Sha512
-            | Algorithm::Sha512_160 => true,
-        }
+        self.properties().cryptographic
     }
 
     /// The cargo feature that compiles this algorithm in, or `None` for the
     /// BLAKE3 ones, which are always there.
     pub const fn cargo_feature(self) -> Option<&'static str> {
-        match self {
-            Algorithm::Blake3 | Algorithm::Blake3_160 => None,
-            Algorithm::Xxh3_64 | Algorithm::Xxh3_128 | Algorithm::Xxh64 | Algorithm::Xxh32 => Some("xxhash"),
-            Algorithm::Crc32c => Some("crc32c"),
-            Algorithm::Blake2b512 | Algorithm::Blake2b256 => Some("blake2"),
-            Algorithm::Sha256 | Algorithm::Sha512 | Algorithm::Sha512_160 => Some("sha2"),
-        }
+        self.properties().cargo_feature
     }
 
     /// Whether this build can compute the algorithm: true for all of them
@@ -178,33 +76,34 @@ impl Algorithm {
     /// its id still exist (they are a contract), but hashing with it returns
     /// [`UnavailableAlgorithm`] from the `try_` functions.
     pub const fn is_available(self) -> bool {
-        match self {
-            Algorithm::Blake3 | Algorithm::Blake3_160 => true,
-            Algorithm::Xxh3_64 | Algorithm::Xxh3_128 | Algorithm::Xxh64 | Algorithm::Xxh32 => cfg!(feature = "xxhash"),
-            Algorithm::Crc32c => cfg!(feature = "crc32c"),
-            Algorithm::Blake2b512 | Algorithm::Blake2b256 => cfg!(feature = "blake2"),
-            Algorithm::Sha256 | Algorithm::Sha512 | Algorithm::Sha512_160 => cfg!(feature = "sha2"),
-        }
+        self.properties().available
+    }
+
+    /// The code that computes the algorithm on this machine, or `None` if
+    /// this build lacks it: the crate chunkhash wraps and the instruction set
+    /// that crate picks on this CPU (`"twox-hash avx2"`, `"crc32c sse4.2"`,
+    /// `"sha2 shani"`, `"blake2b_simd avx2"`, `"hmac-sha256 portable"`), or
+    /// for BLAKE3 and BLAKE3-160 chunkhash's own backend
+    /// ([`Backend::detect`](crate::Backend::detect): `"avx512"`,
+    /// `"neon"`, ...). For reports and benchmarks; the spelling may change.
+    ///
+    /// ```
+    /// use chunkhash::Algorithm;
+    ///
+    /// let blake3 = Algorithm::Blake3.implementation();
+    /// assert_eq!(blake3, Some(chunkhash::Backend::detect().name()));
+    /// # #[cfg(feature = "crc32c")]
+    /// assert!(Algorithm::Crc32c.implementation().unwrap().starts_with("crc32c "));
+    /// ```
+    pub fn implementation(self) -> Option<&'static str> {
+        crate::registry::implementation(self)
     }
 
     /// The names `FromStr` accepts besides the canonical one, lowercase with
     /// `-` (parsing ignores case and reads `_` as `-`): the spellings of
     /// b3sum, xxhsum (`-H` names and `--tag` tags), coreutils and btrfs.
     const fn aliases(self) -> &'static [&'static str] {
-        match self {
-            Algorithm::Blake3 => &["b3"],
-            Algorithm::Blake3_160 => &["b3-160"],
-            Algorithm::Xxh3_64 => &["xxh3", "xxh3-64bits"],
-            Algorithm::Xxh3_128 => &["xxh128", "xxh3-128bits"],
-            Algorithm::Xxh64 => &["xxhash64"],
-            Algorithm::Xxh32 => &["xxhash32"],
-            Algorithm::Crc32c => &["crc-32c", "crc-32/iscsi"],
-            Algorithm::Blake2b512 => &["blake2b"],
-            Algorithm::Blake2b256 => &[],
-            Algorithm::Sha256 => &["sha256", "sha2-256"],
-            Algorithm::Sha512 => &["sha512", "sha2-512"],
-            Algorithm::Sha512_160 => &["sha512/160", "sha512-160"],
-        }
+        self.properties().aliases
     }
 
     fn matches(self, name: &str) -> bool {
@@ -363,7 +262,7 @@ mod tests {
 
     #[test]
     fn aliases_are_lowercase_and_unambiguous() {
-        for algorithm in ALL {
+        for &algorithm in ALL {
             for alias in algorithm.aliases() {
                 assert_eq!(*alias, alias.to_ascii_lowercase().replace('_', "-"), "{alias}");
                 let owners: std::vec::Vec<Algorithm> = ALL.iter().copied().filter(|a| a.matches(alias)).collect();

@@ -14,6 +14,7 @@
 //! docs, "Build time"). With `std`, blake2b_simd picks AVX2 at run time;
 //! without it, its portable code.
 
+use crate::wrapper::{x86_has, Wrapper};
 use blake2b_simd::{Params, State};
 
 fn params(len: usize) -> Params {
@@ -22,31 +23,41 @@ fn params(len: usize) -> Params {
     params
 }
 
-/// BLAKE2b with an output of `N` bytes (64 or 32 here).
-// Out of line so the registry's inlined dispatch stays small (see digest.rs).
-#[inline(never)]
-pub(crate) fn blake2b<const N: usize>(input: &[u8]) -> [u8; N] {
-    let mut out = [0u8; N];
-    out.copy_from_slice(params(N).hash(input).as_bytes());
-    out
-}
-
-/// Streaming BLAKE2b with an `N`-byte output.
+/// Unkeyed BLAKE2b with an `N`-byte output (64 or 32 here).
 #[derive(Clone)]
-pub(crate) struct Blake2bHasher<const N: usize>(State);
+pub(crate) struct Blake2b<const N: usize>(State);
 
-impl<const N: usize> Blake2bHasher<N> {
-    pub(crate) fn new() -> Self {
-        Blake2bHasher(params(N).to_state())
+impl<const N: usize> Wrapper<N> for Blake2b<N> {
+    // Out of line so the registry's inlined dispatch stays small (see registry.rs).
+    #[inline(never)]
+    fn hash(input: &[u8]) -> [u8; N] {
+        let mut out = [0u8; N];
+        out.copy_from_slice(params(N).hash(input).as_bytes());
+        out
     }
 
-    pub(crate) fn update(&mut self, input: &[u8]) {
+    fn new() -> Self {
+        Blake2b(params(N).to_state())
+    }
+
+    fn update(&mut self, input: &[u8]) {
         self.0.update(input);
     }
 
-    pub(crate) fn finalize(&self) -> [u8; N] {
+    fn finalize(&self) -> [u8; N] {
         let mut out = [0u8; N];
         out.copy_from_slice(self.0.finalize().as_bytes());
         out
+    }
+
+    /// blake2b_simd 1.0 (`guts.rs`, `Implementation::detect`): AVX2, else
+    /// SSE4.1, else portable; at run time with `std`, from the build's target
+    /// features without it. Other architectures run the portable code.
+    fn implementation() -> &'static str {
+        match (x86_has!("avx2"), x86_has!("sse4.1")) {
+            (true, _) => "blake2b_simd avx2",
+            (false, true) => "blake2b_simd sse4.1",
+            (false, false) => "blake2b_simd portable",
+        }
     }
 }

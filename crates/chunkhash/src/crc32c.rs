@@ -16,24 +16,37 @@
 //! so the `crc32c` feature implies `std`. Its build script (with
 //! `rustc_version` and `semver`) is most of its build time.
 
-pub(crate) fn crc32c(input: &[u8]) -> [u8; 4] {
-    ::crc32c::crc32c(input).to_be_bytes()
-}
+use crate::wrapper::{aarch64_has, x86_has, Wrapper};
 
-/// Streaming CRC-32C: the running CRC is the whole state.
+/// CRC-32C: the running CRC is the whole streaming state.
 #[derive(Clone)]
-pub(crate) struct Crc32cHasher(u32);
+pub(crate) struct Crc32c(u32);
 
-impl Crc32cHasher {
-    pub(crate) fn new() -> Self {
-        Crc32cHasher(0)
+impl Wrapper<4> for Crc32c {
+    fn hash(input: &[u8]) -> [u8; 4] {
+        ::crc32c::crc32c(input).to_be_bytes()
     }
 
-    pub(crate) fn update(&mut self, input: &[u8]) {
+    fn new() -> Self {
+        Crc32c(0)
+    }
+
+    fn update(&mut self, input: &[u8]) {
         self.0 = ::crc32c::crc32c_append(self.0, input);
     }
 
-    pub(crate) fn finalize(&self) -> [u8; 4] {
+    fn finalize(&self) -> [u8; 4] {
         self.0.to_be_bytes()
+    }
+
+    /// crc32c 0.6 (`crc32c_append`): the SSE4.2 `crc32` instruction on
+    /// x86-64, the `crc` extension on aarch64, each detected at run time;
+    /// otherwise its eight tables.
+    fn implementation() -> &'static str {
+        match (cfg!(target_arch = "x86_64") && x86_has!("sse4.2"), aarch64_has!("crc")) {
+            (true, _) => "crc32c sse4.2",
+            (false, true) => "crc32c crc",
+            (false, false) => "crc32c table",
+        }
     }
 }

@@ -3,6 +3,7 @@
 
 use crate::algorithm::{Algorithm, UnavailableAlgorithm, MAX_DIGEST_LEN};
 use crate::hex::HexError;
+use crate::registry::{hash_into, State};
 use core::fmt;
 
 /// The output of an [`Algorithm`]: 4 to 64 bytes held inline (no heap).
@@ -64,7 +65,7 @@ impl Eq for Digest {}
 /// the right length.
 impl PartialEq<[u8]> for Digest {
     fn eq(&self, other: &[u8]) -> bool {
-        crate::hex::constant_time_eq_slices(self.as_bytes(), other)
+        crate::hex::constant_time_eq(self.as_bytes(), other)
     }
 }
 
@@ -189,62 +190,6 @@ pub(crate) fn unavailable(algorithm: Algorithm) -> ! {
     panic!("{}", UnavailableAlgorithm(algorithm))
 }
 
-/// Hashes `input` into the front of `out` (which the caller zeroed); false
-/// if this build lacks the algorithm. Every arm is a call and a copy of a
-/// fixed size: no variable-length `memcpy`, and no large `Result` moved
-/// around, which had made a 64-byte XXH3 through the registry cost three
-/// times the direct call (callgrind: 44 instructions of the wrapper's own).
-#[inline(always)]
-fn hash_into(algorithm: Algorithm, input: &[u8], out: &mut [u8; MAX_DIGEST_LEN]) -> bool {
-    match algorithm {
-        Algorithm::Blake3 => put(out, blake3(input)),
-        Algorithm::Blake3_160 => put(out, prefix::<20, 32>(blake3(input))),
-        #[cfg(feature = "xxhash")]
-        Algorithm::Xxh3_64 => put(out, crate::xxhash::xxh3_64(input)),
-        #[cfg(feature = "xxhash")]
-        Algorithm::Xxh3_128 => put(out, crate::xxhash::xxh3_128(input)),
-        #[cfg(feature = "xxhash")]
-        Algorithm::Xxh64 => put(out, crate::xxhash::xxh64(input)),
-        #[cfg(feature = "xxhash")]
-        Algorithm::Xxh32 => put(out, crate::xxhash::xxh32(input)),
-        #[cfg(feature = "crc32c")]
-        Algorithm::Crc32c => put(out, crate::crc32c::crc32c(input)),
-        #[cfg(feature = "blake2")]
-        Algorithm::Blake2b512 => put(out, crate::blake2b::blake2b::<64>(input)),
-        #[cfg(feature = "blake2")]
-        Algorithm::Blake2b256 => put(out, crate::blake2b::blake2b::<32>(input)),
-        #[cfg(feature = "sha2")]
-        Algorithm::Sha256 => put(out, crate::sha2::sha256(input)),
-        #[cfg(feature = "sha2")]
-        Algorithm::Sha512 => put(out, crate::sha2::sha512(input)),
-        #[cfg(feature = "sha2")]
-        Algorithm::Sha512_160 => put(out, prefix::<20, 64>(crate::sha2::sha512(input))),
-        #[allow(unreachable_patterns)] // Reached only when a feature is off.
-        _ => return false,
-    }
-    true
-}
-
-/// Kept out of line: BLAKE3's tree hashing needs a large stack frame, and
-/// inlined into the dispatch it made every algorithm's call pay for it.
-#[inline(never)]
-fn blake3(input: &[u8]) -> [u8; 32] {
-    crate::blake3::hash(input).into()
-}
-
-#[inline(always)]
-fn put<const N: usize>(out: &mut [u8; MAX_DIGEST_LEN], output: [u8; N]) {
-    out[..N].copy_from_slice(&output);
-}
-
-/// The first `M` bytes of an `N`-byte output (the 160-bit truncations).
-#[inline(always)]
-fn prefix<const M: usize, const N: usize>(output: [u8; N]) -> [u8; M] {
-    let mut first = [0u8; M];
-    first.copy_from_slice(&output[..M]);
-    first
-}
-
 /// Incremental hashing with any [`Algorithm`]: feed input in pieces, get
 /// the same [`Digest`] as [`digest`] of the whole. No heap allocation.
 ///
@@ -261,32 +206,6 @@ pub struct StreamingHasher {
     state: State,
 }
 
-// The BLAKE3 hasher (about 2.8 KiB) sets the size of every variant; boxing
-// it would need the heap, which the registry does without (no_std, no alloc).
-#[allow(clippy::large_enum_variant)]
-#[derive(Clone)]
-enum State {
-    Blake3(crate::blake3::Hasher),
-    #[cfg(feature = "xxhash")]
-    Xxh3_64(crate::xxhash::Xxh3_64Hasher),
-    #[cfg(feature = "xxhash")]
-    Xxh3_128(crate::xxhash::Xxh3_128Hasher),
-    #[cfg(feature = "xxhash")]
-    Xxh64(crate::xxhash::Xxh64Hasher),
-    #[cfg(feature = "xxhash")]
-    Xxh32(crate::xxhash::Xxh32Hasher),
-    #[cfg(feature = "crc32c")]
-    Crc32c(crate::crc32c::Crc32cHasher),
-    #[cfg(feature = "blake2")]
-    Blake2b512(crate::blake2b::Blake2bHasher<64>),
-    #[cfg(feature = "blake2")]
-    Blake2b256(crate::blake2b::Blake2bHasher<32>),
-    #[cfg(feature = "sha2")]
-    Sha256(crate::sha2::Sha256Hasher),
-    #[cfg(feature = "sha2")]
-    Sha512(crate::sha2::Sha512Hasher),
-}
-
 impl StreamingHasher {
     /// A hasher for `algorithm`.
     ///
@@ -301,30 +220,10 @@ impl StreamingHasher {
     /// A hasher for `algorithm`, or an error if this build lacks the
     /// algorithm's cargo feature.
     pub fn try_new(algorithm: Algorithm) -> Result<StreamingHasher, UnavailableAlgorithm> {
-        let state = match algorithm {
-            Algorithm::Blake3 | Algorithm::Blake3_160 => State::Blake3(crate::blake3::Hasher::new()),
-            #[cfg(feature = "xxhash")]
-            Algorithm::Xxh3_64 => State::Xxh3_64(crate::xxhash::Xxh3_64Hasher::new()),
-            #[cfg(feature = "xxhash")]
-            Algorithm::Xxh3_128 => State::Xxh3_128(crate::xxhash::Xxh3_128Hasher::new()),
-            #[cfg(feature = "xxhash")]
-            Algorithm::Xxh64 => State::Xxh64(crate::xxhash::Xxh64Hasher::new()),
-            #[cfg(feature = "xxhash")]
-            Algorithm::Xxh32 => State::Xxh32(crate::xxhash::Xxh32Hasher::new()),
-            #[cfg(feature = "crc32c")]
-            Algorithm::Crc32c => State::Crc32c(crate::crc32c::Crc32cHasher::new()),
-            #[cfg(feature = "blake2")]
-            Algorithm::Blake2b512 => State::Blake2b512(crate::blake2b::Blake2bHasher::new()),
-            #[cfg(feature = "blake2")]
-            Algorithm::Blake2b256 => State::Blake2b256(crate::blake2b::Blake2bHasher::new()),
-            #[cfg(feature = "sha2")]
-            Algorithm::Sha256 => State::Sha256(crate::sha2::Sha256Hasher::new()),
-            #[cfg(feature = "sha2")]
-            Algorithm::Sha512 | Algorithm::Sha512_160 => State::Sha512(crate::sha2::Sha512Hasher::new()),
-            #[allow(unreachable_patterns)] // Reached only when a feature is off.
-            _ => return Err(UnavailableAlgorithm(algorithm)),
-        };
-        Ok(StreamingHasher { algorithm, state })
+        match State::new(algorithm) {
+            Some(state) => Ok(StreamingHasher { algorithm, state }),
+            None => Err(UnavailableAlgorithm(algorithm)),
+        }
     }
 
     /// The algorithm this hasher computes.
@@ -334,29 +233,7 @@ impl StreamingHasher {
 
     /// Adds input.
     pub fn update(&mut self, input: &[u8]) -> &mut Self {
-        match &mut self.state {
-            State::Blake3(hasher) => {
-                hasher.update(input);
-            }
-            #[cfg(feature = "xxhash")]
-            State::Xxh3_64(hasher) => hasher.update(input),
-            #[cfg(feature = "xxhash")]
-            State::Xxh3_128(hasher) => hasher.update(input),
-            #[cfg(feature = "xxhash")]
-            State::Xxh64(hasher) => hasher.update(input),
-            #[cfg(feature = "xxhash")]
-            State::Xxh32(hasher) => hasher.update(input),
-            #[cfg(feature = "crc32c")]
-            State::Crc32c(hasher) => hasher.update(input),
-            #[cfg(feature = "blake2")]
-            State::Blake2b512(hasher) => hasher.update(input),
-            #[cfg(feature = "blake2")]
-            State::Blake2b256(hasher) => hasher.update(input),
-            #[cfg(feature = "sha2")]
-            State::Sha256(hasher) => hasher.update(input),
-            #[cfg(feature = "sha2")]
-            State::Sha512(hasher) => hasher.update(input),
-        }
+        self.state.update(input);
         self
     }
 
@@ -364,51 +241,13 @@ impl StreamingHasher {
     /// may follow.
     pub fn finalize(&self) -> Digest {
         let mut bytes = [0u8; MAX_DIGEST_LEN];
-        let out = &mut bytes;
-        match &self.state {
-            State::Blake3(hasher) => {
-                let hash: [u8; 32] = hasher.finalize().into();
-                if self.algorithm == Algorithm::Blake3_160 {
-                    put(out, prefix::<20, 32>(hash));
-                } else {
-                    put(out, hash);
-                }
-            }
-            #[cfg(feature = "xxhash")]
-            State::Xxh3_64(hasher) => put(out, hasher.finalize()),
-            #[cfg(feature = "xxhash")]
-            State::Xxh3_128(hasher) => put(out, hasher.finalize()),
-            #[cfg(feature = "xxhash")]
-            State::Xxh64(hasher) => put(out, hasher.finalize()),
-            #[cfg(feature = "xxhash")]
-            State::Xxh32(hasher) => put(out, hasher.finalize()),
-            #[cfg(feature = "crc32c")]
-            State::Crc32c(hasher) => put(out, hasher.finalize()),
-            #[cfg(feature = "blake2")]
-            State::Blake2b512(hasher) => put(out, hasher.finalize()),
-            #[cfg(feature = "blake2")]
-            State::Blake2b256(hasher) => put(out, hasher.finalize()),
-            #[cfg(feature = "sha2")]
-            State::Sha256(hasher) => put(out, hasher.finalize()),
-            #[cfg(feature = "sha2")]
-            State::Sha512(hasher) => {
-                let hash = hasher.finalize();
-                if self.algorithm == Algorithm::Sha512_160 {
-                    put(out, prefix::<20, 64>(hash));
-                } else {
-                    put(out, hash);
-                }
-            }
-        }
+        self.state.finalize_into(&mut bytes);
         Digest { bytes, algorithm: self.algorithm }
     }
 
     /// Forgets all input, as a new hasher for the same algorithm.
     pub fn reset(&mut self) -> &mut Self {
-        // `try_new` succeeded for this algorithm once, so it does again.
-        if let Ok(fresh) = StreamingHasher::try_new(self.algorithm) {
-            *self = fresh;
-        }
+        self.state.reset();
         self
     }
 }

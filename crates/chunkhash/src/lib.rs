@@ -20,7 +20,7 @@
 //! stable numeric id: RocksDB-style tables store the id and must reject ids
 //! they do not know ([`Algorithm::from_id`]), btrfs-style tools let a user
 //! pick by name (`"sha256".parse()`), Dolt-style stores use a 20-byte
-//! address. [`digest`] and [`StreamingHasher`] compute any of them into an
+//! address. [`digest()`] and [`StreamingHasher`] compute any of them into an
 //! inline [`Digest`]; [`trailer`] seals blocks with self-describing trailers.
 //!
 //! ```
@@ -40,6 +40,14 @@
 //! algorithm gets a new id, and 0 is reserved (a zeroed trailer never names
 //! an algorithm). `vectors/golden.json` pins this table and every
 //! algorithm's output; a test fails if either changes.
+//!
+//! The table below is one declarative table in the source (`src/registry.rs`):
+//! a row per algorithm gives its id, names, length, flags, cargo feature and
+//! the wrapper that computes it, and everything else (the enum, parsing,
+//! dispatch, the C library's constants) is made from it. Adding an
+//! algorithm is a row, its wrapper module and its golden vectors.
+//! [`Algorithm::implementation`] says which code computes an algorithm on
+//! this machine (`"twox-hash avx2"`, `"sha2 shani"`, ...).
 //!
 //! | id | name | bytes | cryptographic | [`bsd_tag`](Algorithm::bsd_tag) | computed by (cargo feature) |
 //! | ---: | --- | ---: | --- | --- | --- |
@@ -83,8 +91,11 @@
 //!
 //! ## Dependencies, and why each crate
 //!
-//! The BLAKE3 core needs one crate, `cpufeatures` (x86 only; tiny, `no_std`),
-//! for cached run-time CPU feature detection. No build script, no C compiler.
+//! The BLAKE3 core needs two small `no_std` crates: `arrayvec`, for the
+//! fixed-capacity stack of chaining values and the buffered chunk inside
+//! [`blake3::Hasher`] (no heap), and `cpufeatures` (x86 only), for cached
+//! run-time CPU feature detection. `rayon` comes in only with the `parallel`
+//! feature. No build script, no C compiler.
 //!
 //! The other algorithms come from maintained crates, each chosen among
 //! candidates by measurement on the project machine (2-core AMD EPYC, Zen 4,
@@ -100,7 +111,7 @@
 //! | BLAKE2b-512, BLAKE2b-256 | `blake2b_simd` 1.0 | `blake2` 0.11 | within 10% (0.7-1.2 GB/s); 1.27x faster with `target-cpu=native` | 2.1 s vs 3.1 s | lighter (no `digest` stack), never slower |
 //! | SHA-256, SHA-512 | `hmac-sha256` + `hmac-sha512` 1.1; `sha2` 0.11 with `sha2-hw` | `sha2` 0.11, `sha2` 0.10 | sha2 (SHA-NI) 5.8x faster for SHA-256 (1.28 vs 0.22 GB/s at 1 MiB), 1.1x for SHA-512 | 0.43 s vs 3.9 s | build cost of an on-by-default family; speed one feature away |
 //!
-//! Through the registry ([`digest`] with an algorithm known only at run
+//! Through the registry ([`digest()`] with an algorithm known only at run
 //! time) a 64-byte input costs a few nanoseconds more than calling the crate
 //! directly (XXH3-64: 9.2 vs 6.5 ns; CRC32C: 20 vs 15 ns); from 4 KiB the
 //! difference is within noise.
@@ -109,7 +120,7 @@
 //! `src/blake2b.rs`, `src/sha2.rs`) gives the full reasoning.
 //!
 //! **Build time: a conflict, stated.** The registry's families are on by
-//! default (issue 5), and chunkhash's default build was meant to compile at
+//! default, and chunkhash's default build was meant to compile at
 //! least as fast as a crate using only the official `blake3`. With the
 //! lightest well-kept crate for every family it does not. In three runs of
 //! interleaved clean release builds (5 to 7 rounds each, `scripts/build_times.sh`
@@ -141,10 +152,12 @@ extern crate std;
 mod algorithm;
 pub mod blake3;
 mod digest;
-mod hex;
+pub mod hex;
 #[allow(unsafe_code)]
 mod platform;
+mod registry;
 pub mod trailer;
+mod wrapper;
 
 #[cfg(feature = "blake2")]
 mod blake2b;
@@ -155,7 +168,13 @@ mod sha2;
 #[cfg(feature = "xxhash")]
 mod xxhash;
 
+// The README's Rust examples, run as doctests (they need the default
+// families and `alloc`).
+#[cfg(all(doctest, feature = "alloc", feature = "xxhash", feature = "crc32c"))]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;
+
 pub use algorithm::{Algorithm, ParseAlgorithmError, UnavailableAlgorithm, UnknownAlgorithm, MAX_DIGEST_LEN};
 pub use digest::{digest, try_digest, Digest, DigestHex, StreamingHasher};
 pub use hex::{HexError, HexString};
-pub use platform::{Backend, BackendError};
+pub use platform::backend::{Backend, BackendError};

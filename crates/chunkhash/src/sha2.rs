@@ -24,104 +24,66 @@
 
 #[cfg(not(feature = "sha2-hw"))]
 mod backend {
-    // Out of line so the registry's inlined dispatch stays small (see digest.rs).
-    #[inline(never)]
-    pub(crate) fn sha256(input: &[u8]) -> [u8; 32] {
-        hmac_sha256::Hash::hash(input)
-    }
+    use crate::wrapper::wrapper;
 
-    #[inline(never)]
-    pub(crate) fn sha512(input: &[u8]) -> [u8; 64] {
-        hmac_sha512::Hash::hash(input)
-    }
-
-    /// Streaming SHA-256.
-    #[derive(Clone)]
-    pub(crate) struct Sha256Hasher(hmac_sha256::Hash);
-
-    impl Sha256Hasher {
-        pub(crate) fn new() -> Self {
-            Sha256Hasher(hmac_sha256::Hash::new())
-        }
-
-        pub(crate) fn update(&mut self, input: &[u8]) {
-            self.0.update(input);
-        }
-
-        pub(crate) fn finalize(&self) -> [u8; 32] {
-            self.0.finalize()
-        }
-    }
-
-    /// Streaming SHA-512.
-    #[derive(Clone)]
-    pub(crate) struct Sha512Hasher(hmac_sha512::Hash);
-
-    impl Sha512Hasher {
-        pub(crate) fn new() -> Self {
-            Sha512Hasher(hmac_sha512::Hash::new())
-        }
-
-        pub(crate) fn update(&mut self, input: &[u8]) {
-            self.0.update(input);
-        }
-
-        pub(crate) fn finalize(&self) -> [u8; 64] {
-            self.0.finalize()
+    wrapper! {
+        /// SHA-256 from `hmac-sha256`: portable code only.
+        Sha256(hmac_sha256::Hash): 32, implementation: "hmac-sha256 portable",
+        /// SHA-512 from `hmac-sha512`: portable code only.
+        Sha512(hmac_sha512::Hash): 64, implementation: "hmac-sha512 portable";
+        {
+            // Out of line so the registry's inlined dispatch stays small (see registry.rs).
+            #[inline(never)]
+            hash(input) => State::hash(input);
+            new() => State::new();
+            update(state, input) => state.update(input);
+            finalize(state) => state.finalize();
         }
     }
 }
 
 #[cfg(feature = "sha2-hw")]
 mod backend {
+    use crate::wrapper::{aarch64_has, wrapper, x86_has};
     use ::sha2::Digest as _;
 
-    // Out of line so the registry's inlined dispatch stays small (see digest.rs).
-    #[inline(never)]
-    pub(crate) fn sha256(input: &[u8]) -> [u8; 32] {
-        ::sha2::Sha256::digest(input).into()
-    }
-
-    #[inline(never)]
-    pub(crate) fn sha512(input: &[u8]) -> [u8; 64] {
-        ::sha2::Sha512::digest(input).into()
-    }
-
-    /// Streaming SHA-256.
-    #[derive(Clone)]
-    pub(crate) struct Sha256Hasher(::sha2::Sha256);
-
-    impl Sha256Hasher {
-        pub(crate) fn new() -> Self {
-            Sha256Hasher(::sha2::Sha256::new())
-        }
-
-        pub(crate) fn update(&mut self, input: &[u8]) {
-            self.0.update(input);
-        }
-
-        pub(crate) fn finalize(&self) -> [u8; 32] {
-            self.0.clone().finalize().into()
+    wrapper! {
+        /// SHA-256 from RustCrypto's `sha2`.
+        Sha256(::sha2::Sha256): 32, implementation: sha256_implementation(),
+        /// SHA-512 from RustCrypto's `sha2`.
+        Sha512(::sha2::Sha512): 64, implementation: sha512_implementation();
+        {
+            // Out of line so the registry's inlined dispatch stays small (see registry.rs).
+            #[inline(never)]
+            hash(input) => State::digest(input).into();
+            new() => State::new();
+            update(state, input) => state.update(input);
+            finalize(state) => state.clone().finalize().into();
         }
     }
 
-    /// Streaming SHA-512.
-    #[derive(Clone)]
-    pub(crate) struct Sha512Hasher(::sha2::Sha512);
-
-    impl Sha512Hasher {
-        pub(crate) fn new() -> Self {
-            Sha512Hasher(::sha2::Sha512::new())
+    /// sha2 0.11 (`sha256.rs`): SHA-NI (with SSE4.1) on x86, the SHA2
+    /// extension on aarch64, picked at run time with `cpufeatures`, even
+    /// without `std`; chunkhash asks the CPU only with `std`.
+    fn sha256_implementation() -> &'static str {
+        match (cfg!(feature = "std"), x86_has!("sha", "sse4.1"), aarch64_has!("sha2")) {
+            (false, _, _) => "sha2 (instruction set picked at run time)",
+            (true, true, _) => "sha2 shani",
+            (true, false, true) => "sha2 aarch64-sha2",
+            (true, false, false) => "sha2 soft",
         }
+    }
 
-        pub(crate) fn update(&mut self, input: &[u8]) {
-            self.0.update(input);
-        }
-
-        pub(crate) fn finalize(&self) -> [u8; 64] {
-            self.0.clone().finalize().into()
+    /// sha2 0.11 (`sha512.rs`): AVX2 on x86 (it has no backend for x86's
+    /// SHA-512 instructions), the SHA3 extension on aarch64, as for SHA-256.
+    fn sha512_implementation() -> &'static str {
+        match (cfg!(feature = "std"), x86_has!("avx2"), aarch64_has!("sha3")) {
+            (false, _, _) => "sha2 (instruction set picked at run time)",
+            (true, true, _) => "sha2 avx2",
+            (true, false, true) => "sha2 aarch64-sha3",
+            (true, false, false) => "sha2 soft",
         }
     }
 }
 
-pub(crate) use backend::{sha256, sha512, Sha256Hasher, Sha512Hasher};
+pub(crate) use backend::{Sha256, Sha512};

@@ -35,7 +35,7 @@
 //!   XXH32) to 65 (SHA-512, BLAKE2b-512); a length byte could only repeat it
 //!   or contradict it. A trailer of any other length is rejected
 //!   ([`Truncated`](TrailerError::Truncated), [`TooLong`](TrailerError::TooLong)).
-//! - **Bytes 1..: the checksum of the block**, exactly [`crate::digest`]
+//! - **Bytes 1..: the checksum of the block**, exactly [`crate::digest()`]
 //!   (integers big-endian), XORed byte by byte with the first `L` bytes of
 //!   `mask(context, id)`.
 //!
@@ -138,9 +138,7 @@ impl AsRef<[u8]> for Trailer {
 impl fmt::Debug for Trailer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Trailer({}, ", self.algorithm())?;
-        for byte in self.as_bytes() {
-            write!(f, "{byte:02x}")?;
-        }
+        crate::hex::write(f, self.as_bytes())?;
         f.write_str(")")
     }
 }

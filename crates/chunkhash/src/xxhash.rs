@@ -19,97 +19,69 @@
 //! for twox-hash, 0.44 s for xxhash-rust. Without `std` twox-hash runs its
 //! portable code.
 
+use crate::wrapper::{aarch64_has, wrapper, x86_has};
+use core::hash::Hasher;
 use twox_hash::xxhash3_128::{RawHasher as RawXxh3_128, SecretBuffer as SecretBuffer128};
 use twox_hash::xxhash3_64::{RawHasher as RawXxh3_64, SecretBuffer as SecretBuffer64};
 use twox_hash::{XxHash32, XxHash3_128, XxHash3_64, XxHash64};
 
-pub(crate) fn xxh3_64(input: &[u8]) -> [u8; 8] {
-    XxHash3_64::oneshot(input).to_be_bytes()
-}
-
-pub(crate) fn xxh3_128(input: &[u8]) -> [u8; 16] {
-    XxHash3_128::oneshot(input).to_be_bytes()
-}
-
-pub(crate) fn xxh64(input: &[u8]) -> [u8; 8] {
-    XxHash64::oneshot(0, input).to_be_bytes()
-}
-
-pub(crate) fn xxh32(input: &[u8]) -> [u8; 4] {
-    XxHash32::oneshot(0, input).to_be_bytes()
-}
-
-/// The default secret, borrowed: the streaming XXH3 hashers allocate nothing.
+/// The default secret, borrowed: the streaming XXH3 states allocate nothing.
 type DefaultSecret = &'static [u8; 192];
 
-/// Streaming XXH3-64.
-#[derive(Clone)]
-pub(crate) struct Xxh3_64Hasher(RawXxh3_64<DefaultSecret>);
-
-impl Xxh3_64Hasher {
-    pub(crate) fn new() -> Self {
-        Xxh3_64Hasher(RawXxh3_64::new(SecretBuffer64::default()))
-    }
-
-    pub(crate) fn update(&mut self, input: &[u8]) {
-        core::hash::Hasher::write(&mut self.0, input);
-    }
-
-    pub(crate) fn finalize(&self) -> [u8; 8] {
-        core::hash::Hasher::finish(&self.0).to_be_bytes()
+/// What twox-hash 2.1 runs for XXH3's long inputs (`xxhash3/large.rs`):
+/// with `std`, AVX2 or else SSE2 on x86-64 and NEON on aarch64, picked at
+/// run time; otherwise its scalar code. Inputs up to 240 bytes always take
+/// the scalar path.
+fn xxh3_implementation() -> &'static str {
+    let std = cfg!(feature = "std");
+    match (std && cfg!(target_arch = "x86_64"), x86_has!("avx2"), std && aarch64_has!("neon")) {
+        (true, true, _) => "twox-hash avx2",
+        (true, false, _) => "twox-hash sse2",
+        (false, _, true) => "twox-hash neon",
+        (false, _, false) => "twox-hash scalar",
     }
 }
 
-/// Streaming XXH3-128.
-#[derive(Clone)]
-pub(crate) struct Xxh3_128Hasher(RawXxh3_128<DefaultSecret>);
-
-impl Xxh3_128Hasher {
-    pub(crate) fn new() -> Self {
-        Xxh3_128Hasher(RawXxh3_128::new(SecretBuffer128::default()))
-    }
-
-    pub(crate) fn update(&mut self, input: &[u8]) {
-        self.0.write(input);
-    }
-
-    pub(crate) fn finalize(&self) -> [u8; 16] {
-        self.0.finish_128().to_be_bytes()
+wrapper! {
+    /// XXH3-64.
+    Xxh3_64(RawXxh3_64<DefaultSecret>): 8, implementation: xxh3_implementation();
+    {
+        hash(input) => XxHash3_64::oneshot(input).to_be_bytes();
+        new() => RawXxh3_64::new(SecretBuffer64::default());
+        update(state, input) => Hasher::write(state, input);
+        finalize(state) => Hasher::finish(state).to_be_bytes();
     }
 }
 
-/// Streaming XXH64.
-#[derive(Clone)]
-pub(crate) struct Xxh64Hasher(XxHash64);
-
-impl Xxh64Hasher {
-    pub(crate) fn new() -> Self {
-        Xxh64Hasher(XxHash64::with_seed(0))
-    }
-
-    pub(crate) fn update(&mut self, input: &[u8]) {
-        core::hash::Hasher::write(&mut self.0, input);
-    }
-
-    pub(crate) fn finalize(&self) -> [u8; 8] {
-        core::hash::Hasher::finish(&self.0).to_be_bytes()
+wrapper! {
+    /// XXH3-128.
+    Xxh3_128(RawXxh3_128<DefaultSecret>): 16, implementation: xxh3_implementation();
+    {
+        hash(input) => XxHash3_128::oneshot(input).to_be_bytes();
+        new() => RawXxh3_128::new(SecretBuffer128::default());
+        update(state, input) => state.write(input);
+        finalize(state) => state.finish_128().to_be_bytes();
     }
 }
 
-/// Streaming XXH32.
-#[derive(Clone)]
-pub(crate) struct Xxh32Hasher(XxHash32);
-
-impl Xxh32Hasher {
-    pub(crate) fn new() -> Self {
-        Xxh32Hasher(XxHash32::with_seed(0))
+wrapper! {
+    /// XXH64 (seed 0): scalar code only, in twox-hash as in the reference.
+    Xxh64(XxHash64): 8, implementation: "twox-hash scalar";
+    {
+        hash(input) => XxHash64::oneshot(0, input).to_be_bytes();
+        new() => XxHash64::with_seed(0);
+        update(state, input) => Hasher::write(state, input);
+        finalize(state) => Hasher::finish(state).to_be_bytes();
     }
+}
 
-    pub(crate) fn update(&mut self, input: &[u8]) {
-        core::hash::Hasher::write(&mut self.0, input);
-    }
-
-    pub(crate) fn finalize(&self) -> [u8; 4] {
-        self.0.finish_32().to_be_bytes()
+wrapper! {
+    /// XXH32 (seed 0): scalar code only.
+    Xxh32(XxHash32): 4, implementation: "twox-hash scalar";
+    {
+        hash(input) => XxHash32::oneshot(0, input).to_be_bytes();
+        new() => XxHash32::with_seed(0);
+        update(state, input) => Hasher::write(state, input);
+        finalize(state) => state.finish_32().to_be_bytes();
     }
 }

@@ -323,6 +323,42 @@ fn streaming_equals_one_shot_at_random_splits() {
     assert!(format!("{hasher:?}").contains("Blake3"));
 }
 
+/// Each wrapper names the code it runs: the crate it adapts and the
+/// instruction set that crate picks (chunkhash's own backend for BLAKE3), and
+/// nothing for an algorithm this build lacks. Printed, so a test log says
+/// which code the golden vectors above ran on.
+#[test]
+fn each_algorithm_reports_its_implementation() {
+    for &algorithm in Algorithm::all() {
+        let implementation = algorithm.implementation();
+        println!("{algorithm}: {implementation:?}");
+        if !algorithm.is_available() {
+            assert_eq!(implementation, None, "{algorithm}");
+            continue;
+        }
+        let implementation = implementation.unwrap();
+        let expected_crate = match algorithm.cargo_feature() {
+            None => {
+                assert_eq!(implementation, chunkhash::Backend::detect().name(), "{algorithm}");
+                continue;
+            }
+            Some("xxhash") => "twox-hash",
+            Some("crc32c") => "crc32c",
+            Some("blake2") => "blake2b_simd",
+            Some("sha2") if cfg!(feature = "sha2-hw") => "sha2",
+            Some("sha2") if algorithm == Algorithm::Sha256 => "hmac-sha256",
+            Some("sha2") => "hmac-sha512",
+            Some(other) => panic!("{algorithm}: a wrapper of feature {other} this test does not know"),
+        };
+        let (name, instruction_set) = implementation.split_once(' ').unwrap_or((implementation, ""));
+        assert_eq!(name, expected_crate, "{algorithm}: {implementation}");
+        assert!(!instruction_set.is_empty(), "{algorithm}: {implementation} names no instruction set");
+    }
+    // A truncation runs the code of the algorithm it truncates.
+    assert_eq!(Algorithm::Blake3_160.implementation(), Algorithm::Blake3.implementation());
+    assert_eq!(Algorithm::Sha512_160.implementation(), Algorithm::Sha512.implementation());
+}
+
 /// Without a family's feature: the variant and id remain, hashing with it is
 /// an error from the `try_` forms and a panic with a clear message from the
 /// plain ones. `make test` runs this file with default features off too.

@@ -8,7 +8,7 @@ use chunkhash::blake3::{self, Backend, Hasher};
 use common::{feed_in_pieces, supported_backends};
 use vectors::{blake3_vectors, input_pattern};
 
-/// Split patterns from the issue: single bytes, around a block, around a chunk.
+/// Split patterns: single bytes, around a block, around a chunk.
 const SPLITS: &[&[usize]] = &[&[1], &[63], &[64], &[65], &[1023], &[1024], &[1025], &[63, 64, 65, 1023, 1024, 1025]];
 
 fn hashers(backend: Backend, key: &[u8; 32], context: &str) -> [(&'static str, Hasher); 3] {

@@ -1,10 +1,10 @@
 //! Reading inputs: stdin, files read in blocks, large files memory-mapped,
 //! and the progress bar.
 
-use crate::algo::{Method, MethodHasher};
+use crate::method::{self, Method, MethodHasher};
 use crate::settings::IoSettings;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::fs::File;
+use std::fs::{File, Metadata};
 use std::io::{self, IsTerminal, Read};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -108,9 +108,12 @@ pub fn is_a_directory() -> io::Error {
 }
 
 /// Hashes one input (a path, or `-` for stdin) with each of `methods` in a
-/// single pass, returning one digest per method.
+/// single pass, returning one digest per method. `known` is what a look at
+/// the path just before said (`sum` looks at every input once, up front);
+/// without it the open file is asked.
 pub fn hash_input(
     path: &Path,
+    known: Option<&Metadata>,
     methods: &[Method],
     io_settings: IoSettings,
     progress: &mut Progress,
@@ -120,14 +123,28 @@ pub fn hash_input(
         read_all(io::stdin().lock(), &mut hashers, progress)?;
     } else {
         let file = File::open(path)?;
-        let metadata = file.metadata()?;
+        let asked;
+        let metadata = match known {
+            Some(metadata) => metadata,
+            None => {
+                asked = file.metadata()?;
+                &asked
+            }
+        };
         if metadata.is_dir() {
             return Err(is_a_directory());
         }
-        let len = metadata.len();
-        let threaded = io_settings.parallel() && methods.iter().any(|m| crate::algo::is_blake3_family(m.algorithm));
-        let mappable = metadata.is_file() && len >= MMAP_THRESHOLD && usize::try_from(len).is_ok();
-        match if io_settings.mmap && threaded && mappable { Some(map(&file, len)?) } else { None } {
+        let threaded = io_settings.parallel() && methods.iter().any(|m| method::is_blake3_family(m.algorithm));
+        let mapped = if io_settings.mmap && threaded && metadata.is_file() && metadata.len() >= MMAP_THRESHOLD {
+            // A mapping must not outrun the file, or its pages past the end
+            // fault (SIGBUS): a length from an earlier look may be stale, so
+            // the open file is asked again before it is mapped.
+            let len = if known.is_some() { file.metadata()?.len() } else { metadata.len() };
+            (len >= MMAP_THRESHOLD && usize::try_from(len).is_ok()).then(|| map(&file, len)).transpose()?
+        } else {
+            None
+        };
+        match mapped {
             Some(mapping) => {
                 let parallel = io_settings.parallel();
                 for piece in mapping.chunks(MAPPED_PIECE) {
@@ -141,6 +158,17 @@ pub fn hash_input(
         }
     }
     Ok(hashers.into_iter().map(MethodHasher::finish).collect())
+}
+
+/// Reads a whole file of `len` bytes (as a look at it just said) for the
+/// batch path; reads on to the end if it has grown since.
+pub fn read_small(path: &Path, len: u64) -> io::Result<Vec<u8>> {
+    let file = File::open(path)?;
+    let mut data = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    // Through `take`: `File`'s own `read_to_end` asks the file for its size
+    // again, which the caller has just done.
+    file.take(u64::MAX).read_to_end(&mut data)?;
+    Ok(data)
 }
 
 fn read_all(mut reader: impl Read, hashers: &mut [MethodHasher], progress: &mut Progress) -> io::Result<()> {
@@ -175,4 +203,39 @@ fn map(file: &File, len: u64) -> io::Result<memmap2::Mmap> {
     // metadata read just before, so the map never covers more than the file
     // had then.
     unsafe { memmap2::MmapOptions::new().len(len).map(file) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::method::Algorithm;
+
+    fn temp_file(name: &str, bytes: &[u8]) -> std::path::PathBuf {
+        let path = std::env::temp_dir().join(format!("chunkhash-cli-input-{}-{name}", std::process::id()));
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
+
+    /// `sum` looks at each file once, before any is hashed; a file that
+    /// shrank since must be neither mapped past its end nor misread.
+    #[test]
+    fn a_stale_look_is_not_trusted_for_mapping() {
+        let path = temp_file("shrunk", &vec![7u8; MMAP_THRESHOLD as usize + 1]);
+        let stale = std::fs::metadata(&path).unwrap();
+        std::fs::write(&path, b"now small").unwrap();
+        let io = IoSettings { mmap: true, threads: 2 };
+        let methods = [Method::plain(Algorithm::Blake3)];
+        let digests = hash_input(&path, Some(&stale), &methods, io, &mut Progress::new(None)).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(digests, [chunkhash::blake3::hash(b"now small").as_bytes().to_vec()]);
+    }
+
+    #[test]
+    fn small_files_are_read_to_their_end() {
+        let path = temp_file("grown", b"0123456789");
+        assert_eq!(read_small(&path, 4).unwrap(), b"0123456789", "grown since the look");
+        assert_eq!(read_small(&path, 100).unwrap(), b"0123456789", "shrunk since the look");
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(read_small(&path, 10).unwrap_err().kind(), io::ErrorKind::NotFound);
+    }
 }

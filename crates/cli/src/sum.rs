@@ -1,16 +1,14 @@
 //! `chunkhash sum`: one line per input, in argument order.
 
-use crate::algo::{self, Method};
-use crate::escape;
+use crate::format;
 use crate::input::{self, Progress};
-use crate::settings::{Format, SumSettings};
+use crate::settings::SumSettings;
 use crate::status::Printer;
 use anyhow::Result;
 use chunkhash::blake3;
 use rayon::prelude::*;
-use std::borrow::Cow;
-use std::fs;
-use std::io::{self, Write};
+use std::fs::{self, Metadata};
+use std::io;
 use std::path::{Path, PathBuf};
 
 /// Regular files below this size go through the batch path (read whole,
@@ -26,36 +24,45 @@ const BATCH_BYTES: usize = 8 << 20;
 /// Inputs per task when a batch is spread over threads.
 const BATCH_PER_TASK: usize = 16;
 
-/// Hashes small inputs with the default BLAKE3 hash, many per call: the
-/// library's batch API, which puts small inputs side by side in SIMD lanes.
-/// The one place `sum` and `bench --batch` reach it.
-pub fn hash_small_batch(inputs: &[&[u8]], out: &mut [blake3::Hash]) {
-    blake3::hash_many(inputs, out);
+/// An input as named, with what one look at it said: its kind and size for
+/// the progress total, the batch path and reading. `None` for stdin, and
+/// for a path that cannot be looked at (opening it says why).
+struct Input<'a> {
+    path: &'a Path,
+    metadata: Option<Metadata>,
+}
+
+impl<'a> Input<'a> {
+    fn look(path: &'a Path) -> Input<'a> {
+        let metadata = if path.as_os_str() == "-" { None } else { fs::metadata(path).ok() };
+        Input { path, metadata }
+    }
+
+    /// The size of a regular file small enough for the batch path.
+    fn small_file_len(&self) -> Option<u64> {
+        self.metadata.as_ref().filter(|m| m.is_file() && m.len() < SMALL_FILE).map(Metadata::len)
+    }
 }
 
 /// Runs `sum`.
 pub fn run(settings: &SumSettings, printer: &mut Printer) -> Result<()> {
-    let total = known_total(&settings.inputs);
-    let mut progress = Progress::new(total);
+    let inputs: Vec<Input> = settings.inputs.iter().map(|path| Input::look(path)).collect();
+    let mut progress = Progress::new(known_total(&inputs));
     printer.progress = Some(progress.bar());
-    let batchable = settings.method.is_plain_blake3() && settings.format != Format::Raw;
+    let batchable = settings.method.is_plain_blake3() && settings.format != format::Format::Raw;
     let mut batch = Batch::default();
-    for path in &settings.inputs {
-        if batchable && path.as_os_str() != "-" {
-            if let Ok(metadata) = fs::metadata(path) {
-                if metadata.is_file() && metadata.len() < SMALL_FILE {
-                    let data = fs::read(path);
-                    batch.bytes += data.as_ref().map_or(0, Vec::len);
-                    batch.items.push((path.clone(), data));
-                    if batch.items.len() >= BATCH_FILES || batch.bytes >= BATCH_BYTES {
-                        flush_batch(&mut batch, settings, printer, &mut progress)?;
-                    }
-                    continue;
-                }
+    for input in &inputs {
+        if let Some(len) = input.small_file_len().filter(|_| batchable) {
+            let data = input::read_small(input.path, len);
+            batch.bytes += data.as_ref().map_or(0, Vec::len);
+            batch.items.push((input.path.to_path_buf(), data));
+            if batch.items.len() >= BATCH_FILES || batch.bytes >= BATCH_BYTES {
+                flush_batch(&mut batch, settings, printer, &mut progress)?;
             }
+            continue;
         }
         flush_batch(&mut batch, settings, printer, &mut progress)?;
-        hash_one(path, settings, printer, &mut progress)?;
+        hash_one(input, settings, printer, &mut progress)?;
     }
     flush_batch(&mut batch, settings, printer, &mut progress)?;
     progress.finish();
@@ -65,13 +72,13 @@ pub fn run(settings: &SumSettings, printer: &mut Printer) -> Result<()> {
 }
 
 /// The sum of the sizes of the regular files named, when all are known.
-fn known_total(inputs: &[PathBuf]) -> Option<u64> {
+fn known_total(inputs: &[Input]) -> Option<u64> {
     let mut total = 0u64;
-    for path in inputs {
-        if path.as_os_str() == "-" {
+    for input in inputs {
+        if input.path.as_os_str() == "-" {
             return None;
         }
-        total += fs::metadata(path).ok().filter(|m| m.is_file()).map_or(0, |m| m.len());
+        total += input.metadata.as_ref().filter(|m| m.is_file()).map_or(0, Metadata::len);
     }
     Some(total)
 }
@@ -82,6 +89,8 @@ struct Batch {
     bytes: usize,
 }
 
+/// Hashes the batch's inputs with the library's batch API, which puts small
+/// inputs side by side in SIMD lanes, and writes their lines in order.
 fn flush_batch(
     batch: &mut Batch,
     settings: &SumSettings,
@@ -97,9 +106,9 @@ fn flush_batch(
         inputs
             .par_chunks(BATCH_PER_TASK)
             .zip(hashes.par_chunks_mut(BATCH_PER_TASK))
-            .for_each(|(inputs, out)| hash_small_batch(inputs, out));
+            .for_each(|(inputs, out)| blake3::hash_many(inputs, out));
     } else {
-        hash_small_batch(&inputs, &mut hashes);
+        blake3::hash_many(&inputs, &mut hashes);
     }
     let mut hashes = hashes.iter();
     for (path, data) in batch.items.drain(..) {
@@ -107,66 +116,29 @@ fn flush_batch(
             Ok(data) => {
                 let hash = hashes.next().expect("one hash per readable input");
                 progress.add(data.len() as u64);
-                write_line(printer.out(), settings, &settings.method, path_name(&path).as_ref(), hash.as_bytes())?;
+                let name = format::line_name(&path, &settings.method, settings.raw_names);
+                format::write_line(printer.out(), settings.format, &settings.method, &name, hash.as_bytes())?;
             }
-            Err(error) => printer.file_error(&display_name(&path), &error)?,
+            Err(error) => printer.file_error(&error_name(&path, settings), &error)?,
         }
     }
     batch.bytes = 0;
     Ok(())
 }
 
-fn hash_one(path: &Path, settings: &SumSettings, printer: &mut Printer, progress: &mut Progress) -> Result<()> {
-    match input::hash_input(path, std::slice::from_ref(&settings.method), settings.io, progress) {
-        Ok(digests) => write_line(printer.out(), settings, &settings.method, path_name(path).as_ref(), &digests[0])?,
-        Err(error) => printer.file_error(&display_name(path), &error)?,
+fn hash_one(input: &Input, settings: &SumSettings, printer: &mut Printer, progress: &mut Progress) -> Result<()> {
+    let methods = std::slice::from_ref(&settings.method);
+    match input::hash_input(input.path, input.metadata.as_ref(), methods, settings.io, progress) {
+        Ok(digests) => {
+            let name = format::line_name(input.path, &settings.method, settings.raw_names);
+            format::write_line(printer.out(), settings.format, &settings.method, &name, &digests[0])?;
+        }
+        Err(error) => printer.file_error(&error_name(input.path, settings), &error)?,
     }
     Ok(())
 }
 
-/// A path's bytes as the line shows them; stdin is `-`.
-fn path_name(path: &Path) -> Cow<'_, [u8]> {
-    escape::path_bytes(path)
-}
-
-/// A path for error messages: lossy UTF-8, escaped like output lines.
-pub fn display_name(path: &Path) -> String {
-    String::from_utf8_lossy(&escape::escape(&escape::path_bytes(path))).into_owned()
-}
-
-/// Writes one output line: `HEX  NAME`, `TAG (NAME) = HEX` or raw bytes.
-pub fn write_line(
-    out: &mut impl Write,
-    settings: &SumSettings,
-    method: &Method,
-    name: &[u8],
-    digest: &[u8],
-) -> io::Result<()> {
-    let format = settings.format;
-    if format == Format::Raw {
-        return out.write_all(digest);
-    }
-    let escaped = escape::needs_escape(name);
-    let mut line = Vec::with_capacity(name.len() + 2 * digest.len() + 32);
-    if escaped {
-        line.push(b'\\');
-    }
-    let hex = algo::to_hex(digest);
-    match format {
-        Format::Tag => {
-            line.extend_from_slice(algo::tag_for(method).as_bytes());
-            line.extend_from_slice(b" (");
-            line.extend_from_slice(&escape::escape(name));
-            line.extend_from_slice(b") = ");
-            line.extend_from_slice(hex.as_bytes());
-        }
-        _ => {
-            line.extend_from_slice(algo::hex_prefix(method.algorithm).as_bytes());
-            line.extend_from_slice(hex.as_bytes());
-            line.extend_from_slice(b"  ");
-            line.extend_from_slice(&escape::escape(name));
-        }
-    }
-    line.push(b'\n');
-    out.write_all(&line)
+/// An input's name in a message: as its line would show it.
+fn error_name(path: &Path, settings: &SumSettings) -> Vec<u8> {
+    format::shown_name(&format::line_name(path, &settings.method, settings.raw_names))
 }

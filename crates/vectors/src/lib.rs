@@ -178,15 +178,10 @@ pub fn input_pattern(len: usize) -> Vec<u8> {
     (0..len).map(|i| (i % 251) as u8).collect()
 }
 
-/// Decodes hex; panics on bad input (vector files are trusted test data).
-pub fn decode_hex(hex: &str) -> Vec<u8> {
-    assert!(hex.len().is_multiple_of(2), "odd hex length");
-    (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex digit")).collect()
-}
-
-/// Encodes lowercase hex.
-pub fn encode_hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+/// Decodes hex with chunkhash's decoder; panics on bad input (vector files
+/// are trusted test data).
+fn decode_hex(hex: &str) -> Vec<u8> {
+    chunkhash::hex::decode_vec(hex).unwrap_or_else(|error| panic!("vector file hex {hex:?}: {error}"))
 }
 
 /// A small seeded generator (SplitMix64) for reproducible random tests.

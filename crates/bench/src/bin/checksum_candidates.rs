@@ -1,6 +1,6 @@
 //! Measures the candidate crates for each checksum of chunkhash's registry
-//! (issue 5) at 64 B, 4 KiB and 1 MiB, so each choice rests on figures from
-//! this machine.
+//! at 64 B, 4 KiB and 1 MiB, so each choice rests on figures from this
+//! machine.
 //!
 //! The first row of each algorithm is chunkhash's own registry
 //! (`chunkhash::digest`, over the crate chosen, with the algorithm hidden

@@ -9,9 +9,13 @@
 //! hashing the tail alone, so a message given in one `update` costs the same as
 //! the one-shot `hash`.
 
-use super::tree::{alignment, largest_power_of_two_at_most, Join, Output, SerialJoin, Tree};
-use super::{Backend, BackendError, Hash, KEY_LEN, OUT_LEN};
-use crate::platform::{CvBytes, LaneJob, Platform, BLOCK_LEN, CHUNK_LEN, MAX_LANES};
+use super::hash::Hash;
+use super::join::{Join, SerialJoin};
+use super::tree::{alignment, largest_power_of_two_at_most, Mode, Output};
+use crate::platform::backend::{Backend, BackendError};
+use crate::platform::job::LaneJob;
+use crate::platform::spec::{CvBytes, BLOCK_LEN, CHUNK_LEN, KEY_LEN, MAX_LANES, OUT_LEN};
+use crate::platform::Platform;
 use arrayvec::ArrayVec;
 use core::fmt;
 
@@ -34,7 +38,7 @@ const MAX_DEPTH: usize = 54;
 /// ```
 #[derive(Clone)]
 pub struct Hasher {
-    tree: Tree,
+    mode: Mode,
     /// Chaining values of complete subtrees, largest first; one per set bit of `chunks_done`.
     stack: ArrayVec<CvBytes, MAX_DEPTH>,
     /// Chunks represented by `stack`.
@@ -47,44 +51,44 @@ pub struct Hasher {
 }
 
 impl Hasher {
-    fn with_tree(tree: Tree) -> Hasher {
-        Hasher { tree, stack: ArrayVec::new(), chunks_done: 0, tail: ArrayVec::new(), tail_cv: None }
+    fn with_mode(mode: Mode) -> Hasher {
+        Hasher { mode, stack: ArrayVec::new(), chunks_done: 0, tail: ArrayVec::new(), tail_cv: None }
     }
 
     /// A hasher for the default hash.
     pub fn new() -> Hasher {
-        Self::with_tree(Tree::plain(Platform::detect()))
+        Self::with_mode(Mode::plain(Platform::detect()))
     }
 
     /// A hasher for the keyed hash.
     pub fn new_keyed(key: &[u8; KEY_LEN]) -> Hasher {
-        Self::with_tree(Tree::keyed(Platform::detect(), key))
+        Self::with_mode(Mode::keyed(Platform::detect(), key))
     }
 
     /// A hasher for key derivation; see [`derive_key`](super::derive_key).
     pub fn new_derive_key(context: &str) -> Hasher {
-        Self::with_tree(Tree::derive_key(Platform::detect(), context))
+        Self::with_mode(Mode::derive_key(Platform::detect(), context))
     }
 
     /// A hasher for the default hash that runs on `backend`; an error if this
     /// CPU cannot run it.
     pub fn new_with_backend(backend: Backend) -> Result<Hasher, BackendError> {
-        Ok(Self::with_tree(Tree::plain(Platform::new(backend)?)))
+        Ok(Self::with_mode(Mode::plain(Platform::new(backend)?)))
     }
 
     /// A keyed hasher that runs on `backend`.
     pub fn new_keyed_with_backend(backend: Backend, key: &[u8; KEY_LEN]) -> Result<Hasher, BackendError> {
-        Ok(Self::with_tree(Tree::keyed(Platform::new(backend)?, key)))
+        Ok(Self::with_mode(Mode::keyed(Platform::new(backend)?, key)))
     }
 
     /// A key-derivation hasher that runs on `backend`.
     pub fn new_derive_key_with_backend(backend: Backend, context: &str) -> Result<Hasher, BackendError> {
-        Ok(Self::with_tree(Tree::derive_key(Platform::new(backend)?, context)))
+        Ok(Self::with_mode(Mode::derive_key(Platform::new(backend)?, context)))
     }
 
     /// The backend this hasher runs on.
     pub fn backend(&self) -> Backend {
-        self.tree.platform.backend()
+        self.mode.backend()
     }
 
     /// Forgets all input, keeping the mode (key, context) and backend.
@@ -111,7 +115,7 @@ impl Hasher {
     /// about 128 KiB.
     #[cfg(feature = "parallel")]
     pub fn update_parallel(&mut self, input: &[u8]) -> &mut Self {
-        self.update_with::<super::tree::RayonJoin>(input)
+        self.update_with::<super::join::RayonJoin>(input)
     }
 
     fn update_with<J: Join>(&mut self, mut input: &[u8]) -> &mut Self {
@@ -120,8 +124,7 @@ impl Hasher {
         }
         if !self.tail.is_full() {
             let take = self.tail.remaining_capacity().min(input.len());
-            // Cannot fail: `take` fits the remaining capacity.
-            let _ = self.tail.try_extend_from_slice(&input[..take]);
+            self.tail.try_extend_from_slice(&input[..take]).expect("`take` fits the tail's remaining capacity");
             self.tail_cv = None;
             input = &input[take..];
             if input.is_empty() {
@@ -149,13 +152,13 @@ impl Hasher {
                 run.first_chunk = self.chunks_done;
             }
             None => {
-                full_tail = self.tail.as_slice().try_into().unwrap_or([0; CHUNK_LEN]);
+                full_tail = self.tail.as_slice().try_into().expect("`absorb` runs only with a full tail");
                 // The full tail leads the first run.
-                run.jobs[0] = LaneJob::chunk(&full_tail, self.chunks_done, self.tree.flags, false);
+                run.jobs[0] = self.mode.chunk_job(&full_tail, self.chunks_done, false);
                 run.len = 1;
             }
         }
-        let lanes = self.tree.platform.backend().lanes();
+        let lanes = self.mode.lanes();
         while !body.is_empty() {
             let next_chunk = run.first_chunk + run.len as u64;
             if run.len == 0 {
@@ -163,9 +166,9 @@ impl Hasher {
                 // their parents in lanes too.
                 let available = (body.len() / CHUNK_LEN) as u64;
                 let size = largest_power_of_two_at_most(available).min(alignment(next_chunk));
-                if size >= 2 * self.tree.leaf_chunks() as u64 {
+                if size >= 2 * self.mode.leaf_chunks() as u64 {
                     let (subtree, rest) = body.split_at(size as usize * CHUNK_LEN);
-                    let cv = self.tree.subtree_cv::<J>(subtree, next_chunk);
+                    let cv = self.mode.subtree_cv::<J>(subtree, next_chunk);
                     self.push_subtree(cv, size);
                     run.first_chunk = self.chunks_done;
                     body = rest;
@@ -173,7 +176,7 @@ impl Hasher {
                 }
             }
             let (chunk, rest) = body.split_at(CHUNK_LEN);
-            run.jobs[run.len] = LaneJob::chunk(chunk, next_chunk, self.tree.flags, false);
+            run.jobs[run.len] = self.mode.chunk_job(chunk, next_chunk, false);
             run.len += 1;
             body = rest;
             if run.len == lanes.max(2) {
@@ -187,7 +190,7 @@ impl Hasher {
         if run.len > 0 {
             let speculate = run.len < lanes;
             if speculate {
-                run.jobs[run.len] = LaneJob::chunk(new_tail, new_tail_index, self.tree.flags, false);
+                run.jobs[run.len] = self.mode.chunk_job(new_tail, new_tail_index, false);
             }
             let count = run.len + usize::from(speculate);
             let mut extra = [0u8; OUT_LEN];
@@ -195,8 +198,7 @@ impl Hasher {
             tail_cv = speculate.then_some(extra);
         }
         self.tail.clear();
-        // Cannot fail: the new tail is at most one chunk.
-        let _ = self.tail.try_extend_from_slice(new_tail);
+        self.tail.try_extend_from_slice(new_tail).expect("the new tail is at most one chunk");
         self.tail_cv = tail_cv;
         debug_assert_eq!(self.chunks_done, new_tail_index);
     }
@@ -205,7 +207,7 @@ impl Hasher {
     /// `speculative`, the last job is the tail: its value goes there instead.
     fn flush_run(&mut self, jobs: &[LaneJob<'_>], speculative: Option<&mut CvBytes>) {
         let mut cvs = [[0u8; OUT_LEN]; MAX_LANES];
-        self.tree.platform.hash_lanes(&self.tree.key, jobs, &mut cvs[..jobs.len()]);
+        self.mode.hash_jobs(jobs, &mut cvs[..jobs.len()]);
         let mut count = jobs.len();
         if let Some(tail_cv) = speculative {
             count -= 1;
@@ -237,20 +239,19 @@ impl Hasher {
         while pieces[..piece_count].iter().any(|&(_, size)| size > width) {
             // A piece's values at this level sit side by side from its start,
             // so each pair is already one parent block.
-            let values = level.as_flattened();
             let mut jobs = [LaneJob::IDLE; MAX_LANES / 2];
             let mut owners = [0usize; MAX_LANES / 2];
             let mut parents = 0;
             for &(start, size) in &pieces[..piece_count] {
-                for pair in 0..size / width / 2 {
-                    let block = &values[(start + 2 * pair) * OUT_LEN..(start + 2 * pair + 2) * OUT_LEN];
-                    jobs[parents] = LaneJob::parent(block, self.tree.flags, false);
+                let (pairs, _) = level[start..start + size / width].as_chunks::<2>();
+                for (pair, children) in pairs.iter().enumerate() {
+                    jobs[parents] = self.mode.parent_job(children, false);
                     owners[parents] = start + pair;
                     parents += 1;
                 }
             }
             let mut out = [[0u8; OUT_LEN]; MAX_LANES / 2];
-            self.tree.platform.hash_lanes(&self.tree.key, &jobs[..parents], &mut out[..parents]);
+            self.mode.hash_jobs(&jobs[..parents], &mut out[..parents]);
             for (cv, &owner) in out[..parents].iter().zip(&owners) {
                 level[owner] = *cv;
             }
@@ -271,32 +272,32 @@ impl Hasher {
         while self.stack.len() > self.chunks_done.count_ones() as usize {
             let right = self.stack.pop().unwrap();
             let left = self.stack.pop().unwrap();
-            self.stack.push(self.tree.parent_cv(&left, &right));
+            self.stack.push(self.mode.parent_cv(&left, &right));
         }
     }
 
     fn root_output(&self) -> Output {
         if self.chunks_done == 0 {
-            return self.tree.chunk_output(&self.tail, 0);
+            return self.mode.chunk_output(&self.tail, 0);
         }
         let mut right = match self.tail_cv {
             Some(cv) => cv,
             None => {
                 let mut out = [[0u8; OUT_LEN]];
-                let job = LaneJob::chunk(&self.tail, self.chunks_done, self.tree.flags, false);
-                self.tree.platform.hash_lanes(&self.tree.key, &[job], &mut out);
+                let job = self.mode.chunk_job(&self.tail, self.chunks_done, false);
+                self.mode.hash_jobs(&[job], &mut out);
                 out[0]
             }
         };
         for left in self.stack[1..].iter().rev() {
-            right = self.tree.parent_cv(left, &right);
+            right = self.mode.parent_cv(left, &right);
         }
-        self.tree.parent_output(&self.stack[0], &right)
+        self.mode.parent_output(&self.stack[0], &right)
     }
 
     /// The hash of all input so far. The hasher is unchanged: more input may follow.
     pub fn finalize(&self) -> Hash {
-        Hash(self.root_output().root_hash())
+        Hash::from(self.root_output().root_hash())
     }
 
     /// A reader of the extended output, as long as needed.

@@ -1,7 +1,8 @@
-//! The BLAKE3 tree (spec section 2.1): chunks are the leaves, each parent
-//! node hashes its two children's chaining values, and the last compression
-//! is the root. This file decides which compressions can run side by side and
-//! hands them to the platform's lanes; it holds no unsafe code.
+//! The BLAKE3 tree (spec section 2.1) and the rules of its nodes: chunks are
+//! the leaves, each parent node hashes its two children's chaining values,
+//! and the last compression is the root. This file gives every node its
+//! flags, decides which compressions can run side by side and hands them to
+//! the platform as lane jobs; it holds no unsafe code.
 //!
 //! Shape: a tree of `n` chunks is a complete left subtree of the largest power
 //! of two below `n` chunks, and a right subtree of the rest. Equivalently,
@@ -9,18 +10,23 @@
 //! up unchanged, builds the same tree; that is what lets a level be hashed as
 //! independent lane jobs.
 
-use crate::platform::{
-    cv_bytes, padded_block, CvBytes, CvWords, LaneJob, Platform, BLOCK_LEN, CHUNK_END, CHUNK_LEN, CHUNK_START,
-    MAX_LANES, OUT_LEN, PARENT, ROOT,
+use super::join::{Join, SerialJoin};
+use crate::platform::backend::Backend;
+use crate::platform::job::LaneJob;
+use crate::platform::spec::{
+    cv_bytes, cv_words, padded_block, CvBytes, CvWords, BLOCK_LEN, CHUNK_END, CHUNK_LEN, CHUNK_START,
+    DERIVE_KEY_CONTEXT, DERIVE_KEY_MATERIAL, IV, KEYED_HASH, KEY_LEN, MAX_LANES, PARENT, ROOT,
 };
+use crate::platform::Platform;
 
-/// What every compression of one message shares: the key words, the domain
-/// flags (keyed, derive-key) and the kernels to run.
+/// A BLAKE3 mode (plain hash, keyed hash or key derivation) on one platform:
+/// what every compression of one message shares, the key words, the domain
+/// flags and the kernels to run.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Tree {
-    pub(crate) key: CvWords,
-    pub(crate) flags: u8,
-    pub(crate) platform: Platform,
+pub(crate) struct Mode {
+    key: CvWords,
+    flags: u8,
+    platform: Platform,
 }
 
 /// The last compression of a message, not yet run: as a chaining value when
@@ -50,55 +56,6 @@ impl Output {
     }
 }
 
-/// Whether `Join` may run the two halves of a tree on two threads.
-pub(crate) trait Join {
-    /// Inputs shorter than this stay on one thread: splitting costs more than it saves.
-    const MIN_PARALLEL_LEN: usize;
-    fn join<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
-    where
-        A: FnOnce() -> RA + Send,
-        B: FnOnce() -> RB + Send,
-        RA: Send,
-        RB: Send;
-}
-
-/// Runs both halves on the calling thread.
-pub(crate) enum SerialJoin {}
-
-impl Join for SerialJoin {
-    const MIN_PARALLEL_LEN: usize = usize::MAX;
-    #[inline]
-    fn join<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
-    where
-        A: FnOnce() -> RA + Send,
-        B: FnOnce() -> RB + Send,
-        RA: Send,
-        RB: Send,
-    {
-        (a(), b())
-    }
-}
-
-/// Runs the halves of large subtrees on rayon's thread pool.
-#[cfg(feature = "parallel")]
-pub(crate) enum RayonJoin {}
-
-#[cfg(feature = "parallel")]
-impl Join for RayonJoin {
-    // Below 128 KiB a half is hashed in about 10 us on one core; the
-    // hand-off to another thread is not worth it there.
-    const MIN_PARALLEL_LEN: usize = 128 * 1024;
-    fn join<A, B, RA, RB>(a: A, b: B) -> (RA, RB)
-    where
-        A: FnOnce() -> RA + Send,
-        B: FnOnce() -> RB + Send,
-        RA: Send,
-        RB: Send,
-    {
-        rayon::join(a, b)
-    }
-}
-
 /// Bytes in the left subtree of a tree over `len > CHUNK_LEN` bytes: the
 /// largest power-of-two number of chunks that leaves at least one byte for
 /// the right subtree.
@@ -123,11 +80,85 @@ pub(crate) fn largest_power_of_two_at_most(n: u64) -> u64 {
     1 << n.ilog2()
 }
 
-impl Tree {
+impl Mode {
+    /// The default hash.
+    pub(crate) fn plain(platform: Platform) -> Mode {
+        Mode { key: IV, flags: 0, platform }
+    }
+
+    /// The keyed hash.
+    pub(crate) fn keyed(platform: Platform, key: &[u8; KEY_LEN]) -> Mode {
+        Mode { key: cv_words(key), flags: KEYED_HASH, platform }
+    }
+
+    /// Key derivation: hashes the context string into the key of the
+    /// key-material tree.
+    pub(crate) fn derive_key(platform: Platform, context: &str) -> Mode {
+        let context_mode = Mode { key: IV, flags: DERIVE_KEY_CONTEXT, platform };
+        let context_key = context_mode.hash::<SerialJoin>(context.as_bytes());
+        Mode { key: cv_words(&context_key), flags: DERIVE_KEY_MATERIAL, platform }
+    }
+
+    /// The same mode on another platform.
+    pub(crate) fn with_platform(self, platform: Platform) -> Mode {
+        Mode { platform, ..self }
+    }
+
+    pub(crate) fn backend(&self) -> Backend {
+        self.platform.backend()
+    }
+
+    /// Chains one kernel call hashes side by side.
+    pub(crate) fn lanes(&self) -> usize {
+        self.platform.backend().lanes()
+    }
+
     /// Chunks hashed side by side at the bottom of the recursion: the
     /// platform's lane count, and at least two so every level pairs up.
     pub(crate) fn leaf_chunks(&self) -> usize {
-        self.platform.backend().lanes().max(2)
+        self.lanes().max(2)
+    }
+
+    /// Chunk `chunk_index` of a message: `CHUNK_START` on its first block,
+    /// `CHUNK_END` (and `ROOT` when the chunk is the whole message) on its
+    /// last.
+    #[inline]
+    pub(crate) fn chunk_job<'a>(&self, input: &'a [u8], chunk_index: u64, is_root: bool) -> LaneJob<'a> {
+        let root = if is_root { ROOT } else { 0 };
+        LaneJob::new(input, chunk_index, self.flags, CHUNK_START, CHUNK_END | root)
+    }
+
+    /// A parent node over its two children's chaining values: `PARENT` on
+    /// its one block, and `ROOT` when it is the top of the tree.
+    #[inline]
+    pub(crate) fn parent_job<'a>(&self, children: &'a [CvBytes; 2], is_root: bool) -> LaneJob<'a> {
+        let root = if is_root { ROOT } else { 0 };
+        LaneJob::new(children.as_flattened(), 0, self.flags | PARENT, 0, root)
+    }
+
+    /// Hashes `jobs` side by side from this mode's key: `out[i]` receives
+    /// the chaining value of `jobs[i]`.
+    #[inline]
+    pub(crate) fn hash_jobs(&self, jobs: &[LaneJob<'_>], out: &mut [CvBytes]) {
+        self.platform.hash_jobs(&self.key, jobs, out);
+    }
+
+    /// The hash of a message of at most one block: one compression that is
+    /// the whole chunk and the root. The shortcut keeps small hashes free of
+    /// the tree's bookkeeping.
+    #[inline]
+    fn hash_one_block(&self, input: &[u8]) -> CvBytes {
+        debug_assert!(input.len() <= BLOCK_LEN);
+        let flags = self.flags | CHUNK_START | CHUNK_END | ROOT;
+        let mut cv = self.key;
+        match <&[u8; BLOCK_LEN]>::try_from(input) {
+            Ok(block) => self.platform.compress_in_place(&mut cv, block, BLOCK_LEN as u8, 0, flags),
+            Err(_) => {
+                let (block, len) = padded_block(input, 0);
+                self.platform.compress_in_place(&mut cv, &block, len, 0, flags);
+            }
+        }
+        cv_bytes(&cv)
     }
 
     /// The root output of a message of at most one chunk: every block but the
@@ -167,9 +198,8 @@ impl Tree {
     /// The chaining value of a non-root parent node.
     pub(crate) fn parent_cv(&self, left: &CvBytes, right: &CvBytes) -> CvBytes {
         let mut out = [[0u8; 32]; 1];
-        let block = [*left, *right];
-        let job = LaneJob::parent(block.as_flattened(), self.flags, false);
-        self.platform.hash_lanes(&self.key, &[job], &mut out);
+        let children = [*left, *right];
+        self.hash_jobs(&[self.parent_job(&children, false)], &mut out);
         out[0]
     }
 
@@ -180,29 +210,28 @@ impl Tree {
         debug_assert!((1..=MAX_LANES).contains(&count) && out.len() >= count);
         let mut chunks = input.chunks(CHUNK_LEN);
         let jobs: [LaneJob<'_>; MAX_LANES] = core::array::from_fn(|i| match chunks.next() {
-            Some(chunk) => LaneJob::chunk(chunk, first_chunk + i as u64, self.flags, false),
+            Some(chunk) => self.chunk_job(chunk, first_chunk + i as u64, false),
             None => LaneJob::IDLE,
         });
-        self.platform.hash_lanes(&self.key, &jobs[..count], &mut out[..count]);
+        self.hash_jobs(&jobs[..count], &mut out[..count]);
         count
     }
 
     /// Hashes neighbouring pairs of `cvs` into parents, side by side; an odd
     /// last value moves up unchanged. Returns how many values `out` holds.
     pub(crate) fn pair_up(&self, cvs: &[CvBytes], out: &mut [CvBytes]) -> usize {
-        let parents = cvs.len() / 2;
-        debug_assert!(parents <= MAX_LANES && out.len() >= parents + cvs.len() % 2);
-        let blocks = cvs.as_flattened();
-        let mut pairs = blocks.chunks_exact(2 * OUT_LEN);
-        let jobs: [LaneJob<'_>; MAX_LANES] = core::array::from_fn(|_| match pairs.next() {
-            Some(block) => LaneJob::parent(block, self.flags, false),
+        let (pairs, odd) = cvs.as_chunks::<2>();
+        let parents = pairs.len();
+        debug_assert!(parents <= MAX_LANES && out.len() >= parents + odd.len());
+        let jobs: [LaneJob<'_>; MAX_LANES] = core::array::from_fn(|i| match pairs.get(i) {
+            Some(children) => self.parent_job(children, false),
             None => LaneJob::IDLE,
         });
-        self.platform.hash_lanes(&self.key, &jobs[..parents], &mut out[..parents]);
-        if cvs.len() % 2 == 1 {
-            out[parents] = cvs[cvs.len() - 1];
+        self.hash_jobs(&jobs[..parents], &mut out[..parents]);
+        if let [last] = odd {
+            out[parents] = *last;
         }
-        parents + cvs.len() % 2
+        parents + odd.len()
     }
 
     /// Hashes a subtree of more than one chunk down to at most
@@ -252,7 +281,7 @@ impl Tree {
     #[inline]
     pub(crate) fn hash<J: Join>(&self, input: &[u8]) -> CvBytes {
         if input.len() <= BLOCK_LEN {
-            return self.platform.hash_one_block(&self.key, self.flags, input);
+            return self.hash_one_block(input);
         }
         self.hash_all::<J>(input).root_hash()
     }

@@ -6,36 +6,51 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
+use super::job::LaneJob;
 use super::lanes::{self, LaneVector};
-use super::{CvBytes, CvWords, LaneJob, MAX_LANES};
+use super::spec::{CvBytes, CvWords, MAX_LANES};
 
-/// Eight lanes.
+/// Eight lanes; its instructions are AVX2's (and the AVX ones that implies).
 #[derive(Clone, Copy)]
 pub(super) struct Avx2x8(pub(super) __m256i);
 
+/// Loads 32 bytes, unaligned.
+///
 /// # Safety
-/// `src` must be valid for 32 bytes of reads (no alignment needed).
+///
+/// The CPU has AVX2, and `src` is valid for 32 bytes of reads.
 #[target_feature(enable = "avx2")]
 #[inline]
 unsafe fn loadu(src: *const u8) -> __m256i {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: `_mm256_loadu_si256` reads 32 bytes at any alignment; the
+    // caller guarantees they are readable.
     unsafe { _mm256_loadu_si256(src.cast()) }
 }
 
+/// Stores 32 bytes, unaligned.
+///
 /// # Safety
-/// `dst` must be valid for 32 bytes of writes (no alignment needed).
+///
+/// The CPU has AVX2, and `dst` is valid for 32 bytes of writes.
 #[target_feature(enable = "avx2")]
 #[inline]
 unsafe fn storeu(dst: *mut u8, value: __m256i) {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: `_mm256_storeu_si256` writes 32 bytes at any alignment; the
+    // caller guarantees they are writable.
     unsafe { _mm256_storeu_si256(dst.cast(), value) }
 }
 
 /// Transposes eight rows of eight words.
+///
+/// Always inlined, into AVX2 and AVX-512 functions alike, so it cannot
+/// carry a `#[target_feature]` of its own.
+///
+/// # Safety
+///
+/// The caller runs with AVX2 enabled.
 #[inline(always)]
-pub(super) unsafe fn transpose8(rows: [__m256i; 8]) -> [__m256i; 8] {
-    // SAFETY: the caller runs with AVX2 (always inlined into a function
-    // that enables it); memory accesses are as documented above.
+unsafe fn transpose8(rows: [__m256i; 8]) -> [__m256i; 8] {
+    // SAFETY: AVX2 register operations, enabled by the caller.
     unsafe {
         // Within each 128-bit half: interleave words, then pairs of words ...
         let a: [__m256i; 8] = core::array::from_fn(|i| {
@@ -69,12 +84,16 @@ pub(super) unsafe fn transpose8(rows: [__m256i; 8]) -> [__m256i; 8] {
 }
 
 /// Loads 64-byte blocks of eight lanes as sixteen word vectors.
+///
 /// # Safety
-/// Each of the first eight pointers must be valid for 64 bytes of reads.
+///
+/// The caller runs with AVX2 enabled, and each of the first eight pointers
+/// plus `offset` is valid for 64 bytes of reads.
 #[inline(always)]
-pub(super) unsafe fn load_blocks8(blocks: &[*const u8; MAX_LANES], offset: usize) -> [__m256i; 16] {
-    // SAFETY: the caller runs with AVX2 (always inlined into a function
-    // that enables it); memory accesses are as documented above.
+unsafe fn load_blocks8(blocks: &[*const u8; MAX_LANES], offset: usize) -> [__m256i; 16] {
+    // SAFETY: AVX2 is enabled by the caller; each load is 32 bytes at 0 or
+    // 32 bytes past a pointer plus `offset`, inside the 64 readable bytes the
+    // caller guarantees.
     unsafe {
         let low = transpose8(core::array::from_fn(|lane| loadu(blocks[lane].add(offset))));
         let high = transpose8(core::array::from_fn(|lane| loadu(blocks[lane].add(offset + 32))));
@@ -83,22 +102,28 @@ pub(super) unsafe fn load_blocks8(blocks: &[*const u8; MAX_LANES], offset: usize
 }
 
 /// Stores eight lanes of chaining values, transposed back.
+///
+/// # Safety
+///
+/// The caller runs with AVX2 enabled.
+///
+/// # Panics
+///
+/// If `out` holds fewer than eight values.
 #[inline(always)]
-pub(super) unsafe fn store_cvs8(cv: [__m256i; 8], out: &mut [CvBytes]) {
+unsafe fn store_cvs8(cv: [__m256i; 8], out: &mut [CvBytes]) {
     let out = &mut out[..8];
-    // SAFETY: the caller runs with AVX2 (always inlined into a function
-    // that enables it); memory accesses are as documented above.
+    // SAFETY: AVX2 is enabled by the caller; each store writes the 32 bytes
+    // of one `out` entry.
     unsafe {
         for (lane, words) in transpose8(cv).into_iter().enumerate() {
-            // Each `out` entry is 32 writable bytes.
             storeu(out[lane].as_mut_ptr(), words);
         }
     }
 }
 
-// SAFETY: every method uses AVX2 (or older) instructions only, and runs only
-// inside `#[target_feature(enable = "avx2")]` functions (here, and the
-// AVX-512 8-lane kernel, whose CPUs all have AVX2).
+// SAFETY: `LaneVector`'s contract: every method uses AVX2 instructions (and
+// the AVX and SSE ones it implies) only, the set `Avx2x8` names.
 unsafe impl LaneVector for Avx2x8 {
     const LANES: usize = 8;
     type Mask = __m256i;
@@ -111,7 +136,7 @@ unsafe impl LaneVector for Avx2x8 {
     #[target_feature(enable = "avx2")]
     #[inline]
     unsafe fn from_words(words: &[u32; MAX_LANES]) -> Self {
-        // SAFETY: `words` has at least 32 readable bytes.
+        // SAFETY: this method runs with AVX2; `words` has 64 readable bytes.
         Avx2x8(unsafe { loadu(words.as_ptr().cast()) })
     }
     #[target_feature(enable = "avx2")]
@@ -154,7 +179,7 @@ unsafe impl LaneVector for Avx2x8 {
     #[target_feature(enable = "avx2")]
     #[inline]
     unsafe fn store_words(self, words: &mut [u32; MAX_LANES]) {
-        // SAFETY: `words` has room for every lane.
+        // SAFETY: an unaligned 32-byte store into the 64 bytes of `words`.
         unsafe { _mm256_storeu_si256(words.as_mut_ptr().cast(), self.0) }
     }
     #[target_feature(enable = "avx2")]
@@ -170,26 +195,32 @@ unsafe impl LaneVector for Avx2x8 {
     #[inline(always)]
     unsafe fn prefetch(address: *const u8) {
         // SAFETY: a prefetch is a hint: it never faults and changes nothing
-        // the program can observe.
+        // the program can observe; it is SSE, which the caller enables.
         unsafe { _mm_prefetch::<_MM_HINT_T0>(address.cast()) }
     }
     // Always inlined: as a call it would return the vectors through memory.
     #[inline(always)]
     unsafe fn load_blocks(blocks: &[*const u8; MAX_LANES], offset: usize) -> [Self; 16] {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: `load_blocks8` has this method's contract: AVX2 enabled and
+        // 64 readable bytes per pointer plus `offset`.
         unsafe { load_blocks8(blocks, offset).map(Avx2x8) }
     }
     // Always inlined: as a call it would return the vectors through memory.
     #[inline(always)]
     unsafe fn store_cvs(cv: &[Self; 8], out: &mut [CvBytes]) {
-        // SAFETY: this method runs with AVX2.
+        // SAFETY: `store_cvs8` needs AVX2, which this method's caller enables.
         unsafe { store_cvs8(cv.map(|v| v.0), out) }
     }
 }
 
-/// Hashes up to eight jobs side by side.
+/// Hashes up to eight jobs side by side (see [`lanes::hash_lanes`]).
+///
+/// # Safety
+///
+/// The CPU has AVX2.
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn hash_lanes8(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [CvBytes]) {
-    // SAFETY: this function runs with AVX2, which `Avx2x8` needs.
+    // SAFETY: `hash_lanes` needs `Avx2x8`'s instructions, AVX2, which this
+    // function enables.
     unsafe { lanes::hash_lanes::<Avx2x8>(key, jobs, out) }
 }

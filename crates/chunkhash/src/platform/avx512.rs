@@ -13,20 +13,25 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 
 use super::avx2::Avx2x8;
+use super::job::LaneJob;
 use super::lanes::{self, LaneVector};
+use super::spec::{CvBytes, CvWords, BLOCK_LEN, IV, MAX_LANES, OUT_LEN};
 use super::sse41::Sse41x4;
-use super::{CvBytes, CvWords, LaneJob, BLOCK_LEN, IV, MAX_LANES};
 
-/// Sixteen lanes.
+/// Sixteen lanes; its instructions are AVX-512F and AVX-512VL's.
 #[derive(Clone, Copy)]
 struct Avx512x16(__m512i);
 
+/// Loads 64 bytes, unaligned.
+///
 /// # Safety
-/// `src` must be valid for 64 bytes of reads (no alignment needed).
+///
+/// The CPU has AVX-512F + VL, and `src` is valid for 64 bytes of reads.
 #[target_feature(enable = "avx512f,avx512vl")]
 #[inline]
 unsafe fn loadu(src: *const u8) -> __m512i {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: `_mm512_loadu_si512` reads 64 bytes at any alignment; the
+    // caller guarantees they are readable.
     unsafe { _mm512_loadu_si512(src.cast()) }
 }
 
@@ -37,7 +42,7 @@ unsafe fn loadu(src: *const u8) -> __m512i {
 ///
 /// # Safety
 ///
-/// The caller runs with AVX-512F.
+/// The caller runs with AVX-512F enabled.
 #[inline(always)]
 unsafe fn transpose_4x4_blocks(rows: [__m512i; 8]) -> [__m512i; 8] {
     // SAFETY: AVX-512F on registers, enabled by the caller.
@@ -70,12 +75,13 @@ unsafe fn transpose_4x4_blocks(rows: [__m512i; 8]) -> [__m512i; 8] {
 ///
 /// # Safety
 ///
-/// Each of the sixteen pointers plus `offset` must be valid for 64 bytes of
-/// reads; the caller runs with AVX-512F + VL.
+/// The caller runs with AVX-512F + VL enabled, and each of the sixteen
+/// pointers plus `offset` is valid for 64 bytes of reads.
 #[inline(always)]
 unsafe fn load_blocks16(blocks: &[*const u8; MAX_LANES], offset: usize) -> [__m512i; 16] {
-    // SAFETY: the caller runs with AVX-512F + VL (always inlined into a
-    // function that enables it); every load is 32 bytes inside one block.
+    // SAFETY: AVX-512F + VL (which include AVX2) are enabled by the caller;
+    // each load is 32 bytes at 0 or 32 bytes past a pointer plus `offset`,
+    // inside the 64 readable bytes the caller guarantees.
     unsafe {
         // Blocks 0 and 2 (1 and 3) of `x` and `y`, interleaved as 64-bit pairs.
         let even_blocks = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13);
@@ -101,11 +107,19 @@ unsafe fn load_blocks16(blocks: &[*const u8; MAX_LANES], offset: usize) -> [__m5
 /// Stores sixteen lanes of chaining values, transposed back: interleaving
 /// words, then pairs of words, leaves each lane's value in two 128-bit
 /// blocks, which are paired up and stored.
+///
+/// # Safety
+///
+/// The caller runs with AVX-512F + VL enabled.
+///
+/// # Panics
+///
+/// If `out` holds fewer than sixteen values.
 #[inline(always)]
 unsafe fn store_cvs16(cv: [__m512i; 8], out: &mut [CvBytes]) {
     let out = &mut out[..16];
-    // SAFETY: the caller runs with AVX-512F + VL (always inlined into a function
-    // that enables it); memory accesses are as documented above.
+    // SAFETY: AVX-512F + VL are enabled by the caller; each store writes the
+    // 32 bytes of one `out` entry.
     unsafe {
         // b[4q + j], block k: words 4q..4q+3 of lane 4k + j.
         let b = transpose_4x4_blocks(cv);
@@ -123,15 +137,14 @@ unsafe fn store_cvs16(cv: [__m512i; 8], out: &mut [CvBytes]) {
                 _mm512_extracti64x4_epi64::<1>(second),
             ];
             for (k, pair) in pairs.into_iter().enumerate() {
-                // Each `out` entry is 32 writable bytes.
                 _mm256_storeu_si256(out[4 * k + j].as_mut_ptr().cast(), pair);
             }
         }
     }
 }
 
-// SAFETY: every method uses AVX-512F instructions (and older) only, and runs
-// only inside `#[target_feature(enable = "avx512f,avx512vl")]` functions.
+// SAFETY: `LaneVector`'s contract: every method uses AVX-512F + VL
+// instructions (and the older ones they imply) only, the set `Avx512x16` names.
 unsafe impl LaneVector for Avx512x16 {
     const LANES: usize = 16;
     type Mask = __mmask16;
@@ -144,7 +157,7 @@ unsafe impl LaneVector for Avx512x16 {
     #[target_feature(enable = "avx512f,avx512vl")]
     #[inline]
     unsafe fn from_words(words: &[u32; MAX_LANES]) -> Self {
-        // SAFETY: `words` is 64 readable bytes.
+        // SAFETY: this method runs with AVX-512F + VL; `words` has 64 readable bytes.
         Avx512x16(unsafe { loadu(words.as_ptr().cast()) })
     }
     #[target_feature(enable = "avx512f,avx512vl")]
@@ -185,7 +198,7 @@ unsafe impl LaneVector for Avx512x16 {
     #[target_feature(enable = "avx512f,avx512vl")]
     #[inline]
     unsafe fn store_words(self, words: &mut [u32; MAX_LANES]) {
-        // SAFETY: `words` has room for every lane.
+        // SAFETY: an unaligned 64-byte store into the 64 bytes of `words`.
         unsafe { _mm512_storeu_si512(words.as_mut_ptr().cast(), self.0) }
     }
     #[target_feature(enable = "avx512f,avx512vl")]
@@ -201,19 +214,20 @@ unsafe impl LaneVector for Avx512x16 {
     #[inline(always)]
     unsafe fn prefetch(address: *const u8) {
         // SAFETY: a prefetch is a hint: it never faults and changes nothing
-        // the program can observe.
+        // the program can observe; it is SSE, which the caller enables.
         unsafe { _mm_prefetch::<_MM_HINT_T0>(address.cast()) }
     }
     // Always inlined: as a call it would return the vectors through memory.
     #[inline(always)]
     unsafe fn load_blocks(blocks: &[*const u8; MAX_LANES], offset: usize) -> [Self; 16] {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: `load_blocks16` has this method's contract: AVX-512F + VL
+        // enabled and 64 readable bytes per pointer plus `offset`.
         unsafe { load_blocks16(blocks, offset).map(Avx512x16) }
     }
     // Always inlined: as a call it would return the vectors through memory.
     #[inline(always)]
     unsafe fn store_cvs(cv: &[Self; 8], out: &mut [CvBytes]) {
-        // SAFETY: this method runs with AVX-512F + VL.
+        // SAFETY: `store_cvs16` needs AVX-512F + VL, which this method's caller enables.
         unsafe { store_cvs16(cv.map(|v| v.0), out) }
     }
 }
@@ -222,13 +236,14 @@ unsafe impl LaneVector for Avx512x16 {
 /// or SSE4.1 type and replacing the rotations with `vprord`.
 macro_rules! narrow_with_rotate {
     ($name:ident, $inner:ident, $lanes:expr, $ror:ident) => {
+        /// A narrower vector whose instructions are AVX-512F + VL's and the
+        /// wrapped type's.
         #[derive(Clone, Copy)]
         struct $name($inner);
 
-        // SAFETY: the forwarded methods need at most AVX2 and the rotations
-        // AVX-512F + VL; all run only inside this file's
-        // `#[target_feature(enable = "avx512f,avx512vl")]` functions, and every
-        // CPU with AVX-512F has AVX2.
+        // SAFETY: `LaneVector`'s contract: the rotations use AVX-512F + VL
+        // and the other methods `$inner`'s instructions, all in the set
+        // `$name` names.
         unsafe impl LaneVector for $name {
             const LANES: usize = $lanes;
             type Mask = <$inner as LaneVector>::Mask;
@@ -236,31 +251,31 @@ macro_rules! narrow_with_rotate {
             #[target_feature(enable = "avx512f,avx512vl")]
             #[inline]
             unsafe fn splat(word: u32) -> Self {
-                // SAFETY: forwarded.
+                // SAFETY: `$inner`'s instructions are enabled: AVX-512F, enabled here, implies AVX2 and SSE4.1.
                 $name(unsafe { <$inner>::splat(word) })
             }
             #[target_feature(enable = "avx512f,avx512vl")]
             #[inline]
             unsafe fn from_words(words: &[u32; MAX_LANES]) -> Self {
-                // SAFETY: forwarded.
+                // SAFETY: `$inner`'s instructions are enabled: AVX-512F, enabled here, implies AVX2 and SSE4.1.
                 $name(unsafe { <$inner>::from_words(words) })
             }
             #[target_feature(enable = "avx512f,avx512vl")]
             #[inline]
             unsafe fn add(a: Self, b: Self) -> Self {
-                // SAFETY: forwarded.
+                // SAFETY: `$inner`'s instructions are enabled: AVX-512F, enabled here, implies AVX2 and SSE4.1.
                 $name(unsafe { <$inner>::add(a.0, b.0) })
             }
             #[target_feature(enable = "avx512f,avx512vl")]
             #[inline]
             unsafe fn xor(a: Self, b: Self) -> Self {
-                // SAFETY: forwarded.
+                // SAFETY: `$inner`'s instructions are enabled: AVX-512F, enabled here, implies AVX2 and SSE4.1.
                 $name(unsafe { <$inner>::xor(a.0, b.0) })
             }
             #[target_feature(enable = "avx512f,avx512vl")]
             #[inline]
             unsafe fn or(a: Self, b: Self) -> Self {
-                // SAFETY: forwarded.
+                // SAFETY: `$inner`'s instructions are enabled: AVX-512F, enabled here, implies AVX2 and SSE4.1.
                 $name(unsafe { <$inner>::or(a.0, b.0) })
             }
             #[target_feature(enable = "avx512f,avx512vl")]
@@ -286,36 +301,40 @@ macro_rules! narrow_with_rotate {
             #[target_feature(enable = "avx512f,avx512vl")]
             #[inline]
             unsafe fn store_words(self, words: &mut [u32; MAX_LANES]) {
-                // SAFETY: forwarded.
+                // SAFETY: `$inner`'s instructions are enabled: AVX-512F, enabled here, implies AVX2 and SSE4.1.
                 unsafe { self.0.store_words(words) }
             }
             #[target_feature(enable = "avx512f,avx512vl")]
             #[inline]
             unsafe fn eq(a: Self, b: Self) -> Self::Mask {
-                // SAFETY: forwarded.
+                // SAFETY: `$inner`'s instructions are enabled: AVX-512F, enabled here, implies AVX2 and SSE4.1.
                 unsafe { <$inner>::eq(a.0, b.0) }
             }
             #[target_feature(enable = "avx512f,avx512vl")]
             #[inline]
             unsafe fn blend(mask: Self::Mask, if_true: Self, if_false: Self) -> Self {
-                // SAFETY: forwarded.
+                // SAFETY: `$inner`'s instructions are enabled: AVX-512F, enabled here, implies AVX2 and SSE4.1.
                 $name(unsafe { <$inner>::blend(mask, if_true.0, if_false.0) })
             }
             #[inline(always)]
             unsafe fn prefetch(address: *const u8) {
-                // SAFETY: forwarded; a prefetch is only a hint.
+                // SAFETY: `$inner::prefetch` needs `$inner`'s instructions,
+                // which this method's caller enables, and takes any address.
                 unsafe { <$inner>::prefetch(address) }
             }
             // Always inlined: as a call it would return the vectors through memory.
             #[inline(always)]
             unsafe fn load_blocks(blocks: &[*const u8; MAX_LANES], offset: usize) -> [Self; 16] {
-                // SAFETY: forwarded from the caller.
+                // SAFETY: `$inner::load_blocks` has this method's contract:
+                // its instructions enabled and 64 readable bytes per pointer
+                // plus `offset`.
                 unsafe { <$inner>::load_blocks(blocks, offset).map($name) }
             }
             // Always inlined: as a call it would return the vectors through memory.
             #[inline(always)]
             unsafe fn store_cvs(cv: &[Self; 8], out: &mut [CvBytes]) {
-                // SAFETY: forwarded from the caller.
+                // SAFETY: `$inner::store_cvs` needs `$inner`'s instructions,
+                // which this method's caller enables.
                 unsafe { <$inner>::store_cvs(&cv.map(|v| v.0), out) }
             }
         }
@@ -325,24 +344,39 @@ macro_rules! narrow_with_rotate {
 narrow_with_rotate!(Avx512x8, Avx2x8, 8, _mm256_ror_epi32);
 narrow_with_rotate!(Avx512x4, Sse41x4, 4, _mm_ror_epi32);
 
-/// Hashes up to sixteen jobs side by side.
+/// Hashes up to sixteen jobs side by side (see [`lanes::hash_lanes`]).
+///
+/// # Safety
+///
+/// The CPU has AVX-512F + VL.
 #[target_feature(enable = "avx512f,avx512vl")]
 pub(super) unsafe fn hash_lanes16(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [CvBytes]) {
-    // SAFETY: this function runs with AVX-512F + VL, which `Avx512x16` needs.
+    // SAFETY: `hash_lanes` needs `Avx512x16`'s instructions, AVX-512F + VL,
+    // which this function enables.
     unsafe { lanes::hash_lanes::<Avx512x16>(key, jobs, out) }
 }
 
 /// Hashes up to eight jobs side by side in ymm registers.
+///
+/// # Safety
+///
+/// The CPU has AVX-512F + VL and AVX2.
 #[target_feature(enable = "avx512f,avx512vl,avx2")]
 pub(super) unsafe fn hash_lanes8(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [CvBytes]) {
-    // SAFETY: this function runs with AVX2 and AVX-512F + VL, which `Avx512x8` needs.
+    // SAFETY: `hash_lanes` needs `Avx512x8`'s instructions, AVX-512F + VL
+    // and AVX2, which this function enables.
     unsafe { lanes::hash_lanes::<Avx512x8>(key, jobs, out) }
 }
 
 /// Hashes up to four jobs side by side in xmm registers.
+///
+/// # Safety
+///
+/// The CPU has AVX-512F + VL and SSE4.1.
 #[target_feature(enable = "avx512f,avx512vl,sse4.1")]
 pub(super) unsafe fn hash_lanes4(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [CvBytes]) {
-    // SAFETY: this function runs with SSE4.1 and AVX-512F + VL, which `Avx512x4` needs.
+    // SAFETY: `hash_lanes` needs `Avx512x4`'s instructions, AVX-512F + VL
+    // and SSE4.1, which this function enables.
     unsafe { lanes::hash_lanes::<Avx512x4>(key, jobs, out) }
 }
 
@@ -351,7 +385,7 @@ pub(super) unsafe fn hash_lanes4(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut 
 ///
 /// # Safety
 ///
-/// The caller runs with AVX-512F + VL.
+/// The caller runs with AVX-512F + VL enabled.
 #[inline(always)]
 unsafe fn pick(a: i32, b: i32, c: i32, d: i32) -> __m128i {
     // SAFETY: SSE2 on registers, enabled by the caller.
@@ -385,10 +419,11 @@ impl RoundWords {
     ///
     /// # Safety
     ///
-    /// The caller runs with AVX-512F + VL.
+    /// The caller runs with AVX-512F + VL enabled.
     #[inline(always)]
     unsafe fn first(block: &[u8; BLOCK_LEN]) -> RoundWords {
-        // SAFETY: four 16-byte loads inside `block`; AVX-512F + VL per the caller.
+        // SAFETY: AVX-512F + VL are enabled by the caller; the four 16-byte
+        // loads at `16 * i` for `i < 4` lie inside the 64 bytes of `block`.
         unsafe {
             let quarter = |i: usize| _mm_loadu_si128(block.as_ptr().add(16 * i).cast());
             let (words_0_3, words_4_7, words_8_11, words_12_15) = (quarter(0), quarter(1), quarter(2), quarter(3));
@@ -416,11 +451,11 @@ impl RoundWords {
     ///
     /// # Safety
     ///
-    /// The caller runs with AVX-512F + VL.
+    /// The caller runs with AVX-512F + VL enabled.
     #[inline(always)]
     unsafe fn next(self) -> RoundWords {
         let RoundWords { column_x: cx, column_y: cy, diagonal_x: dx, diagonal_y: dy } = self;
-        // SAFETY: AVX-512F + VL per the caller, registers only.
+        // SAFETY: AVX-512F + VL register operations, enabled by the caller.
         unsafe {
             let cx3_dx2_cx0 = _mm_permutex2var_epi32(cx, pick(3, 6, 0, 0), dx);
             let dy0_cy0_dy1 = _mm_permutex2var_epi32(dy, pick(0, 4, 0, 1), cy);
@@ -455,10 +490,11 @@ fn g(row0: &mut __m128i, row1: &mut __m128i, row2: &mut __m128i, row3: &mut __m1
 ///
 /// # Safety
 ///
-/// Callers run with AVX-512F + VL.
+/// The caller runs with AVX-512F + VL enabled.
 #[inline(always)]
 unsafe fn compress_rows(cv: &CvWords, block: &[u8; BLOCK_LEN], block_len: u8, counter: u64, flags: u8) -> [__m128i; 4] {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: `compress_cv_rows` needs AVX-512F + VL enabled, as this
+    // function does; the other operations are on registers.
     unsafe {
         let row0 = _mm_setr_epi32(cv[0] as i32, cv[1] as i32, cv[2] as i32, cv[3] as i32);
         let row1 = _mm_setr_epi32(cv[4] as i32, cv[5] as i32, cv[6] as i32, cv[7] as i32);
@@ -470,7 +506,7 @@ unsafe fn compress_rows(cv: &CvWords, block: &[u8; BLOCK_LEN], block_len: u8, co
 ///
 /// # Safety
 ///
-/// Callers run with AVX-512F + VL.
+/// The caller runs with AVX-512F + VL enabled.
 #[inline(always)]
 unsafe fn compress_cv_rows(
     cv: [__m128i; 2],
@@ -479,7 +515,8 @@ unsafe fn compress_cv_rows(
     counter: u64,
     flags: u8,
 ) -> [__m128i; 4] {
-    // SAFETY: the caller runs with AVX-512F + VL; the only memory read is `block`.
+    // SAFETY: AVX-512F + VL are enabled by the caller, which `RoundWords`
+    // needs too; the only memory read is `block`, through `RoundWords::first`.
     unsafe {
         let mut words = RoundWords::first(block);
         let [mut row0, mut row1] = cv;
@@ -505,6 +542,11 @@ unsafe fn compress_cv_rows(
     }
 }
 
+/// Compresses one block into `cv`.
+///
+/// # Safety
+///
+/// The CPU has AVX-512F + VL.
 #[target_feature(enable = "avx512f,avx512vl")]
 pub(super) unsafe fn compress_in_place(
     cv: &mut CvWords,
@@ -513,7 +555,8 @@ pub(super) unsafe fn compress_in_place(
     counter: u64,
     flags: u8,
 ) {
-    // SAFETY: `cv` is 32 writable bytes; AVX-512F + VL is enabled.
+    // SAFETY: this function enables AVX-512F + VL, which `compress_rows`
+    // needs; the two 16-byte stores fill the 32 bytes of `cv`.
     unsafe {
         let [row0, row1, row2, row3] = compress_rows(cv, block, block_len, counter, flags);
         _mm_storeu_si128(cv.as_mut_ptr().cast(), _mm_xor_si128(row0, row2));
@@ -521,6 +564,11 @@ pub(super) unsafe fn compress_in_place(
     }
 }
 
+/// Compresses one block and returns all 64 output bytes.
+///
+/// # Safety
+///
+/// The CPU has AVX-512F + VL.
 #[target_feature(enable = "avx512f,avx512vl")]
 pub(super) unsafe fn compress_xof(
     cv: &CvWords,
@@ -530,7 +578,9 @@ pub(super) unsafe fn compress_xof(
     flags: u8,
 ) -> [u8; BLOCK_LEN] {
     let mut out = [0u8; BLOCK_LEN];
-    // SAFETY: `cv` has 32 readable bytes and `out` 64 writable ones; AVX-512F + VL is enabled.
+    // SAFETY: this function enables AVX-512F + VL, which `compress_rows`
+    // needs; the loads read the 32 bytes of `cv` and the stores write the
+    // 64 bytes of `out`.
     unsafe {
         let [row0, row1, row2, row3] = compress_rows(cv, block, block_len, counter, flags);
         let cv_low = _mm_loadu_si128(cv.as_ptr().cast());
@@ -546,6 +596,10 @@ pub(super) unsafe fn compress_xof(
 /// Compresses whole blocks into `cv` one after another, the first with
 /// `first_flags` added: every block of a chunk but its last. The chaining
 /// value stays in registers from block to block.
+///
+/// # Safety
+///
+/// The CPU has AVX-512F + VL.
 #[target_feature(enable = "avx512f,avx512vl")]
 pub(super) unsafe fn compress_blocks(
     cv: &mut CvWords,
@@ -554,7 +608,8 @@ pub(super) unsafe fn compress_blocks(
     flags: u8,
     first_flags: u8,
 ) {
-    // SAFETY: `cv` is 32 readable and writable bytes; AVX-512F + VL is enabled.
+    // SAFETY: this function enables AVX-512F + VL, which `compress_cv_rows`
+    // needs; the loads read and the stores write the 32 bytes of `cv`.
     unsafe {
         let mut rows = [_mm_loadu_si128(cv.as_ptr().cast()), _mm_loadu_si128(cv.as_ptr().add(4).cast())];
         let mut block_flags = flags | first_flags;
@@ -570,15 +625,20 @@ pub(super) unsafe fn compress_blocks(
 
 /// One job as a chain of row compressions, the chaining value in registers
 /// from block to block.
+///
+/// # Safety
+///
+/// The CPU has AVX-512F + VL.
 #[target_feature(enable = "avx512f,avx512vl")]
 pub(super) unsafe fn hash_job(key: &CvWords, job: &LaneJob<'_>) -> CvBytes {
-    let mut out = [0u8; 32];
-    // SAFETY: `key` is 32 readable bytes and `out` 32 writable ones;
-    // AVX-512F + VL is enabled.
+    let mut out = [0u8; OUT_LEN];
+    // SAFETY: this function enables AVX-512F + VL, which `compress_cv_rows`
+    // needs; the loads read the 32 bytes of `key` and the stores write the
+    // 32 bytes of `out`.
     unsafe {
         let mut rows = [_mm_loadu_si128(key.as_ptr().cast()), _mm_loadu_si128(key.as_ptr().add(4).cast())];
         job.for_each_block(|block, len, flags| {
-            let [row0, row1, row2, row3] = compress_cv_rows(rows, block, len, job.counter, flags);
+            let [row0, row1, row2, row3] = compress_cv_rows(rows, block, len, job.counter(), flags);
             rows = [_mm_xor_si128(row0, row2), _mm_xor_si128(row1, row3)];
         });
         _mm_storeu_si128(out.as_mut_ptr().cast(), rows[0]);

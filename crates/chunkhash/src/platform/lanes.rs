@@ -7,38 +7,112 @@
 //! `#[target_feature]` function; everything here is `#[inline(always)]`, so it
 //! compiles with that file's instructions.
 //!
-//! A lane whose job has fewer blocks than the longest one in the call is
-//! masked for the remaining steps: its chaining value stops changing. This is
-//! what lets a ragged last chunk, a parent node and a full chunk share one call.
+//! Jobs of different lengths share one call: every lane runs every step, one
+//! block per step. At the step of a lane's last block, its block length and
+//! end flags are blended in (`LaneParams::block_params`). A lane whose job
+//! ends before the others' has its chaining value copied out at that step,
+//! then keeps compressing a padded block whose results are never read: no
+//! mask freezes its value. This is what lets a ragged last chunk, a parent
+//! node and a full chunk share one call.
 
-use super::{CvBytes, CvWords, LaneJob, BLOCK_LEN, CHUNK_LEN, IV, MAX_LANES, MSG_SCHEDULE, OUT_LEN};
+use super::job::LaneJob;
+use super::spec::{CvBytes, CvWords, BLOCK_LEN, CHUNK_BLOCKS, CHUNK_LEN, IV, MAX_LANES, MSG_SCHEDULE, OUT_LEN};
 
 /// A vector of `LANES` 32-bit words and the operations BLAKE3 needs.
 ///
 /// # Safety
 ///
-/// Implementations call instructions the CPU may lack; every method may only
-/// run inside a function whose `#[target_feature]` enables them.
+/// Every method may use instructions the CPU may lack: those of the
+/// `#[target_feature]` set that the implementing type names in its
+/// documentation ("`Self`'s instructions" below), and no others. Callers of
+/// every method must run with that set enabled.
 pub(super) unsafe trait LaneVector: Copy {
     const LANES: usize;
     /// A per-lane boolean: a vector, or an AVX-512 mask register.
     type Mask: Copy;
 
+    /// `word` in every lane.
+    ///
+    /// # Safety
+    ///
+    /// The caller runs with `Self`'s instructions enabled.
     unsafe fn splat(word: u32) -> Self;
+
     /// The first `LANES` words of `words`.
+    ///
+    /// # Safety
+    ///
+    /// The caller runs with `Self`'s instructions enabled.
     unsafe fn from_words(words: &[u32; MAX_LANES]) -> Self;
+
+    /// Wrapping `a + b` in each lane.
+    ///
+    /// # Safety
+    ///
+    /// The caller runs with `Self`'s instructions enabled.
     unsafe fn add(a: Self, b: Self) -> Self;
+
+    /// `a ^ b`.
+    ///
+    /// # Safety
+    ///
+    /// The caller runs with `Self`'s instructions enabled.
     unsafe fn xor(a: Self, b: Self) -> Self;
+
+    /// `a | b`.
+    ///
+    /// # Safety
+    ///
+    /// The caller runs with `Self`'s instructions enabled.
     unsafe fn or(a: Self, b: Self) -> Self;
+
+    /// Each word rotated right by 16 bits (the first of G's rotations).
+    ///
+    /// # Safety
+    ///
+    /// The caller runs with `Self`'s instructions enabled.
     unsafe fn rot16(a: Self) -> Self;
+
+    /// Each word rotated right by 12 bits.
+    ///
+    /// # Safety
+    ///
+    /// The caller runs with `Self`'s instructions enabled.
     unsafe fn rot12(a: Self) -> Self;
+
+    /// Each word rotated right by 8 bits.
+    ///
+    /// # Safety
+    ///
+    /// The caller runs with `Self`'s instructions enabled.
     unsafe fn rot8(a: Self) -> Self;
+
+    /// Each word rotated right by 7 bits.
+    ///
+    /// # Safety
+    ///
+    /// The caller runs with `Self`'s instructions enabled.
     unsafe fn rot7(a: Self) -> Self;
+
     /// Writes the words of every lane to `words` (the first `LANES`).
+    ///
+    /// # Safety
+    ///
+    /// The caller runs with `Self`'s instructions enabled.
     unsafe fn store_words(self, words: &mut [u32; MAX_LANES]);
+
     /// Lanes where `a == b`.
+    ///
+    /// # Safety
+    ///
+    /// The caller runs with `Self`'s instructions enabled.
     unsafe fn eq(a: Self, b: Self) -> Self::Mask;
+
     /// `if_true` in the lanes of `mask`, `if_false` elsewhere.
+    ///
+    /// # Safety
+    ///
+    /// The caller runs with `Self`'s instructions enabled.
     unsafe fn blend(mask: Self::Mask, if_true: Self, if_false: Self) -> Self;
 
     /// Loads the 64-byte block at `offset` bytes past each of the first
@@ -47,12 +121,16 @@ pub(super) unsafe trait LaneVector: Copy {
     ///
     /// # Safety
     ///
-    /// Each of the first `LANES` pointers plus `offset` must be valid for 64
-    /// bytes of reads.
+    /// The caller runs with `Self`'s instructions enabled, and each of the
+    /// first `LANES` pointers plus `offset` is valid for 64 bytes of reads.
     unsafe fn load_blocks(blocks: &[*const u8; MAX_LANES], offset: usize) -> [Self; 16];
 
     /// Hints that the cache line at `address` will be read soon. Any address
     /// may be given: it is never dereferenced.
+    ///
+    /// # Safety
+    ///
+    /// The caller runs with `Self`'s instructions enabled.
     #[inline(always)]
     unsafe fn prefetch(address: *const u8) {
         let _ = address;
@@ -60,6 +138,10 @@ pub(super) unsafe trait LaneVector: Copy {
 
     /// Transposes back: `out[lane]` receives the 32 bytes of that lane's
     /// chaining value, for the first `LANES` lanes.
+    ///
+    /// # Safety
+    ///
+    /// The caller runs with `Self`'s instructions enabled.
     ///
     /// # Panics
     ///
@@ -70,9 +152,14 @@ pub(super) unsafe trait LaneVector: Copy {
 /// G on four columns or diagonals at once (spec section 2.2). The message
 /// word is added before `b`, which is the last value of the previous step to
 /// be ready: one add less on the critical path.
+///
+/// # Safety
+///
+/// The caller runs with `V`'s instructions enabled.
 #[inline(always)]
 unsafe fn g4<V: LaneVector>(v: &mut [V; 16], index: [[usize; 4]; 4], mx: [V; 4], my: [V; 4]) {
-    // SAFETY: the caller runs with `V`'s instructions.
+    // SAFETY: `LaneVector`'s contract, `V`'s instructions enabled, is this
+    // function's own.
     unsafe {
         let [a, b, c, d] = index;
         for j in 0..4 {
@@ -107,10 +194,14 @@ const DIAGONALS: [[usize; 4]; 4] = [[0, 1, 2, 3], [5, 6, 7, 4], [10, 11, 8, 9], 
 
 /// Round `R`; a const parameter so every message index is a constant and
 /// the seven rounds unroll into straight-line code.
+///
+/// # Safety
+///
+/// The caller runs with `V`'s instructions enabled.
 #[inline(always)]
 unsafe fn round<V: LaneVector, const R: usize>(v: &mut [V; 16], m: &[V; 16]) {
     let s = &MSG_SCHEDULE[R];
-    // SAFETY: the caller runs with `V`'s instructions.
+    // SAFETY: `g4` needs `V`'s instructions enabled, as this function does.
     unsafe {
         g4(v, COLUMNS, [m[s[0]], m[s[2]], m[s[4]], m[s[6]]], [m[s[1]], m[s[3]], m[s[5]], m[s[7]]]);
         g4(v, DIAGONALS, [m[s[8]], m[s[10]], m[s[12]], m[s[14]]], [m[s[9]], m[s[11]], m[s[13]], m[s[15]]]);
@@ -118,9 +209,14 @@ unsafe fn round<V: LaneVector, const R: usize>(v: &mut [V; 16], m: &[V; 16]) {
 }
 
 /// The compression function on every lane; returns the new chaining values.
+///
+/// # Safety
+///
+/// The caller runs with `V`'s instructions enabled.
 #[inline(always)]
 unsafe fn compress<V: LaneVector>(cv: &[V; 8], m: &[V; 16], counter: [V; 2], block_len: V, flags: V) -> [V; 8] {
-    // SAFETY: the caller runs with `V`'s instructions.
+    // SAFETY: `round` and `V`'s methods need `V`'s instructions enabled, as
+    // this function does.
     unsafe {
         let mut v = [
             cv[0],
@@ -161,14 +257,14 @@ static IDLE_CHUNK: [u8; CHUNK_LEN] = [0; CHUNK_LEN];
 #[inline(always)]
 fn uniform(jobs: &[LaneJob<'_>]) -> bool {
     let first = &jobs[0];
-    let len = first.input.len();
+    let len = first.input().len();
     len > 0
         && len.is_multiple_of(BLOCK_LEN)
         && jobs.iter().all(|job| {
-            job.input.len() == len
-                && job.flags == first.flags
-                && job.start_flags == first.start_flags
-                && job.end_flags == first.end_flags
+            job.input().len() == len
+                && job.flags() == first.flags()
+                && job.start_flags() == first.start_flags()
+                && job.end_flags() == first.end_flags()
         })
 }
 
@@ -188,10 +284,11 @@ impl LaneParams {
     ///
     /// # Safety
     ///
-    /// The caller runs with `V`'s instructions.
+    /// The caller runs with `V`'s instructions enabled.
     #[inline(always)]
     unsafe fn block_params<V: LaneVector>(&self, step: usize) -> (V, V) {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: `V`'s methods need `V`'s instructions enabled, as this
+        // function does; `from_words` reads arrays of `MAX_LANES` words.
         unsafe {
             let is_last = V::eq(V::splat(step as u32), V::from_words(&self.last_block));
             let block_len = V::blend(is_last, V::from_words(&self.last_len), V::splat(BLOCK_LEN as u32));
@@ -217,14 +314,20 @@ impl LaneParams {
 ///
 /// # Safety
 ///
-/// The caller must run with `V`'s instructions enabled.
+/// The caller runs with `V`'s instructions enabled.
+///
+/// # Panics
+///
+/// If `jobs` is empty or longer than `V::LANES`, or `out` differs from it
+/// in length.
 #[inline(always)]
 pub(super) unsafe fn hash_lanes<V: LaneVector>(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [CvBytes]) {
     assert!(!jobs.is_empty() && jobs.len() <= V::LANES && out.len() == jobs.len());
-    // Per lane: where its whole blocks start, and how many there are; its
-    // last block zero-padded when that block is partial (or the job empty).
+    // Per lane: where its input starts, and how many whole blocks it holds;
+    // its last block zero-padded when that block is partial (or the job
+    // empty). Idle lanes read the idle chunk, all of whose blocks are whole.
     let mut input = [IDLE_CHUNK.as_ptr(); MAX_LANES];
-    let mut full_blocks = [CHUNK_LEN / BLOCK_LEN; MAX_LANES];
+    let mut full_blocks = [CHUNK_BLOCKS; MAX_LANES];
     let mut padded = [[0u8; BLOCK_LEN]; MAX_LANES];
     let first = jobs[0];
     let first_blocks = first.block_count() as u32;
@@ -234,42 +337,46 @@ pub(super) unsafe fn hash_lanes<V: LaneVector>(key: &CvWords, jobs: &[LaneJob<'_
         last_len: [BLOCK_LEN as u32; MAX_LANES],
         counter_low: [0; MAX_LANES],
         counter_high: [0; MAX_LANES],
-        flags: [first.flags as u32; MAX_LANES],
-        start_flags: [first.start_flags as u32; MAX_LANES],
-        end_flags: [first.end_flags as u32; MAX_LANES],
+        flags: [first.flags() as u32; MAX_LANES],
+        start_flags: [first.start_flags() as u32; MAX_LANES],
+        end_flags: [first.end_flags() as u32; MAX_LANES],
     };
     // Bit `lane` of `ends[step]`: that lane's job has its last block at `step`.
-    let mut ends = [0u32; CHUNK_LEN / BLOCK_LEN];
+    let mut ends = [0u32; CHUNK_BLOCKS];
+    // Steps run (the most blocks of any job), and steps at which every lane
+    // reads straight from its input (the fewest whole blocks of any job).
     let steps;
     let direct_steps;
     if uniform(jobs) {
         for (lane, job) in jobs.iter().enumerate() {
-            input[lane] = job.input.as_ptr();
-            lanes.counter_low[lane] = job.counter as u32;
-            lanes.counter_high[lane] = (job.counter >> 32) as u32;
+            input[lane] = job.input().as_ptr();
+            full_blocks[lane] = first_blocks as usize;
+            lanes.counter_low[lane] = job.counter() as u32;
+            lanes.counter_high[lane] = (job.counter() >> 32) as u32;
         }
         steps = first_blocks as usize;
         direct_steps = steps;
         ends[steps - 1] = (1 << jobs.len()) - 1;
     } else {
         let mut longest = 0;
-        let mut fewest_whole = CHUNK_LEN / BLOCK_LEN;
+        let mut fewest_whole = CHUNK_BLOCKS;
         for (lane, job) in jobs.iter().enumerate() {
+            let job_input = job.input();
             let blocks = job.block_count();
-            let whole = job.input.len() / BLOCK_LEN;
+            let whole = job_input.len() / BLOCK_LEN;
             if whole < blocks {
-                let rest = &job.input[whole * BLOCK_LEN..];
+                let rest = &job_input[whole * BLOCK_LEN..];
                 padded[lane][..rest.len()].copy_from_slice(rest);
             }
-            input[lane] = job.input.as_ptr();
+            input[lane] = job_input.as_ptr();
             full_blocks[lane] = whole;
             lanes.last_block[lane] = blocks as u32 - 1;
-            lanes.last_len[lane] = (job.input.len() - (blocks - 1) * BLOCK_LEN) as u32;
-            lanes.counter_low[lane] = job.counter as u32;
-            lanes.counter_high[lane] = (job.counter >> 32) as u32;
-            lanes.flags[lane] = job.flags as u32;
-            lanes.start_flags[lane] = job.start_flags as u32;
-            lanes.end_flags[lane] = job.end_flags as u32;
+            lanes.last_len[lane] = (job_input.len() - (blocks - 1) * BLOCK_LEN) as u32;
+            lanes.counter_low[lane] = job.counter() as u32;
+            lanes.counter_high[lane] = (job.counter() >> 32) as u32;
+            lanes.flags[lane] = job.flags() as u32;
+            lanes.start_flags[lane] = job.start_flags() as u32;
+            lanes.end_flags[lane] = job.end_flags() as u32;
             ends[blocks - 1] |= 1 << lane;
             longest = longest.max(blocks);
             fewest_whole = fewest_whole.min(whole);
@@ -278,15 +385,31 @@ pub(super) unsafe fn hash_lanes<V: LaneVector>(key: &CvWords, jobs: &[LaneJob<'_
         direct_steps = fewest_whole;
     }
 
-    // SAFETY: the caller runs with `V`'s instructions; the block pointers are
-    // checked below.
+    // SAFETY: the calls to `V`'s methods need `V`'s instructions, which the
+    // caller enables. The block reads are sound in five steps:
+    // 1. Every job's input is at most `CHUNK_LEN` bytes: `LaneJob::new`
+    //    refuses longer ones and its fields are private. So each job has 1 to
+    //    `CHUNK_BLOCKS` blocks, and `steps`, the most of any, is at most
+    //    `CHUNK_BLOCKS`.
+    // 2. A job's lane points at its input, which holds `full_blocks[lane]`
+    //    whole blocks (uniform jobs: `steps` each). An idle lane points at
+    //    `IDLE_CHUNK`, which holds `CHUNK_BLOCKS` whole blocks, and has
+    //    `full_blocks[lane] == CHUNK_BLOCKS`.
+    // 3. A lane reads from its input pointer at `step` only when `step` is
+    //    below its whole blocks: `step < full_blocks[lane]` directly, or
+    //    `step < direct_steps`, which is at most every lane's
+    //    `full_blocks` (the fewest whole blocks of any job, or uniform jobs'
+    //    `steps`, at most `CHUNK_BLOCKS` by step 1). So `input[lane] +
+    //    step * BLOCK_LEN` and the 64 bytes after it lie inside one
+    //    allocation, borrowed for the whole call.
+    // 4. Every other read is of `padded[lane]`, a local 64-byte array.
+    // 5. So each of the first `V::LANES` pointers in `blocks` is valid for 64
+    //    bytes of reads at offset 0, as `load_blocks` requires; prefetches
+    //    use `wrapping_add` and never dereference their address.
     unsafe {
         let counter = [V::from_words(&lanes.counter_low), V::from_words(&lanes.counter_high)];
         let mut cv: [V; 8] = core::array::from_fn(|i| V::splat(key[i]));
         for (step, &ending) in ends[..steps].iter().enumerate() {
-            // Every pointer is a whole block inside a job's input (each
-            // holds `full_blocks` of them; idle lanes the idle chunk) or, past
-            // a lane's whole blocks, its padded last block.
             let mut blocks = [IDLE_CHUNK.as_ptr(); MAX_LANES];
             for lane in 0..V::LANES {
                 blocks[lane] = if step < direct_steps || step < full_blocks[lane] {
@@ -314,6 +437,8 @@ pub(super) unsafe fn hash_lanes<V: LaneVector>(key: &CvWords, jobs: &[LaneJob<'_
                 }
             }
         }
+        // Every lane ends at the last step only when there are `V::LANES`
+        // jobs, so `out` holds the `V::LANES` values `store_cvs` writes.
         let last = ends[steps - 1];
         if last.count_ones() as usize == V::LANES {
             V::store_cvs(&cv, out);
@@ -339,11 +464,12 @@ pub(super) unsafe fn hash_lanes<V: LaneVector>(key: &CvWords, jobs: &[LaneJob<'_
 ///
 /// # Safety
 ///
-/// The caller must run with `V`'s instructions enabled.
+/// The caller runs with `V`'s instructions enabled.
 #[inline(always)]
 unsafe fn prefetch_ahead<V: LaneVector>(input: &[*const u8; MAX_LANES], step: usize) {
     for &lane_input in &input[..V::LANES] {
-        // SAFETY: forwarded from the caller; the address is only a hint.
+        // SAFETY: `V::prefetch` needs `V`'s instructions, which the caller
+        // enables, and takes any address.
         unsafe { V::prefetch(lane_input.wrapping_add((step + 4) * BLOCK_LEN)) };
     }
 }

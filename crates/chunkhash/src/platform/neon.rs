@@ -1,32 +1,42 @@
 //! aarch64 NEON kernels: 4 lanes of 32-bit words. NEON is part of every
-//! aarch64 CPU, so there is nothing to detect. Single blocks use the
-//! portable compression, which the compiler vectorises well enough there.
+//! little-endian aarch64 target, so it is a build-time choice with nothing
+//! to detect. Single blocks use the portable compression, which the
+//! compiler vectorises well enough there.
 
 #[cfg(not(all(target_arch = "aarch64", target_endian = "little")))]
 compile_error!("the NEON backend is for little-endian aarch64 only");
 
 use core::arch::aarch64::*;
 
+use super::job::LaneJob;
 use super::lanes::{self, LaneVector};
-use super::{CvBytes, CvWords, LaneJob, MAX_LANES};
+use super::spec::{CvBytes, CvWords, MAX_LANES};
 
-/// Four lanes.
+/// Four lanes; its instructions are NEON's, part of the target.
 #[derive(Clone, Copy)]
 struct NeonX4(uint32x4_t);
 
+/// Loads 16 bytes, unaligned.
+///
 /// # Safety
-/// `src` must be valid for 16 bytes of reads (no alignment needed).
+///
+/// `src` is valid for 16 bytes of reads.
 #[inline(always)]
 unsafe fn loadu(src: *const u8) -> uint32x4_t {
-    // SAFETY: forwarded from the caller; a byte load needs no alignment.
+    // SAFETY: `vld1q_u8` reads 16 bytes, which the caller guarantees are
+    // readable; a byte load needs no alignment; NEON is part of the target.
     unsafe { vreinterpretq_u32_u8(vld1q_u8(src)) }
 }
 
+/// Stores 16 bytes, unaligned.
+///
 /// # Safety
-/// `dst` must be valid for 16 bytes of writes (no alignment needed).
+///
+/// `dst` is valid for 16 bytes of writes.
 #[inline(always)]
 unsafe fn storeu(dst: *mut u8, value: uint32x4_t) {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: `vst1q_u8` writes 16 bytes, which the caller guarantees are
+    // writable; a byte store needs no alignment; NEON is part of the target.
     unsafe { vst1q_u8(dst, vreinterpretq_u8_u32(value)) }
 }
 
@@ -52,7 +62,8 @@ fn rotate_right<const N: i32, const LEFT: i32>(a: uint32x4_t) -> uint32x4_t {
     vsriq_n_u32::<N>(vshlq_n_u32::<LEFT>(a), a)
 }
 
-// SAFETY: every method uses NEON, which every aarch64 CPU has.
+// SAFETY: `LaneVector`'s contract: every method uses NEON only, the set
+// `NeonX4` names, which every little-endian aarch64 target has.
 unsafe impl LaneVector for NeonX4 {
     const LANES: usize = 4;
     type Mask = uint32x4_t;
@@ -151,11 +162,11 @@ unsafe impl LaneVector for NeonX4 {
     }
 }
 
-/// Hashes up to four jobs side by side.
+/// Hashes up to four jobs side by side (see [`lanes::hash_lanes`]).
 ///
 /// # Safety
 ///
-/// None beyond the platform's: NEON is always present on aarch64.
+/// The CPU has NEON, which every target this file is built for has.
 #[target_feature(enable = "neon")]
 pub(super) unsafe fn hash_lanes4(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [CvBytes]) {
     // SAFETY: NEON, which `NeonX4` needs, is part of every aarch64 CPU.

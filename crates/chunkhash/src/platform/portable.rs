@@ -2,7 +2,8 @@
 //! SIMD kernel is tested against. Written for reading, straight from the
 //! spec (section 2.2): no unsafe, no tricks.
 
-use super::{block_words, cv_bytes, CvBytes, CvWords, LaneJob, BLOCK_LEN, IV, MSG_SCHEDULE};
+use super::job::LaneJob;
+use super::spec::{block_words, cv_bytes, CvBytes, CvWords, BLOCK_LEN, IV, MSG_SCHEDULE};
 
 /// The quarter-round mixing function G.
 #[inline(always)]
@@ -59,14 +60,14 @@ fn compress_rounds(cv: &CvWords, block: &[u8; BLOCK_LEN], block_len: u8, counter
     state
 }
 
-pub(crate) fn compress_in_place(cv: &mut CvWords, block: &[u8; BLOCK_LEN], block_len: u8, counter: u64, flags: u8) {
+pub(super) fn compress_in_place(cv: &mut CvWords, block: &[u8; BLOCK_LEN], block_len: u8, counter: u64, flags: u8) {
     let state = compress_rounds(cv, block, block_len, counter, flags);
     for i in 0..8 {
         cv[i] = state[i] ^ state[i + 8];
     }
 }
 
-pub(crate) fn compress_xof(
+pub(super) fn compress_xof(
     cv: &CvWords,
     block: &[u8; BLOCK_LEN],
     block_len: u8,
@@ -85,10 +86,9 @@ pub(crate) fn compress_xof(
     out
 }
 
-pub(crate) fn hash_lanes(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [CvBytes]) {
-    for (job, out) in jobs.iter().zip(out) {
-        let mut cv = *key;
-        job.for_each_block(|block, len, flags| compress_in_place(&mut cv, block, len, job.counter, flags));
-        *out = cv_bytes(&cv);
-    }
+/// One job as a chain of compressions.
+pub(super) fn hash_job(key: &CvWords, job: &LaneJob<'_>) -> CvBytes {
+    let mut cv = *key;
+    job.for_each_block(|block, len, flags| compress_in_place(&mut cv, block, len, job.counter(), flags));
+    cv_bytes(&cv)
 }

@@ -9,26 +9,35 @@ compile_error!("the SIMD128 backend needs wasm32 with the simd128 target feature
 
 use core::arch::wasm32::*;
 
+use super::job::LaneJob;
 use super::lanes::{self, LaneVector};
-use super::{CvBytes, CvWords, LaneJob, MAX_LANES};
+use super::spec::{CvBytes, CvWords, MAX_LANES};
 
-/// Four lanes.
+/// Four lanes; its instructions are SIMD128's, enabled by the build.
 #[derive(Clone, Copy)]
 struct Simd128X4(v128);
 
+/// Loads 16 bytes, unaligned.
+///
 /// # Safety
-/// `src` must be valid for 16 bytes of reads (no alignment needed).
+///
+/// `src` is valid for 16 bytes of reads.
 #[inline(always)]
 unsafe fn loadu(src: *const u8) -> v128 {
-    // SAFETY: forwarded from the caller; `v128_load` needs no alignment.
+    // SAFETY: `v128_load` reads 16 bytes at any alignment, which the caller
+    // guarantees are readable.
     unsafe { v128_load(src.cast()) }
 }
 
+/// Stores 16 bytes, unaligned.
+///
 /// # Safety
-/// `dst` must be valid for 16 bytes of writes (no alignment needed).
+///
+/// `dst` is valid for 16 bytes of writes.
 #[inline(always)]
 unsafe fn storeu(dst: *mut u8, value: v128) {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: `v128_store` writes 16 bytes at any alignment, which the
+    // caller guarantees are writable.
     unsafe { v128_store(dst.cast(), value) }
 }
 
@@ -54,7 +63,8 @@ fn rotate_right<const N: u32>(a: v128) -> v128 {
     v128_or(u32x4_shr(a, N), u32x4_shl(a, 32 - N))
 }
 
-// SAFETY: every method uses SIMD128 only, which this file is compiled with.
+// SAFETY: `LaneVector`'s contract: every method uses SIMD128 only, the set
+// `Simd128X4` names, which every build of this file enables.
 unsafe impl LaneVector for Simd128X4 {
     const LANES: usize = 4;
     type Mask = v128;
@@ -148,11 +158,11 @@ unsafe impl LaneVector for Simd128X4 {
     }
 }
 
-/// Hashes up to four jobs side by side.
+/// Hashes up to four jobs side by side (see [`lanes::hash_lanes`]).
 ///
 /// # Safety
 ///
-/// None beyond the platform's: this file only exists in SIMD128 builds.
+/// The engine supports SIMD128, which every build of this file requires.
 #[target_feature(enable = "simd128")]
 pub(super) unsafe fn hash_lanes4(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [CvBytes]) {
     // SAFETY: the build enables SIMD128, which `Simd128X4` needs.

@@ -6,28 +6,38 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
+use super::job::LaneJob;
 use super::lanes::{self, LaneVector};
-use super::{block_words, CvBytes, CvWords, LaneJob, BLOCK_LEN, IV, MAX_LANES, MSG_SCHEDULE};
+use super::spec::{block_words, cv_bytes, CvBytes, CvWords, BLOCK_LEN, IV, MAX_LANES, MSG_SCHEDULE};
 
-/// Four lanes.
+/// Four lanes; its instructions are SSE4.1's (and the SSSE3 and SSE2 ones
+/// that implies).
 #[derive(Clone, Copy)]
 pub(super) struct Sse41x4(pub(super) __m128i);
 
+/// Loads 16 bytes, unaligned.
+///
 /// # Safety
-/// `src` must be valid for 16 bytes of reads (no alignment needed).
+///
+/// The CPU has SSE4.1, and `src` is valid for 16 bytes of reads.
 #[target_feature(enable = "sse4.1")]
 #[inline]
 unsafe fn loadu(src: *const u8) -> __m128i {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: `_mm_loadu_si128` reads 16 bytes at any alignment; the caller
+    // guarantees they are readable.
     unsafe { _mm_loadu_si128(src.cast()) }
 }
 
+/// Stores 16 bytes, unaligned.
+///
 /// # Safety
-/// `dst` must be valid for 16 bytes of writes (no alignment needed).
+///
+/// The CPU has SSE4.1, and `dst` is valid for 16 bytes of writes.
 #[target_feature(enable = "sse4.1")]
 #[inline]
 unsafe fn storeu(dst: *mut u8, value: __m128i) {
-    // SAFETY: forwarded from the caller.
+    // SAFETY: `_mm_storeu_si128` writes 16 bytes at any alignment; the
+    // caller guarantees they are writable.
     unsafe { _mm_storeu_si128(dst.cast(), value) }
 }
 
@@ -65,10 +75,16 @@ fn rot7(a: __m128i) -> __m128i {
 }
 
 /// Transposes four rows of four words.
+///
+/// Always inlined, into SSE4.1 and AVX-512 functions alike, so it cannot
+/// carry a `#[target_feature]` of its own.
+///
+/// # Safety
+///
+/// The caller runs with SSE4.1 enabled.
 #[inline(always)]
-pub(super) unsafe fn transpose4(rows: [__m128i; 4]) -> [__m128i; 4] {
-    // SAFETY: the caller runs with SSE4.1 (always inlined into a function
-    // that enables it); memory accesses are as documented above.
+unsafe fn transpose4(rows: [__m128i; 4]) -> [__m128i; 4] {
+    // SAFETY: SSE2 register operations, enabled with SSE4.1 by the caller.
     unsafe {
         let ab_low = _mm_unpacklo_epi32(rows[0], rows[1]);
         let ab_high = _mm_unpackhi_epi32(rows[0], rows[1]);
@@ -84,16 +100,19 @@ pub(super) unsafe fn transpose4(rows: [__m128i; 4]) -> [__m128i; 4] {
 }
 
 /// Loads 64-byte blocks of four lanes as sixteen word vectors.
+///
 /// # Safety
-/// Each of the first four pointers must be valid for 64 bytes of reads.
+///
+/// The caller runs with SSE4.1 enabled, and each of the first four
+/// pointers plus `offset` is valid for 64 bytes of reads.
 #[inline(always)]
-pub(super) unsafe fn load_blocks4(blocks: &[*const u8; MAX_LANES], offset: usize) -> [__m128i; 16] {
-    // SAFETY: the caller runs with SSE4.1 (always inlined into a function
-    // that enables it); memory accesses are as documented above.
+unsafe fn load_blocks4(blocks: &[*const u8; MAX_LANES], offset: usize) -> [__m128i; 16] {
+    // SAFETY: SSE4.1 is enabled by the caller; each load is 16 bytes at
+    // `16 * quarter < 64` bytes past a pointer plus `offset`, inside the
+    // 64 readable bytes the caller guarantees.
     unsafe {
         let mut words = [_mm_setzero_si128(); 16];
         for quarter in 0..4 {
-            // The caller guarantees 64 readable bytes per pointer.
             let rows = core::array::from_fn(|lane| loadu(blocks[lane].add(offset + 16 * quarter)));
             words[4 * quarter..4 * quarter + 4].copy_from_slice(&transpose4(rows));
         }
@@ -102,24 +121,31 @@ pub(super) unsafe fn load_blocks4(blocks: &[*const u8; MAX_LANES], offset: usize
 }
 
 /// Stores four lanes of chaining values, transposed back.
+///
+/// # Safety
+///
+/// The caller runs with SSE4.1 enabled.
+///
+/// # Panics
+///
+/// If `out` holds fewer than four values.
 #[inline(always)]
-pub(super) unsafe fn store_cvs4(cv: [__m128i; 8], out: &mut [CvBytes]) {
+unsafe fn store_cvs4(cv: [__m128i; 8], out: &mut [CvBytes]) {
     let out = &mut out[..4];
-    // SAFETY: the caller runs with SSE4.1 (always inlined into a function
-    // that enables it); memory accesses are as documented above.
+    // SAFETY: SSE4.1 is enabled by the caller; each store is 16 bytes at
+    // offset 0 or 16 of a 32-byte `out` entry.
     unsafe {
         let low = transpose4([cv[0], cv[1], cv[2], cv[3]]);
         let high = transpose4([cv[4], cv[5], cv[6], cv[7]]);
         for lane in 0..4 {
-            // Each `out` entry is 32 writable bytes.
             storeu(out[lane].as_mut_ptr(), low[lane]);
             storeu(out[lane].as_mut_ptr().add(16), high[lane]);
         }
     }
 }
 
-// SAFETY: every method uses SSE4.1 (or older) instructions only, and runs
-// only inside the `#[target_feature(enable = "sse4.1")]` functions below.
+// SAFETY: `LaneVector`'s contract: every method uses SSE4.1 instructions
+// (and the SSSE3 and SSE2 ones it implies) only, the set `Sse41x4` names.
 unsafe impl LaneVector for Sse41x4 {
     const LANES: usize = 4;
     type Mask = __m128i;
@@ -132,7 +158,7 @@ unsafe impl LaneVector for Sse41x4 {
     #[target_feature(enable = "sse4.1")]
     #[inline]
     unsafe fn from_words(words: &[u32; MAX_LANES]) -> Self {
-        // SAFETY: `words` has at least 16 readable bytes.
+        // SAFETY: this method runs with SSE4.1; `words` has 64 readable bytes.
         Sse41x4(unsafe { loadu(words.as_ptr().cast()) })
     }
     #[target_feature(enable = "sse4.1")]
@@ -173,7 +199,7 @@ unsafe impl LaneVector for Sse41x4 {
     #[target_feature(enable = "sse4.1")]
     #[inline]
     unsafe fn store_words(self, words: &mut [u32; MAX_LANES]) {
-        // SAFETY: `words` has room for every lane.
+        // SAFETY: an unaligned 16-byte store into the 64 bytes of `words`.
         unsafe { _mm_storeu_si128(words.as_mut_ptr().cast(), self.0) }
     }
     #[target_feature(enable = "sse4.1")]
@@ -189,27 +215,33 @@ unsafe impl LaneVector for Sse41x4 {
     #[inline(always)]
     unsafe fn prefetch(address: *const u8) {
         // SAFETY: a prefetch is a hint: it never faults and changes nothing
-        // the program can observe.
+        // the program can observe; it is SSE, which the caller enables.
         unsafe { _mm_prefetch::<_MM_HINT_T0>(address.cast()) }
     }
     // Always inlined: as a call it would return the vectors through memory.
     #[inline(always)]
     unsafe fn load_blocks(blocks: &[*const u8; MAX_LANES], offset: usize) -> [Self; 16] {
-        // SAFETY: forwarded from the caller.
+        // SAFETY: `load_blocks4` has this method's contract: SSE4.1 enabled
+        // and 64 readable bytes per pointer plus `offset`.
         unsafe { load_blocks4(blocks, offset).map(Sse41x4) }
     }
     // Always inlined: as a call it would return the vectors through memory.
     #[inline(always)]
     unsafe fn store_cvs(cv: &[Self; 8], out: &mut [CvBytes]) {
-        // SAFETY: this method runs with SSE4.1.
+        // SAFETY: `store_cvs4` needs SSE4.1, which this method's caller enables.
         unsafe { store_cvs4(cv.map(|v| v.0), out) }
     }
 }
 
-/// Hashes up to four jobs side by side.
+/// Hashes up to four jobs side by side (see [`lanes::hash_lanes`]).
+///
+/// # Safety
+///
+/// The CPU has SSE4.1.
 #[target_feature(enable = "sse4.1")]
 pub(super) unsafe fn hash_lanes4(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [CvBytes]) {
-    // SAFETY: this function runs with SSE4.1, which `Sse41x4` needs.
+    // SAFETY: `hash_lanes` needs `Sse41x4`'s instructions, SSE4.1, which
+    // this function enables.
     unsafe { lanes::hash_lanes::<Sse41x4>(key, jobs, out) }
 }
 
@@ -220,10 +252,11 @@ pub(super) unsafe fn hash_lanes4(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut 
 ///
 /// # Safety
 ///
-/// Callers run with SSE4.1.
+/// The caller runs with SSE4.1 enabled.
 #[inline(always)]
 unsafe fn compress_rows(cv: &CvWords, block: &[u8; BLOCK_LEN], block_len: u8, counter: u64, flags: u8) -> [__m128i; 4] {
-    // SAFETY: the caller runs with SSE4.1; the only memory read is `block`.
+    // SAFETY: SSE4.1 register operations, enabled by the caller; memory is
+    // read only through safe indexing of `block`.
     unsafe {
         let m = block_words(block);
         {
@@ -273,7 +306,8 @@ fn g(row0: &mut __m128i, row1: &mut __m128i, row2: &mut __m128i, row3: &mut __m1
 #[target_feature(enable = "sse4.1")]
 #[inline]
 fn compress_in_place_inline(cv: &mut CvWords, block: &[u8; BLOCK_LEN], block_len: u8, counter: u64, flags: u8) {
-    // SAFETY: `cv` is 32 writable bytes.
+    // SAFETY: this function enables SSE4.1, which `compress_rows` and
+    // `storeu` need; the two 16-byte stores fill the 32 bytes of `cv`.
     unsafe {
         let [row0, row1, row2, row3] = compress_rows(cv, block, block_len, counter, flags);
         storeu(cv.as_mut_ptr().cast(), _mm_xor_si128(row0, row2));
@@ -281,6 +315,11 @@ fn compress_in_place_inline(cv: &mut CvWords, block: &[u8; BLOCK_LEN], block_len
     }
 }
 
+/// Compresses one block into `cv`.
+///
+/// # Safety
+///
+/// The CPU has SSE4.1.
 #[target_feature(enable = "sse4.1")]
 pub(super) unsafe fn compress_in_place(
     cv: &mut CvWords,
@@ -292,6 +331,11 @@ pub(super) unsafe fn compress_in_place(
     compress_in_place_inline(cv, block, block_len, counter, flags)
 }
 
+/// Compresses one block and returns all 64 output bytes.
+///
+/// # Safety
+///
+/// The CPU has SSE4.1.
 #[target_feature(enable = "sse4.1")]
 pub(super) unsafe fn compress_xof(
     cv: &CvWords,
@@ -301,7 +345,9 @@ pub(super) unsafe fn compress_xof(
     flags: u8,
 ) -> [u8; BLOCK_LEN] {
     let mut out = [0u8; BLOCK_LEN];
-    // SAFETY: `cv` has 32 readable bytes and `out` 64 writable ones; SSE4.1 is enabled.
+    // SAFETY: this function enables SSE4.1, which `compress_rows`, `loadu`
+    // and `storeu` need; the loads read the 32 bytes of `cv` and the stores
+    // write the 64 bytes of `out`.
     unsafe {
         let [row0, row1, row2, row3] = compress_rows(cv, block, block_len, counter, flags);
         storeu(out.as_mut_ptr(), _mm_xor_si128(row0, row2));
@@ -313,9 +359,13 @@ pub(super) unsafe fn compress_xof(
 }
 
 /// One job as a chain of row compressions.
+///
+/// # Safety
+///
+/// The CPU has SSE4.1.
 #[target_feature(enable = "sse4.1")]
 pub(super) unsafe fn hash_job(key: &CvWords, job: &LaneJob<'_>) -> CvBytes {
     let mut cv = *key;
-    job.for_each_block(|block, len, flags| compress_in_place_inline(&mut cv, block, len, job.counter, flags));
-    super::cv_bytes(&cv)
+    job.for_each_block(|block, len, flags| compress_in_place_inline(&mut cv, block, len, job.counter(), flags));
+    cv_bytes(&cv)
 }
