@@ -181,9 +181,13 @@ pub(crate) fn decode<const N: usize>(hex: &str) -> Result<[u8; N], HexError> {
 /// ```
 pub fn decode_into(hex: &str, out: &mut [u8]) -> Result<(), HexError> {
     if hex.len() != 2 * out.len() {
-        // Count characters, not bytes, so the message matches what the user typed.
-        let found = hex.chars().count();
-        return Err(HexError(HexErrorKind::Length { expected: 2 * out.len(), found }));
+        // A non-hex character is the better message, and the only true one
+        // when multi-byte characters make the character count right and the
+        // byte count wrong ("expected 6 hex characters, found 6").
+        if let Some(index) = hex.bytes().position(|c| digit_value(c).is_none()) {
+            return Err(bad_character(hex, index));
+        }
+        return Err(HexError(HexErrorKind::Length { expected: 2 * out.len(), found: hex.len() }));
     }
     decode_pairs(hex, out)
 }
@@ -266,7 +270,17 @@ mod tests {
         assert_eq!(decode::<4>("01abfg00").unwrap_err().to_string(), "invalid hex character 'g' at index 5");
         // A multi-byte character is reported whole, at its character index.
         assert_eq!(decode::<2>("0é1").unwrap_err().to_string(), "invalid hex character 'é' at index 1");
-        assert_eq!(decode::<2>("0éé").unwrap_err().to_string(), "expected 4 hex characters, found 3");
+        assert_eq!(decode::<2>("0éé").unwrap_err().to_string(), "invalid hex character 'é' at index 1");
+    }
+
+    /// Found by the `hex` fuzz target: with multi-byte characters the byte
+    /// count was wrong while the character count was right, and the
+    /// message contradicted itself.
+    #[test]
+    fn a_wrong_length_with_non_hex_characters_names_the_character() {
+        assert_eq!(decode::<3>("0éFé12").unwrap_err().to_string(), "invalid hex character 'é' at index 1");
+        assert_eq!(decode::<1>("éé").unwrap_err().to_string(), "invalid hex character 'é' at index 0");
+        assert_eq!(decode::<2>("01ab0").unwrap_err().to_string(), "expected 4 hex characters, found 5");
     }
 
     #[test]
