@@ -5,28 +5,28 @@
 //! Layout (ripgrep's split): `flags` holds the raw command line, `settings`
 //! checks it; `sum`, `check`, `bench` and `store` are the subcommands (the
 //! bench runs themselves are the `chunkhash-bench` library's, the store is
-//! `chunkhash-store`); `check_line` parses one line
-//! of a check file, a pure function kept apart for tests and fuzzing;
-//! `method` is how an input is
-//! hashed (algorithm, BLAKE3 mode and length); `format` is how digests and
-//! names are written and read back (hex, tags, prefixes); `input` reads
-//! files (memory-mapped when large) and draws the progress bar; `escape` is
-//! file-name escaping; `status` prints messages and decides the exit code.
+//! `chunkhash-store`); `input` reads files (memory-mapped when large) and
+//! draws the progress bar; `status` prints messages and decides the exit
+//! code. The pure parts are this package's library (`src/lib.rs`), so that
+//! fuzz targets can call them: `check_line` parses one line of a check file,
+//! `method` is how an input is hashed (algorithm, BLAKE3 mode and length),
+//! `format` is how digests and names are written and read back (hex, tags,
+//! prefixes), `escape` is file-name escaping.
 
 #![deny(unsafe_code)]
 
 mod bench;
 mod check;
-mod check_line;
-mod escape;
 mod flags;
-mod format;
 mod input;
-mod method;
 mod settings;
 mod status;
 mod store;
 mod sum;
+
+// The pure parts live in the library (src/lib.rs), so fuzz targets can
+// reach them; imported here so `crate::method` and the like still resolve.
+use chunkhash_cli::{check_line, escape, format, method};
 
 use anyhow::{Context, Result};
 use chunkhash::blake3::Backend;
