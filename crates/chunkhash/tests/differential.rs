@@ -2,12 +2,14 @@
 //! only): every length up to just past 17 KiB, random lengths up to 4 MiB,
 //! random update split points, random extended-output positions, in every
 //! mode and on every backend this CPU supports. Inputs are seeded random bytes.
+//! Under qemu-user, WASI and Miri, the sweeps take the lengths of
+//! `vectors::lengths_up_to` and the random tests fewer rounds (`TestScale`).
 
 mod common;
 
 use chunkhash::blake3::{self, Backend, Hasher};
 use common::supported_backends;
-use vectors::{test_seed, TestRng};
+use vectors::{lengths_up_to, test_seed, TestRng, TestScale};
 
 const KEY: &[u8; 32] = b"chunkhash differential test key!";
 const CONTEXT: &str = "chunkhash 2026-11-22 differential tests";
@@ -25,7 +27,7 @@ fn every_length_one_shot_and_single_update() {
     let mut rng = TestRng::new(test_seed("every_length_one_shot_and_single_update", 1));
     let data = rng.bytes(EXHAUSTIVE_MAX_LEN);
     let backends = supported_backends();
-    for len in 0..=EXHAUSTIVE_MAX_LEN {
+    for len in lengths_up_to(EXHAUSTIVE_MAX_LEN) {
         let input = &data[..len];
         let expected = official(input);
         for &backend in &backends {
@@ -42,7 +44,7 @@ fn every_length_keyed_and_derive_key() {
     let mut rng = TestRng::new(test_seed("every_length_keyed_and_derive_key", 2));
     let data = rng.bytes(4100);
     let backends = supported_backends();
-    for len in 0..=4100 {
+    for len in lengths_up_to(4100) {
         let input = &data[..len];
         let keyed = *::blake3::keyed_hash(KEY, input).as_bytes();
         let derived = ::blake3::derive_key(CONTEXT, input);
@@ -93,10 +95,10 @@ fn random_pieces<'a>(rng: &mut TestRng, input: &'a [u8]) -> Vec<&'a [u8]> {
 #[test]
 fn random_lengths_and_split_points() {
     let mut rng = TestRng::new(test_seed("random_lengths_and_split_points", 3));
-    let data = rng.bytes(4 << 20);
+    let data = rng.bytes(TestScale::pick(4 << 20, 1 << 20, 20 << 10));
     let backends = supported_backends();
-    for case in 0..60 {
-        let max = if case < 10 { 4 << 20 } else { 1 << 20 };
+    for case in 0..TestScale::pick(60, 12, 2) {
+        let max = if case < 10 { data.len() } else { data.len().min(1 << 20) };
         let len = random_len(&mut rng, max);
         let input = &data[rng.range(0..=data.len() - len)..][..len];
         let expected = official(input);
@@ -120,8 +122,8 @@ fn random_lengths_and_split_points() {
 #[test]
 fn random_extended_output_positions() {
     let mut rng = TestRng::new(test_seed("random_extended_output_positions", 4));
-    for case in 0..200 {
-        let len = random_len(&mut rng, 20_000);
+    for case in 0..TestScale::pick(200, 40, 2) {
+        let len = random_len(&mut rng, TestScale::pick(20_000, 20_000, 2_000));
         let input = rng.bytes(len);
         let mut official = ::blake3::Hasher::new();
         official.update(&input);
@@ -150,7 +152,7 @@ fn random_extended_output_positions() {
 #[test]
 fn hashers_on_every_backend_agree_with_detected() {
     // The default constructor uses the detected (or forced) backend.
-    let input = TestRng::new(5).bytes(100_000);
+    let input = TestRng::new(5).bytes(TestScale::pick(100_000, 100_000, 5_000));
     let expected = official(&input);
     assert_eq!(blake3::hash(&input), expected);
     for &backend in Backend::all().iter().filter(|b| b.is_supported()) {

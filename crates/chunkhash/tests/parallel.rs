@@ -7,14 +7,15 @@ mod common;
 
 use chunkhash::blake3::Hasher;
 use common::supported_backends;
-use vectors::{test_seed, TestRng};
+use vectors::{test_seed, TestRng, TestScale};
 
 #[test]
 fn update_parallel_matches_update_and_the_official_crate() {
     let mut rng = TestRng::new(test_seed("update_parallel_matches_update_and_the_official_crate", 21));
-    let data = rng.bytes(9 << 20);
+    let data = rng.bytes(TestScale::pick(9 << 20, 2 << 20, 300 << 10));
     let mut lens = vec![0, 1, 1024, 1025, 128 << 10, (128 << 10) + 1, 256 << 10, (1 << 20) + 7, 9 << 20];
-    lens.extend((0..8).map(|_| rng.range(0..=data.len())));
+    lens.retain(|&len| len <= data.len());
+    lens.extend((0..TestScale::pick(8, 2, 1)).map(|_| rng.range(0..=data.len())));
     for &backend in &supported_backends() {
         for &len in &lens {
             let input = &data[..len];

@@ -233,3 +233,110 @@ pub fn test_seed(test: &str, default: u64) -> u64 {
     println!("{test}: seed {seed} (set CHUNKHASH_TEST_SEED to replay another)");
     seed
 }
+
+/// How much a test run covers. Natively every case runs (`Full`); where each
+/// case costs 10 to 50 times more, under qemu-user and WASI, a chosen subset
+/// (`Small`, from `CHUNKHASH_TEST_SCALE=small`); under Miri, which is slower
+/// by another factor of a thousand, a handful (`Miri`, automatic). The
+/// subsets keep every kernel path: see [`lengths_up_to`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TestScale {
+    /// Every case (the default).
+    Full,
+    /// Cases on every block, chunk and lane edge, fewer random rounds.
+    Small,
+    /// A few cases per path, for Miri.
+    Miri,
+}
+
+impl TestScale {
+    /// The scale of this run; an unknown `CHUNKHASH_TEST_SCALE` fails, so a
+    /// typo cannot quietly run the full suite where a small one was meant.
+    pub fn get() -> TestScale {
+        if cfg!(miri) {
+            return TestScale::Miri;
+        }
+        match std::env::var("CHUNKHASH_TEST_SCALE").as_deref() {
+            Err(_) | Ok("" | "full") => TestScale::Full,
+            Ok("small") => TestScale::Small,
+            Ok(other) => panic!("CHUNKHASH_TEST_SCALE={other:?}: expected \"full\" or \"small\""),
+        }
+    }
+
+    /// `full`, `small` or `miri`, by the scale of this run: a count of
+    /// random rounds, a size.
+    pub fn pick<T>(full: T, small: T, miri: T) -> T {
+        match TestScale::get() {
+            TestScale::Full => full,
+            TestScale::Small => small,
+            TestScale::Miri => miri,
+        }
+    }
+}
+
+/// The input lengths from 0 to `max` a length sweep tries: all of them at
+/// full scale. At small scale: every length up to two blocks and one byte
+/// (each partial block, the first block boundary and the second), then at
+/// every chunk count up to `max`'s the lengths 1 and 63 to 65 bytes either
+/// side of the chunk edge and the edge itself (a whole or ragged last chunk,
+/// a last block whole, partial or a single byte, for each number of lanes
+/// filled: 1 to 16 chunks, then a second tree level), and `max`. About 300
+/// lengths instead of 17,000 for `max` = 17 KiB. Under Miri, one length per
+/// path: empty, one byte, a block either side, a chunk either side, 2, 4
+/// and 5 chunks plus a byte.
+pub fn lengths_up_to(max: usize) -> Vec<usize> {
+    const BLOCK_LEN: usize = 64;
+    const CHUNK_LEN: usize = 1024;
+    let mut lengths: Vec<usize> = match TestScale::get() {
+        TestScale::Full => return (0..=max).collect(),
+        TestScale::Small => {
+            let mut lengths: Vec<usize> = (0..=2 * BLOCK_LEN + 1).collect();
+            for chunks in 1..=max / CHUNK_LEN + 1 {
+                let edge = chunks * CHUNK_LEN;
+                for offset in [-65isize, -64, -63, -1, 0, 1, 63, 64, 65] {
+                    lengths.push(edge.saturating_add_signed(offset));
+                }
+            }
+            lengths.push(max);
+            lengths
+        }
+        TestScale::Miri => {
+            vec![0, 1, 63, 64, 65, 1023, 1024, 1025, 2 * CHUNK_LEN + 1, 4 * CHUNK_LEN + 1, 5 * CHUNK_LEN + 1]
+        }
+    };
+    lengths.retain(|&len| len <= max);
+    lengths.sort_unstable();
+    lengths.dedup();
+    lengths
+}
+
+/// The backends a test runs on, from `all` (with their names as `Display`
+/// prints them): only `CHUNKHASH_BACKEND`'s when it is set (the run that
+/// forces one checks that one), else every one `supported` says this
+/// machine runs. Panics when the forced backend is not supported, or when
+/// one named in `CHUNKHASH_REQUIRE_BACKENDS` (comma-separated) is not: a
+/// kernel that cannot run fails the run instead of being skipped. Prints
+/// what it picked.
+pub fn backends_under_test<B: Copy + std::fmt::Display>(all: &[B], supported: impl Fn(B) -> bool) -> Vec<B> {
+    let named = |name: &str| all.iter().copied().find(|b| b.to_string().eq_ignore_ascii_case(name.trim()));
+    let required = std::env::var("CHUNKHASH_REQUIRE_BACKENDS").unwrap_or_default();
+    for name in required.split(',').filter(|name| !name.trim().is_empty()) {
+        let backend = named(name).unwrap_or_else(|| panic!("CHUNKHASH_REQUIRE_BACKENDS names {name:?}, no backend"));
+        assert!(
+            supported(backend),
+            "backend {backend} is required (CHUNKHASH_REQUIRE_BACKENDS) but not supported here"
+        );
+    }
+    let forced = std::env::var("CHUNKHASH_BACKEND").unwrap_or_default();
+    let chosen: Vec<B> = if forced.trim().is_empty() {
+        all.iter().copied().filter(|&b| supported(b)).collect()
+    } else {
+        let backend = named(&forced).unwrap_or_else(|| panic!("CHUNKHASH_BACKEND={forced:?} names no backend"));
+        assert!(supported(backend), "CHUNKHASH_BACKEND={backend}, which this machine does not support");
+        vec![backend]
+    };
+    let names: Vec<String> = chosen.iter().map(|b| b.to_string()).collect();
+    let skipped: Vec<String> = all.iter().filter(|&&b| !supported(b)).map(|b| b.to_string()).collect();
+    println!("backends under test: {} (not supported here: {})", names.join(", "), skipped.join(", "));
+    chosen
+}

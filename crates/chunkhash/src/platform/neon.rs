@@ -172,3 +172,27 @@ pub(super) unsafe fn hash_lanes4(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut 
     // SAFETY: NEON, which `NeonX4` needs, is part of every aarch64 CPU.
     unsafe { lanes::hash_lanes::<NeonX4>(key, jobs, out) }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::backend::Backend;
+    use super::super::tests::{check_lane_vector, kernel_supported};
+    use super::*;
+
+    /// # Safety
+    ///
+    /// The CPU has NEON.
+    #[target_feature(enable = "neon")]
+    unsafe fn check_neonx4() {
+        // SAFETY: this function enables `NeonX4`'s instructions.
+        unsafe { check_lane_vector::<NeonX4>() }
+    }
+
+    #[test]
+    fn neonx4_transposes_lane_loads_and_word_operations() {
+        if kernel_supported(Backend::Neon) {
+            // SAFETY: the backend is supported: the CPU has NEON.
+            unsafe { check_neonx4() }
+        }
+    }
+}

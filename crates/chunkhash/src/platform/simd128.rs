@@ -168,3 +168,17 @@ pub(super) unsafe fn hash_lanes4(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut 
     // SAFETY: the build enables SIMD128, which `Simd128X4` needs.
     unsafe { lanes::hash_lanes::<Simd128X4>(key, jobs, out) }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::backend::Backend;
+    use super::super::tests::{check_lane_vector, kernel_supported};
+    use super::*;
+
+    #[test]
+    fn simd128x4_transposes_lane_loads_and_word_operations() {
+        assert!(kernel_supported(Backend::Wasm32Simd), "this file is only built with SIMD128");
+        // SAFETY: the build enables SIMD128, `Simd128X4`'s instructions.
+        unsafe { check_lane_vector::<Simd128X4>() }
+    }
+}

@@ -369,3 +369,27 @@ pub(super) unsafe fn hash_job(key: &CvWords, job: &LaneJob<'_>) -> CvBytes {
     job.for_each_block(|block, len, flags| compress_in_place_inline(&mut cv, block, len, job.counter(), flags));
     cv_bytes(&cv)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::backend::Backend;
+    use super::super::tests::{check_lane_vector, kernel_supported};
+    use super::*;
+
+    /// # Safety
+    ///
+    /// The CPU has SSE4.1.
+    #[target_feature(enable = "sse4.1")]
+    unsafe fn check_sse41x4() {
+        // SAFETY: this function enables `Sse41x4`'s instructions.
+        unsafe { check_lane_vector::<Sse41x4>() }
+    }
+
+    #[test]
+    fn sse41x4_transposes_lane_loads_and_word_operations() {
+        if kernel_supported(Backend::Sse41) {
+            // SAFETY: the backend is supported: the CPU has SSE4.1.
+            unsafe { check_sse41x4() }
+        }
+    }
+}

@@ -2,20 +2,15 @@
 
 use chunkhash::blake3::Backend;
 
-/// The backends this CPU can run; prints the ones it skips, so a run that
+/// The backends to test: `CHUNKHASH_BACKEND`'s alone when it is set, else
+/// every one this CPU runs; a required one (`CHUNKHASH_REQUIRE_BACKENDS`)
+/// that cannot run fails the test. Prints what it picked, so a run that
 /// tested fewer kernels than expected says so.
 #[allow(dead_code)]
 pub fn supported_backends() -> Vec<Backend> {
-    let mut supported = Vec::new();
-    for &backend in Backend::all() {
-        if backend.is_supported() {
-            supported.push(backend);
-        } else {
-            println!("note: backend {backend} not supported here, skipped");
-        }
-    }
-    println!("testing backends {supported:?}, detected {}", Backend::detect());
-    supported
+    let backends = vectors::backends_under_test(Backend::all(), Backend::is_supported);
+    println!("detected {}", Backend::detect());
+    backends
 }
 
 /// Feeds `input` to `update` in pieces of the given lengths, cycling.
