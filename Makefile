@@ -18,19 +18,25 @@ B3SUM_VERSION ?= 1.8.7
 export CHUNKHASH_PEER_B3SUM := $(abspath $(PEERS))/bin/b3sum
 export CHUNKHASH_PEER_XXHSUM ?= $(or $(shell command -v xxhsum 2>/dev/null),/usr/bin/xxhsum)
 export CHUNKHASH_PEER_OPENSSL ?= $(or $(shell command -v openssl 2>/dev/null),/usr/bin/openssl)
-# Backends to run the whole suite on, forced with CHUNKHASH_BACKEND; the ones
-# this CPU lacks are skipped with a note.
-BACKENDS ?= portable sse41 avx2 avx512
+# The parts of `make test`, in order. scripts/test/parts.sh runs each (going
+# on past a failure) and prints one table at the end: every part, and every
+# target and backend of the matrix, Miri and fuzz parts, with its tests.
+TEST_PARTS = lint pydeps peers test-rust test-features test-c check-golden test-matrix test-miri test-fuzz \
+	test-js test-python
+# Seconds each fuzz target runs in `make test`, and in `make fuzz`.
+FUZZ_SMOKE_SECONDS ?= 15
+FUZZ_SECONDS ?= 600
 
-.PHONY: run test test-rust test-c test-features check-golden test-backends test-targets lint pydeps peers install js test-js \
-	python-venv python-wheel test-python
+.PHONY: run test test-rust test-c test-features check-golden test-matrix test-miri test-fuzz fuzz lint pydeps peers \
+	install js test-js python-venv python-wheel test-python
 
 # The main job: `chunkhash bench` with its defaults (every algorithm, 64 B to
 # 1 MiB); needs no input and ends well under a minute.
 run:
 	$(CARGO) run --release -p chunkhash-cli -- bench
 
-test: lint pydeps peers test-rust test-features test-c check-golden test-backends test-targets test-js test-python
+test:
+	@MAKE='$(MAKE)' scripts/test/parts.sh $(TEST_PARTS)
 
 # Installs the C library (header, libchunkhash.a, libchunkhash.so, chunkhash.pc):
 #   make install PREFIX=/usr/local   (also DESTDIR, LIBDIR, INCLUDEDIR)
@@ -51,6 +57,7 @@ peers:
 lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) fmt --manifest-path bindings/c/header-gen/Cargo.toml -- --check
+	$(CARGO) fmt --manifest-path fuzz/Cargo.toml -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
 test-rust:
@@ -78,22 +85,28 @@ check-golden:
 	$(PYTHON) -m pip install -q --disable-pip-version-check --root-user-action=ignore -r vectors/tools/requirements.txt
 	$(PYTHON) vectors/tools/check_golden.py
 
-# The differential tests already force each backend; this runs everything
-# else (one-shot calls, default hashers) on each one too.
-test-backends:
-	@for backend in $(BACKENDS); do \
-	  if $(CARGO) run -q --release -p chunkhash --example backend_supported -- $$backend; then \
-	    echo "== CHUNKHASH_BACKEND=$$backend"; \
-	    CHUNKHASH_BACKEND=$$backend $(CARGO) test -q -p chunkhash --all-features || exit 1; \
-	  else \
-	    echo "note: backend $$backend not supported on this machine, skipped"; \
-	  fi; \
-	done
+# The chunkhash suite on every kernel: each x86 backend forced (a backend
+# this CPU lacks fails when CHUNKHASH_REQUIRE_BACKENDS names it, as .ci/run
+# does, and is reported MISSING otherwise), NEON and portable on aarch64
+# under qemu-user, SIMD128 and scalar wasm32-wasip1 under Node's WASI,
+# portable on big-endian s390x under qemu-user. Installs the Rust targets,
+# qemu-user and the cross compilers when missing. The rows (one line per
+# kernel or forcing knob) are the table in scripts/test/matrix.sh.
+test-matrix:
+	scripts/test/matrix.sh
 
-# aarch64 (NEON) and wasm32 (SIMD128), where their targets are installed;
-# skipped with a note otherwise.
-test-targets:
-	./scripts/check-targets.sh
+# Miri (nightly, installed when missing) over the portable kernel, tree,
+# hasher, batch scheduler, hex, trailers and the C binding's pointer helpers.
+test-miri:
+	scripts/test/miri.sh
+
+# Each fuzz target (fuzz/) for a few seconds on its committed seeds; a
+# crash fails. `make fuzz` runs them long (FUZZ_SECONDS each, in turn).
+test-fuzz:
+	scripts/test/fuzz.sh $(FUZZ_SMOKE_SECONDS)
+
+fuzz:
+	scripts/test/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # The Python package (bindings/python): a virtual environment of its own
 # under target/ with the pinned test and benchmark packages, the abi3 wheel

@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# The chunkhash suite on every kernel: each x86 backend forced in turn on
+# this machine, NEON and the portable kernel on aarch64 under qemu-user,
+# SIMD128 and the scalar build on wasm32-wasip1 under Node's WASI, and the
+# portable kernel on big-endian s390x under qemu-user. What a target needs
+# (Rust target, qemu, cross linker, libc) is installed when missing; what
+# cannot be installed fails the run with the install to make. A row whose
+# CPU features this machine lacks fails when CHUNKHASH_REQUIRE_BACKENDS
+# names it (.ci/run requires sse41,avx2,avx512), and is otherwise reported
+# as MISSING in the table and on stderr, never passed quietly.
+#
+#   scripts/test/matrix.sh [ROW_NAME_OR_TARGET...]   (every row by default)
+#
+# Emulated targets run with CHUNKHASH_TEST_SCALE=small: the length sweeps
+# take every length to 129 bytes and, at each chunk count to the sweep's
+# end, the chunk edge and 1, 63, 64 and 65 bytes either side of it (see
+# vectors::lengths_up_to), and the random tests fewer rounds.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+. scripts/test/lib.sh
+
+# One row per run of the suite. Adding a kernel or a forcing knob is one
+# line: the target it runs on, its name in the table (the name
+# CHUNKHASH_REQUIRE_BACKENDS uses), the /proc/cpuinfo flags it needs on an
+# x86_64 host ("-" for none), and the environment that forces it.
+MATRIX='
+x86_64          portable    -                  CHUNKHASH_BACKEND=portable
+x86_64          sse41       sse4_1             CHUNKHASH_BACKEND=sse41
+x86_64          avx2        avx2               CHUNKHASH_BACKEND=avx2
+x86_64          avx512      avx512f,avx512vl   CHUNKHASH_BACKEND=avx512
+aarch64         neon        -                  CHUNKHASH_BACKEND=neon
+aarch64         portable    -                  CHUNKHASH_BACKEND=portable
+wasm32-simd128  wasm32simd  -                  CHUNKHASH_BACKEND=wasm32simd
+wasm32          portable    -                  CHUNKHASH_BACKEND=portable
+s390x           portable    -                  CHUNKHASH_BACKEND=portable
+'
+
+# How each target builds and runs: sets triple, rustflags, runner,
+# target_dir, test_args and scale, and installs what the target needs.
+setup_target() {
+  rustflags='' runner='' target_dir=target/cross scale=small test_args='--all-features'
+  case $1 in
+    x86_64)
+      triple=$(rustc -vV | sed -n 's/^host: //p')
+      [ "$triple" = x86_64-unknown-linux-gnu ] || die "the x86_64 rows need an x86_64 Linux host, this is $triple"
+      target_dir=target scale=full
+      ;;
+    aarch64 | s390x)
+      local gnu=$1-linux-gnu libc=arm64
+      [ "$1" = s390x ] && libc=s390x
+      triple=$1-unknown-linux-gnu
+      need_rustup_target "$triple"
+      need_apt "qemu-$1" qemu-user
+      need_apt "$gnu-gcc" "gcc-$gnu"
+      need_apt "/usr/$gnu/include/stdio.h" "libc6-dev-$libc-cross"
+      runner="qemu-$1 -L /usr/$gnu"
+      local upper=${triple^^}
+      upper=${upper//-/_}
+      export "CARGO_TARGET_${upper}_LINKER=$gnu-gcc" "CC_${triple//-/_}=$gnu-gcc"
+      ;;
+    wasm32 | wasm32-simd128)
+      triple=wasm32-wasip1
+      need_rustup_target "$triple"
+      need_apt node nodejs
+      runner="node --no-warnings $PWD/scripts/wasi-run.mjs"
+      # rayon (the "parallel" feature) needs threads, which WASI lacks.
+      test_args=''
+      if [ "$1" = wasm32-simd128 ]; then
+        rustflags='-C target-feature=+simd128'
+        # Another RUSTFLAGS would rebuild the scalar build each time.
+        target_dir=target/cross-simd128
+      fi
+      ;;
+    *) die "unknown target $1 in the matrix" ;;
+  esac
+}
+
+selected=("$@")
+wanted() {
+  [ ${#selected[@]} -eq 0 ] && return
+  local want
+  for want in "${selected[@]}"; do [ "$want" = "$1" ] || [ "$want" = "$2" ] || [ "$want" = "$1/$2" ] && return; done
+  return 1
+}
+
+required=",${CHUNKHASH_REQUIRE_BACKENDS:-},"
+for name in ${required//,/ }; do
+  printf '%s\n' "$MATRIX" | awk -v n="$name" '$1 == "x86_64" && $2 == n { found = 1 } END { exit !found }' ||
+    die "CHUNKHASH_REQUIRE_BACKENDS names $name, which has no x86_64 row in scripts/test/matrix.sh"
+done
+cpu_flags=" $(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null | cut -d: -f2) "
+
+failed=0
+while read -r target name needs knobs; do
+  [ -n "$target" ] || continue
+  wanted "$target" "$name" || continue
+  label="$target/$name"
+  start=$SECONDS
+  if [ "$target" = x86_64 ] && [ "$needs" != - ]; then
+    lacking=''
+    for flag in ${needs//,/ }; do [[ $cpu_flags == *" $flag "* ]] || lacking+=" $flag"; done
+    if [ -n "$lacking" ]; then
+      if [[ $required == *",$name,"* ]]; then
+        echo "error: $label is required (CHUNKHASH_REQUIRE_BACKENDS) but this CPU lacks:$lacking" >&2
+        record matrix "$target" "$name" 0 FAIL 0
+        failed=1
+      else
+        echo "WARNING: $label NOT TESTED: this CPU lacks$lacking (set CHUNKHASH_REQUIRE_BACKENDS to make this an error)" >&2
+        record matrix "$target" "$name" 0 MISSING 0
+      fi
+      continue
+    fi
+  fi
+  setup_target "$target"
+  log=$REPORT_DIR/matrix-${target}-${name}.log
+  mkdir -p "$REPORT_DIR"
+  echo "== $label: cargo test -p chunkhash --target $triple $test_args ($knobs, scale $scale${runner:+, under ${runner%% *}})"
+  # The runner and flags apply to this target only; the knobs and scale to
+  # the tests. A cross run does not inherit the host's required list.
+  status=0
+  (
+    [ "$target" = x86_64 ] || unset CHUNKHASH_REQUIRE_BACKENDS
+    upper=${triple^^}
+    upper=${upper//-/_}
+    [ -z "$runner" ] || export "CARGO_TARGET_${upper}_RUNNER=$runner"
+    [ -z "$rustflags" ] || export RUSTFLAGS="$rustflags"
+    for knob in $knobs; do export "${knob?}"; done
+    export CHUNKHASH_TEST_SCALE=$scale
+    # Doc tests do not run for other targets; on the host they ran in test-rust.
+    # shellcheck disable=SC2086
+    # The host build is test-rust's own (target/debug): no --target.
+    cross=()
+    [ "$target" = x86_64 ] || cross=(--target "$triple" --target-dir "$target_dir")
+    cargo test -p chunkhash "${cross[@]}" --lib --tests $test_args
+  ) >"$log" 2>&1 || status=$?
+  tests=$(count_tests "$log")
+  grep -E '^test result:' "$log" | sed 's/^/   /' || true
+  if [ "$status" = 0 ] && [ "$tests" != - ] && [ "$tests" -gt 0 ]; then
+    record matrix "$target" "$name" "$tests" pass $((SECONDS - start))
+  else
+    tail -n 40 "$log" >&2
+    echo "error: $label failed (exit $status; full log $log)" >&2
+    record matrix "$target" "$name" "$tests" FAIL $((SECONDS - start))
+    failed=1
+  fi
+done <<<"$MATRIX"
+exit $failed
