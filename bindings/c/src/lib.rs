@@ -358,6 +358,110 @@ pub(crate) unsafe fn free_object<T>(ptr: *mut T) {
 mod tests {
     use super::*;
 
+    /// The pointer helpers and the calls built on them, with small inputs
+    /// (sized for Miri, which runs this): NULL with and without a length,
+    /// outputs shorter and longer than the hash, a hasher's life from new to free, unaligned out
+    /// parameters, batches with NULL empty inputs, a trailer sealed into an
+    /// unaligned buffer and verified. Every pointer points into a local.
+    #[test]
+    fn pointer_paths_with_small_inputs() {
+        let data = *b"chunkhash pointer paths: a short input, 43 b";
+        let mut out = [0u8; 33];
+        let expected = *chunkhash::blake3::hash(&data).as_bytes();
+        // SAFETY: every pointer below points into a local of at least the
+        // length passed with it, or is NULL; hashers are freed once.
+        unsafe {
+            assert_eq!(chunkhash_blake3_hash(data.as_ptr(), data.len(), out.as_mut_ptr(), 32), CHUNKHASH_OK);
+            assert_eq!(out[..32], expected);
+            // Unaligned output, NULL input of length 0, NULL input with a length.
+            assert_eq!(chunkhash_blake3_hash(core::ptr::null(), 0, out[1..].as_mut_ptr(), 32), CHUNKHASH_OK);
+            assert_eq!(out[1..], *chunkhash::blake3::hash(b"").as_bytes());
+            assert_eq!(chunkhash_blake3_hash(core::ptr::null(), 1, out.as_mut_ptr(), 32), CHUNKHASH_NULL_POINTER);
+            assert_eq!(chunkhash_blake3_hash(data.as_ptr(), 1, core::ptr::null_mut(), 32), CHUNKHASH_NULL_POINTER);
+            // Shorter and longer outputs are a prefix of the hash and extended output.
+            assert_eq!(chunkhash_blake3_hash(data.as_ptr(), data.len(), out.as_mut_ptr(), 20), CHUNKHASH_OK);
+            assert_eq!(out[..20], expected[..20]);
+            assert_eq!(chunkhash_blake3_hash(data.as_ptr(), data.len(), out.as_mut_ptr(), 33), CHUNKHASH_OK);
+            assert_eq!(out[..32], expected);
+            assert_eq!(
+                chunkhash_blake3_hash(data.as_ptr(), usize::MAX, out.as_mut_ptr(), 32),
+                CHUNKHASH_INVALID_LENGTH
+            );
+
+            let mut hasher: *mut chunkhash_blake3 = core::ptr::null_mut();
+            assert_eq!(chunkhash_blake3_new(&mut hasher), CHUNKHASH_OK);
+            assert_eq!(chunkhash_blake3_update(hasher, data.as_ptr(), 10), CHUNKHASH_OK);
+            assert_eq!(chunkhash_blake3_update(hasher, core::ptr::null(), 0), CHUNKHASH_OK);
+            assert_eq!(chunkhash_blake3_update(hasher, data[10..].as_ptr(), data.len() - 10), CHUNKHASH_OK);
+            assert_eq!(chunkhash_blake3_finalize(hasher, out.as_mut_ptr(), 32), CHUNKHASH_OK);
+            assert_eq!(out[..32], expected);
+            let mut xof = [0u8; 70];
+            assert_eq!(chunkhash_blake3_finalize_xof(hasher, 0, xof[1..].as_mut_ptr(), 69), CHUNKHASH_OK);
+            assert_eq!(xof[1..33], expected);
+            assert_eq!(chunkhash_blake3_reset(hasher), CHUNKHASH_OK);
+            assert_eq!(chunkhash_blake3_update(core::ptr::null_mut(), data.as_ptr(), 1), CHUNKHASH_NULL_POINTER);
+            chunkhash_blake3_free(hasher);
+            chunkhash_blake3_free(core::ptr::null_mut());
+            assert_eq!(chunkhash_blake3_new(core::ptr::null_mut()), CHUNKHASH_NULL_POINTER);
+
+            // Out parameters at odd addresses.
+            let mut id_bytes = [0u8; 5];
+            let id = id_bytes[1..].as_mut_ptr().cast::<u32>();
+            assert_eq!(chunkhash_algorithm_from_name(c"xxh3".as_ptr(), id), CHUNKHASH_OK);
+            assert_eq!(id.read_unaligned(), chunkhash::Algorithm::Xxh3_64.id() as u32);
+            let not_utf8 = [0xffu8, 0];
+            assert_eq!(chunkhash_algorithm_from_name(not_utf8.as_ptr().cast(), id), CHUNKHASH_INVALID_UTF8);
+            assert_eq!(chunkhash_algorithm_from_name(core::ptr::null(), id), CHUNKHASH_NULL_POINTER);
+            let mut name: *const c_char = core::ptr::null();
+            assert_eq!(chunkhash_algorithm_name(id.read_unaligned(), &mut name), CHUNKHASH_OK);
+            assert_eq!(CStr::from_ptr(name).to_str(), Ok("XXH3-64"));
+
+            let crc32c = chunkhash::Algorithm::Crc32c.id() as u32;
+            let mut registry: *mut chunkhash_hasher = core::ptr::null_mut();
+            assert_eq!(chunkhash_hasher_new(crc32c, &mut registry), CHUNKHASH_OK);
+            assert_eq!(chunkhash_hasher_update(registry, data.as_ptr(), data.len()), CHUNKHASH_OK);
+            assert_eq!(chunkhash_hasher_finalize(registry, out[3..].as_mut_ptr(), 4), CHUNKHASH_OK);
+            let mut one_shot = [0u8; 4];
+            assert_eq!(chunkhash_digest(crc32c, data.as_ptr(), data.len(), one_shot.as_mut_ptr(), 4), CHUNKHASH_OK);
+            assert_eq!(out[3..7], one_shot);
+            assert_eq!(chunkhash_hasher_reset(registry), CHUNKHASH_OK);
+            chunkhash_hasher_free(registry);
+
+            // A batch of three, the middle one empty and NULL.
+            let ptrs = [data.as_ptr(), core::ptr::null(), data[5..].as_ptr()];
+            let lens = [data.len(), 0, 7];
+            let mut hashes = [0u8; 3 * 32 + 1];
+            let status = chunkhash_blake3_hash_many(ptrs.as_ptr(), lens.as_ptr(), 3, hashes[1..].as_mut_ptr(), 96);
+            assert_eq!(status, CHUNKHASH_OK);
+            assert_eq!(hashes[1..33], expected);
+            assert_eq!(hashes[33..65], *chunkhash::blake3::hash(b"").as_bytes());
+            assert_eq!(hashes[65..], *chunkhash::blake3::hash(&data[5..12]).as_bytes());
+            let mut short = [0u8; 95];
+            let status = chunkhash_blake3_hash_many(ptrs.as_ptr(), lens.as_ptr(), 3, short.as_mut_ptr(), 95);
+            assert_eq!(status, CHUNKHASH_BUFFER_TOO_SMALL);
+            let bad_lens = [data.len(), 1, 7];
+            let status = chunkhash_blake3_hash_many(ptrs.as_ptr(), bad_lens.as_ptr(), 3, hashes.as_mut_ptr(), 96);
+            assert_eq!(status, CHUNKHASH_NULL_POINTER);
+            let mut addresses = [0u8; 60];
+            let status = chunkhash_blake3_address_many(ptrs.as_ptr(), lens.as_ptr(), 3, addresses.as_mut_ptr(), 60);
+            assert_eq!(status, CHUNKHASH_OK);
+            assert_eq!(addresses[..20], expected[..20]);
+
+            let mut trailer = [0u8; 6];
+            let status = chunkhash_trailer_seal(data.as_ptr(), data.len(), crc32c, 7, trailer[1..].as_mut_ptr(), 5);
+            assert_eq!(status, CHUNKHASH_OK);
+            let mut verified = [0u8; 5];
+            let verified_id = verified[1..].as_mut_ptr().cast::<u32>();
+            let status = chunkhash_trailer_verify(data.as_ptr(), data.len(), trailer[1..].as_ptr(), 5, 7, verified_id);
+            assert_eq!(status, CHUNKHASH_OK);
+            assert_eq!(verified_id.read_unaligned(), crc32c);
+            let status = chunkhash_trailer_verify(data.as_ptr(), data.len(), trailer[1..].as_ptr(), 4, 7, verified_id);
+            assert_eq!(status, CHUNKHASH_TRAILER_TRUNCATED);
+            let status = chunkhash_trailer_verify(data.as_ptr(), 1, trailer[1..].as_ptr(), 5, 7, verified_id);
+            assert_eq!(status, CHUNKHASH_CHECKSUM_MISMATCH);
+        }
+    }
+
     #[test]
     fn a_panic_becomes_chunkhash_panic() {
         assert_eq!(guard(|| panic!("test panic, expected")), CHUNKHASH_PANIC);

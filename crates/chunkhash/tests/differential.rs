@@ -95,9 +95,9 @@ fn random_pieces<'a>(rng: &mut TestRng, input: &'a [u8]) -> Vec<&'a [u8]> {
 #[test]
 fn random_lengths_and_split_points() {
     let mut rng = TestRng::new(test_seed("random_lengths_and_split_points", 3));
-    let data = rng.bytes(TestScale::pick(4 << 20, 1 << 20, 20 << 10));
+    let data = rng.bytes(TestScale::pick(4 << 20, 1 << 20, 4 << 10));
     let backends = supported_backends();
-    for case in 0..TestScale::pick(60, 12, 2) {
+    for case in 0..TestScale::pick(60, 12, 1) {
         let max = if case < 10 { data.len() } else { data.len().min(1 << 20) };
         let len = random_len(&mut rng, max);
         let input = &data[rng.range(0..=data.len() - len)..][..len];
@@ -152,7 +152,7 @@ fn random_extended_output_positions() {
 #[test]
 fn hashers_on_every_backend_agree_with_detected() {
     // The default constructor uses the detected (or forced) backend.
-    let input = TestRng::new(5).bytes(TestScale::pick(100_000, 100_000, 5_000));
+    let input = TestRng::new(5).bytes(TestScale::pick(100_000, 100_000, 2_000));
     let expected = official(&input);
     assert_eq!(blake3::hash(&input), expected);
     for &backend in Backend::all().iter().filter(|b| b.is_supported()) {
