@@ -78,3 +78,20 @@ count_tests() {
     END { if (seen) print n; else print "-" }
   ' "$1"
 }
+
+# finish_row KIND TARGET RUN LOG STATUS START: prints the log's test
+# results, and records the row: pass when the command succeeded and ran at
+# least one test, else FAIL, with the log's tail on stderr.
+finish_row() {
+  local kind=$1 target=$2 run=$3 log=$4 status=$5 start=$6 tests
+  grep -E '^test result:' "$log" | sed 's/^/   /' || true
+  tests=$(count_tests "$log")
+  if [ "$status" = 0 ] && [ "$tests" != - ] && [ "$tests" -gt 0 ]; then
+    record "$kind" "$target" "$run" "$tests" pass $((SECONDS - start))
+  else
+    tail -n 40 "$log" >&2
+    echo "error: $kind $target $run failed (exit $status, $tests tests; full log $log)" >&2
+    record "$kind" "$target" "$run" "$tests" FAIL $((SECONDS - start))
+    return 1
+  fi
+}

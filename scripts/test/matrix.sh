@@ -133,15 +133,6 @@ while read -r target name needs knobs; do
     [ "$target" = x86_64 ] || cross=(--target "$triple" --target-dir "$target_dir")
     cargo test -p chunkhash "${cross[@]}" --lib --tests $test_args
   ) >"$log" 2>&1 || status=$?
-  tests=$(count_tests "$log")
-  grep -E '^test result:' "$log" | sed 's/^/   /' || true
-  if [ "$status" = 0 ] && [ "$tests" != - ] && [ "$tests" -gt 0 ]; then
-    record matrix "$target" "$name" "$tests" pass $((SECONDS - start))
-  else
-    tail -n 40 "$log" >&2
-    echo "error: $label failed (exit $status; full log $log)" >&2
-    record matrix "$target" "$name" "$tests" FAIL $((SECONDS - start))
-    failed=1
-  fi
+  finish_row matrix "$target" "$name" "$log" "$status" "$start" || failed=1
 done <<<"$MATRIX"
 exit $failed

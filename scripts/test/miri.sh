@@ -21,19 +21,10 @@ failed=0
 run() {
   local name=$1
   shift
-  local log=$REPORT_DIR/miri-${name// /-}.log start=$SECONDS status=0 tests
+  local log=$REPORT_DIR/miri-${name// /-}.log start=$SECONDS status=0
   echo "== miri: $name: cargo miri test $*"
   cargo "+$NIGHTLY" miri test "$@" >"$log" 2>&1 || status=$?
-  grep -E '^test result:' "$log" | sed 's/^/   /' || true
-  tests=$(count_tests "$log")
-  if [ "$status" = 0 ] && [ "$tests" != - ] && [ "$tests" -gt 0 ]; then
-    record miri "$host" "$name" "$tests" pass $((SECONDS - start))
-  else
-    tail -n 40 "$log" >&2
-    echo "error: miri $name failed (exit $status; full log $log)" >&2
-    record miri "$host" "$name" "$tests" FAIL $((SECONDS - start))
-    failed=1
-  fi
+  finish_row miri "$host" "$name" "$log" "$status" "$start" || failed=1
 }
 cargo "+$NIGHTLY" miri setup >/dev/null
 run "chunkhash unit tests" -p chunkhash --lib

@@ -227,24 +227,7 @@ pub(super) unsafe fn hash_lanes8(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut 
 
 #[cfg(test)]
 mod tests {
-    use super::super::backend::Backend;
-    use super::super::tests::{check_lane_vector, kernel_supported};
     use super::*;
 
-    /// # Safety
-    ///
-    /// The CPU has AVX2.
-    #[target_feature(enable = "avx2")]
-    unsafe fn check_avx2x8() {
-        // SAFETY: this function enables `Avx2x8`'s instructions.
-        unsafe { check_lane_vector::<Avx2x8>() }
-    }
-
-    #[test]
-    fn avx2x8_transposes_lane_loads_and_word_operations() {
-        if kernel_supported(Backend::Avx2) {
-            // SAFETY: the backend is supported: the CPU has AVX2.
-            unsafe { check_avx2x8() }
-        }
-    }
+    super::super::tests::lane_vector_test!(avx2x8_transposes_lane_loads_and_word_operations, Avx2x8, "avx2", Avx2);
 }

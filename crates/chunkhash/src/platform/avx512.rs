@@ -649,58 +649,24 @@ pub(super) unsafe fn hash_job(key: &CvWords, job: &LaneJob<'_>) -> CvBytes {
 
 #[cfg(test)]
 mod tests {
-    use super::super::backend::Backend;
-    use super::super::tests::{check_lane_vector, kernel_supported};
     use super::*;
 
-    /// # Safety
-    ///
-    /// The CPU has AVX-512F + VL.
-    #[target_feature(enable = "avx512f,avx512vl")]
-    unsafe fn check_avx512x16() {
-        // SAFETY: this function enables `Avx512x16`'s instructions.
-        unsafe { check_lane_vector::<Avx512x16>() }
-    }
-
-    #[test]
-    fn avx512x16_transposes_lane_loads_and_word_operations() {
-        if kernel_supported(Backend::Avx512) {
-            // SAFETY: the backend is supported: the CPU has AVX-512F + VL.
-            unsafe { check_avx512x16() }
-        }
-    }
-
-    /// # Safety
-    ///
-    /// The CPU has AVX-512F + VL and AVX2.
-    #[target_feature(enable = "avx512f,avx512vl,avx2")]
-    unsafe fn check_avx512x8() {
-        // SAFETY: this function enables `Avx512x8`'s instructions.
-        unsafe { check_lane_vector::<Avx512x8>() }
-    }
-
-    #[test]
-    fn avx512x8_transposes_lane_loads_and_word_operations() {
-        if kernel_supported(Backend::Avx512) {
-            // SAFETY: the backend is supported: the CPU has AVX-512F + VL and AVX2.
-            unsafe { check_avx512x8() }
-        }
-    }
-
-    /// # Safety
-    ///
-    /// The CPU has AVX-512F + VL and SSE4.1.
-    #[target_feature(enable = "avx512f,avx512vl,sse4.1")]
-    unsafe fn check_avx512x4() {
-        // SAFETY: this function enables `Avx512x4`'s instructions.
-        unsafe { check_lane_vector::<Avx512x4>() }
-    }
-
-    #[test]
-    fn avx512x4_transposes_lane_loads_and_word_operations() {
-        if kernel_supported(Backend::Avx512) {
-            // SAFETY: the backend is supported: the CPU has AVX-512F + VL and SSE4.1.
-            unsafe { check_avx512x4() }
-        }
-    }
+    super::super::tests::lane_vector_test!(
+        avx512x16_transposes_lane_loads_and_word_operations,
+        Avx512x16,
+        "avx512f,avx512vl",
+        Avx512
+    );
+    super::super::tests::lane_vector_test!(
+        avx512x8_transposes_lane_loads_and_word_operations,
+        Avx512x8,
+        "avx512f,avx512vl,avx2",
+        Avx512
+    );
+    super::super::tests::lane_vector_test!(
+        avx512x4_transposes_lane_loads_and_word_operations,
+        Avx512x4,
+        "avx512f,avx512vl,sse4.1",
+        Avx512
+    );
 }

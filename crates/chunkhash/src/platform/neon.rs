@@ -175,24 +175,7 @@ pub(super) unsafe fn hash_lanes4(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut 
 
 #[cfg(test)]
 mod tests {
-    use super::super::backend::Backend;
-    use super::super::tests::{check_lane_vector, kernel_supported};
     use super::*;
 
-    /// # Safety
-    ///
-    /// The CPU has NEON.
-    #[target_feature(enable = "neon")]
-    unsafe fn check_neonx4() {
-        // SAFETY: this function enables `NeonX4`'s instructions.
-        unsafe { check_lane_vector::<NeonX4>() }
-    }
-
-    #[test]
-    fn neonx4_transposes_lane_loads_and_word_operations() {
-        if kernel_supported(Backend::Neon) {
-            // SAFETY: the backend is supported: the CPU has NEON.
-            unsafe { check_neonx4() }
-        }
-    }
+    super::super::tests::lane_vector_test!(neonx4_transposes_lane_loads_and_word_operations, NeonX4, "neon", Neon);
 }

@@ -372,24 +372,7 @@ pub(super) unsafe fn hash_job(key: &CvWords, job: &LaneJob<'_>) -> CvBytes {
 
 #[cfg(test)]
 mod tests {
-    use super::super::backend::Backend;
-    use super::super::tests::{check_lane_vector, kernel_supported};
     use super::*;
 
-    /// # Safety
-    ///
-    /// The CPU has SSE4.1.
-    #[target_feature(enable = "sse4.1")]
-    unsafe fn check_sse41x4() {
-        // SAFETY: this function enables `Sse41x4`'s instructions.
-        unsafe { check_lane_vector::<Sse41x4>() }
-    }
-
-    #[test]
-    fn sse41x4_transposes_lane_loads_and_word_operations() {
-        if kernel_supported(Backend::Sse41) {
-            // SAFETY: the backend is supported: the CPU has SSE4.1.
-            unsafe { check_sse41x4() }
-        }
-    }
+    super::super::tests::lane_vector_test!(sse41x4_transposes_lane_loads_and_word_operations, Sse41x4, "sse4.1", Sse41);
 }

@@ -214,3 +214,31 @@ pub(super) unsafe fn check_lane_vector<V: super::lanes::LaneVector>() {
         }
     }
 }
+
+/// A kernel file's test of one lane vector type with [`check_lane_vector`]:
+/// a `#[target_feature]` function enabling the type's instructions (the
+/// check must be inlined where they are enabled), called when
+/// `Backend::$backend` runs here.
+#[allow(unused_macros)]
+macro_rules! lane_vector_test {
+    ($test:ident, $vector:ty, $features:literal, $backend:ident) => {
+        #[test]
+        fn $test() {
+            /// # Safety
+            ///
+            /// The CPU has the features enabled here.
+            #[target_feature(enable = $features)]
+            unsafe fn check() {
+                // SAFETY: this function enables the vector type's instructions.
+                unsafe { super::super::tests::check_lane_vector::<$vector>() }
+            }
+            if super::super::tests::kernel_supported(super::super::backend::Backend::$backend) {
+                // SAFETY: the backend is supported, so the CPU has every
+                // feature its kernels enable, these among them.
+                unsafe { check() }
+            }
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(super) use lane_vector_test;
