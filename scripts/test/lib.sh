@@ -38,8 +38,13 @@ need_nightly() {
   local components
   components=$(IFS=,; echo "$*")
   echo "== installing the $NIGHTLY toolchain with $components"
-  rustup toolchain install "$NIGHTLY" --profile minimal ${components:+--component "$components"} ||
-    die "could not install $NIGHTLY: run 'rustup toolchain install $NIGHTLY --component $components'"
+  # Components go into the nightly that is there (installing the toolchain
+  # again would update it under whoever else uses it).
+  if rustup run "$NIGHTLY" rustc --version >/dev/null 2>&1; then
+    rustup component add --toolchain "$NIGHTLY" "$@"
+  else
+    rustup toolchain install "$NIGHTLY" --profile minimal ${components:+--component "$components"}
+  fi || die "could not install $NIGHTLY with $components: run 'rustup toolchain install $NIGHTLY --component $components'"
 }
 
 # need_apt COMMAND PACKAGE...: installs the Debian packages unless COMMAND
