@@ -1,4 +1,4 @@
-// Runs a WASI test binary under Node (used by scripts/check-targets.sh):
+// Runs a WASI test binary under Node (the runner of the wasm32-wasip1 rows of scripts/test/matrix.sh):
 // node scripts/wasi-run.mjs FILE.wasm [ARGS...]
 import { readFile } from 'node:fs/promises';
 import { WASI } from 'node:wasi';

@@ -2,22 +2,30 @@
 # The fuzz targets (fuzz/): builds them with libFuzzer and AddressSanitizer
 # on nightly (the instrumentation cargo-fuzz uses, without installing
 # cargo-fuzz: 2 to 6 minutes of build saved on a fresh machine; `cargo fuzz
-# run TARGET` works on the same folder), then runs each for SECONDS on its
-# committed seeds (fuzz/seeds/TARGET) and its working corpus
-# (target/fuzz-corpus/TARGET, kept between runs). A crash stops that target,
-# fails the run and leaves the input in target/fuzz-artifacts/TARGET/; a
-# crash becomes a regression test in the crate it is about.
+# run TARGET` works on the same folder), then runs each target.
 #
-#   scripts/test/fuzz.sh SECONDS [TARGET...]     (all targets by default)
+#   scripts/test/fuzz.sh smoke [TARGET...]    (make test; all targets by default)
+#   scripts/test/fuzz.sh SECONDS [TARGET...]  (make fuzz)
+#
+# smoke: a fixed number of runs from a fixed libFuzzer seed, starting from
+# the committed seeds (fuzz/seeds/TARGET) alone, so every run of make test
+# tries the same inputs and its result depends on the code only, never on
+# the machine's speed. SECONDS: each target that long from a random seed, on
+# the committed seeds and its working corpus (target/fuzz-corpus/TARGET,
+# kept between runs). A crash stops that target, fails the run and leaves
+# the input in target/fuzz-artifacts/TARGET/; a crash becomes a regression
+# test in the crate it is about.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . scripts/test/lib.sh
 
-seconds=${1:?usage: scripts/test/fuzz.sh SECONDS [TARGET...]}
+budget=${1:?usage: scripts/test/fuzz.sh smoke|SECONDS [TARGET...]}
 shift
-# Every target, with the longest input it is given: the hashing targets need
+[ "$budget" = smoke ] || [[ $budget =~ ^[0-9]+$ ]] || die "the budget is smoke or a number of seconds, not $budget"
+# Every target, with the longest input it is given (the hashing targets need
 # room for 16 chunks and more; the parsers, lines and names of a few
-# hundred bytes.
+# hundred bytes) and its runs in make test (about 5 s each on the 2-core
+# machine, 40 s for all).
 declare -A MAX_LEN=(
   [hex]=512
   [algorithm_names]=128
@@ -27,6 +35,16 @@ declare -A MAX_LEN=(
   [blake3_hasher_splits]=512
   [blake3_hash_many]=2048
   [registry_streaming]=8192
+)
+declare -A SMOKE_RUNS=(
+  [hex]=60000
+  [algorithm_names]=40000
+  [trailer_verify]=150000
+  [check_line]=150000
+  [blake3_one_shot]=40000
+  [blake3_hasher_splits]=1500
+  [blake3_hash_many]=1200
+  [registry_streaming]=10000
 )
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(hex algorithm_names trailer_verify check_line blake3_one_shot blake3_hasher_splits blake3_hash_many registry_streaming)
@@ -45,24 +63,37 @@ bin=target/fuzz/$host/release
 failed=0
 for target in "${targets[@]}"; do
   [ -n "${MAX_LEN[$target]:-}" ] || die "unknown fuzz target $target (known: ${!MAX_LEN[*]})"
-  mkdir -p "target/fuzz-corpus/$target" "target/fuzz-artifacts/$target" "$REPORT_DIR"
+  mkdir -p "target/fuzz-artifacts/$target" "$REPORT_DIR"
   log=$REPORT_DIR/fuzz-$target.log
-  echo "== fuzz $target: ${seconds}s"
+  if [ "$budget" = smoke ]; then
+    # A fresh corpus each time: the inputs tried follow from the seeds alone.
+    corpus=target/fuzz-smoke/$target
+    rm -rf "$corpus"
+    limit=(-runs="${SMOKE_RUNS[$target]}" -seed=1)
+    run="$target (${SMOKE_RUNS[$target]} runs)"
+  else
+    corpus=target/fuzz-corpus/$target
+    limit=(-max_total_time="$budget")
+    run="$target (${budget}s)"
+  fi
+  mkdir -p "$corpus"
+  echo "== fuzz $run"
   start=$SECONDS
   status=0
-  "$bin/$target" -max_total_time="$seconds" -max_len="${MAX_LEN[$target]}" -timeout=30 -rss_limit_mb=4096 \
+  # The timeout only catches a hang: the slowest input takes milliseconds.
+  "$bin/$target" "${limit[@]}" -max_len="${MAX_LEN[$target]}" -timeout=300 -rss_limit_mb=4096 \
     -print_final_stats=1 -artifact_prefix="target/fuzz-artifacts/$target/" \
-    "target/fuzz-corpus/$target" "fuzz/seeds/$target" >"$log" 2>&1 || status=$?
+    "$corpus" "fuzz/seeds/$target" >"$log" 2>&1 || status=$?
   runs=$(count_tests "$log")
   if [ "$status" = 0 ]; then
     result=pass
-    echo "   $runs runs, corpus $(ls "target/fuzz-corpus/$target" | wc -l) inputs, no crash"
+    echo "   $runs runs in $((SECONDS - start)) s, corpus $(ls "$corpus" | wc -l) new inputs, no crash"
   else
     result=FAIL
     failed=1
     grep -E "panicked|ERROR|SUMMARY|Test unit written" "$log" | head -8 >&2 || true
     echo "   fuzz $target failed (exit $status): full log $log" >&2
   fi
-  record fuzz "$host" "$target (${seconds}s)" "$runs" "$result" $((SECONDS - start))
+  record fuzz "$host" "$run" "$runs" "$result" $((SECONDS - start))
 done
 exit $failed

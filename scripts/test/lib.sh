@@ -1,9 +1,9 @@
 # Shared by the test scripts in this folder (sourced, not run).
 #
 # `need_*` install what a test needs when it is missing and stop the run with
-# a message naming the install when that fails: nothing is skipped because a
-# tool is absent. `record` adds a row to the table `make test` prints last
-# (parts.sh); `cargo_counts` and friends read the test counts from a log.
+# a message naming the install when that fails: an absent tool never lets a
+# test pass unrun. `record` adds a row to the table `make test` prints last
+# (parts.sh); `count_tests` reads the test counts from a log, `finish_row` records a run.
 
 REPORT_DIR=${REPORT_DIR:-target/test-report}
 # The nightly toolchain of Miri and the fuzz targets. Unpinned: both use
