@@ -8,7 +8,7 @@ use core::fmt;
 
 /// The output of an [`Algorithm`]: 4 to 64 bytes held inline (no heap).
 ///
-/// Integer checksums (CRC32C, XXH32, XXH64, XXH3-64, XXH3-128) are laid out
+/// Integer checksums (the CRCs and the xxHash family) are laid out
 /// big-endian, so [`to_hex`](Digest::to_hex) prints what xxhsum and the usual
 /// CRC32C references print (CRC32C of `"123456789"` is `e3069283`).
 ///

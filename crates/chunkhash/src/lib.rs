@@ -161,8 +161,8 @@ mod wrapper;
 
 #[cfg(feature = "blake2")]
 mod blake2b;
-#[cfg(feature = "crc32c")]
-mod crc32c;
+#[cfg(feature = "crc")]
+pub mod crc;
 #[cfg(feature = "sha2")]
 mod sha2;
 #[cfg(feature = "xxhash")]
@@ -170,11 +170,13 @@ mod xxhash;
 
 // The README's Rust examples, run as doctests (they need the default
 // families and `alloc`).
-#[cfg(all(doctest, feature = "alloc", feature = "xxhash", feature = "crc32c"))]
+#[cfg(all(doctest, feature = "alloc", feature = "xxhash", feature = "crc"))]
 #[doc = include_str!("../../../README.md")]
 struct ReadmeDoctests;
 
 pub use algorithm::{Algorithm, ParseAlgorithmError, UnavailableAlgorithm, UnknownAlgorithm, MAX_DIGEST_LEN};
+#[cfg(feature = "crc")]
+pub use crc::{crc_combine, CrcCombineError};
 pub use digest::{digest, try_digest, Digest, DigestHex, StreamingHasher};
 pub use hex::{HexError, HexString};
 pub use platform::backend::{Backend, BackendError};

@@ -192,7 +192,7 @@ registry! {
     /// CRC-32C (Castagnoli, the iSCSI polynomial; reflected, initial value
     /// and final XOR `0xFFFFFFFF`): check value `0xE3069283` for `"123456789"`.
     Crc32c = 7 { name: "CRC32C", bsd_tag: "CRC32C", aliases: ["crc-32c", "crc-32/iscsi"],
-        digest_len: 4, cryptographic: false, feature: "crc32c", wrapper: crate::crc32c::Crc32c }
+        digest_len: 4, cryptographic: false, feature: "crc", wrapper: crate::crc::Crc32c }
     /// BLAKE2b with a 64-byte output, unkeyed (what `b2sum` prints).
     Blake2b512 = 8 { name: "BLAKE2b-512", bsd_tag: "BLAKE2b", aliases: ["blake2b"],
         digest_len: 64, cryptographic: true, feature: "blake2", wrapper: crate::blake2b::Blake2b<64> }
@@ -212,6 +212,17 @@ registry! {
     /// "SHA-512/t" family, which uses other initial values.
     Sha512_160 = 12 { name: "SHA-512/160", bsd_tag: "SHA512-160", aliases: ["sha512/160", "sha512-160"],
         digest_len: 20, cryptographic: true, feature: "sha2", wrapper: Prefix<crate::sha2::Sha512, 64, 20> }
+    /// CRC-32 (ISO-HDLC: zlib's, gzip's and PNG's `crc32`, S3's `CRC32`;
+    /// reflected polynomial 0x04C11DB7, initial value and final XOR
+    /// `0xFFFFFFFF`): check value `0xCBF43926` for `"123456789"`. Not the
+    /// POSIX `cksum` CRC, which is unreflected and appends the length.
+    Crc32 = 13 { name: "CRC-32", bsd_tag: "CRC32", aliases: ["crc32", "crc-32/iso-hdlc", "crc32b"],
+        digest_len: 4, cryptographic: false, feature: "crc", wrapper: crate::crc::Crc32 }
+    /// CRC-64/NVME (the NVM Express CRC, S3's `CRC64NVME`; reflected
+    /// polynomial 0xAD93D23594C93659, initial value and final XOR all ones):
+    /// check value `0xAE8B14860A799888` for `"123456789"`.
+    Crc64Nvme = 14 { name: "CRC-64/NVME", bsd_tag: "CRC64NVME", aliases: ["crc64nvme", "crc64-nvme"],
+        digest_len: 8, cryptographic: false, feature: "crc", wrapper: crate::crc::Crc64Nvme }
 }
 
 /// The largest [`Algorithm::digest_len`]: 64 bytes (BLAKE2b-512, SHA-512).

@@ -32,7 +32,7 @@
 //!   unknown id. Id 0 is reserved: an all-zero trailer (a hole, a wiped
 //!   sector) never verifies, and neither does an erased-flash 0xFF one.
 //! - **No length byte.** The id fixes the length, from 5 bytes (CRC32C,
-//!   XXH32) to 65 (SHA-512, BLAKE2b-512); a length byte could only repeat it
+//!   CRC-32, XXH32) to 65 (SHA-512, BLAKE2b-512); a length byte could only repeat it
 //!   or contradict it. A trailer of any other length is rejected
 //!   ([`Truncated`](TrailerError::Truncated), [`TooLong`](TrailerError::TooLong)).
 //! - **Bytes 1..: the checksum of the block**, exactly [`crate::digest()`]
@@ -74,7 +74,7 @@
 //!   constant, an add, and the SplitMix64 finaliser are all invertible), so
 //!   two different contexts give two different masks: a block and trailer
 //!   copied to another context never verify, whatever the block holds. For
-//!   the 4-byte checksums (CRC32C, XXH32) the mask is the low 32 bits of
+//!   the 4-byte checksums (CRC32C, CRC-32, XXH32) the mask is the low 32 bits of
 //!   that word, so a wrong context passes with probability 2^-32, the same
 //!   as any other corruption of a 32-bit checksum, and with no pattern (a
 //!   plain `offset` XOR or sum would miss, for instance, offsets exactly
@@ -221,7 +221,7 @@ pub fn verify(block: &[u8], trailer: &[u8], context: u64) -> Result<Algorithm, T
 #[non_exhaustive]
 pub enum TrailerError {
     /// Occurs when byte 0 names no algorithm: id 0 (reserved, as in a zeroed
-    /// trailer) or an id not assigned yet (13 to 255 today).
+    /// trailer) or an id not assigned yet (15 to 255 today).
     UnknownAlgorithm(u8),
     /// Occurs when the trailer is shorter than its algorithm's layout:
     /// `algorithm` is `None` for an empty trailer, which lacks even the id.
