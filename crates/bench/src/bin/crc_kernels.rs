@@ -1,0 +1,128 @@
+//! chunkhash's CRC kernels against the crates: each kernel forced by name,
+//! the registry (`chunkhash::digest`, the algorithm hidden from the
+//! optimiser), the direct call (`chunkhash::crc::*`), `crc-fast` 1.10 (all
+//! three CRCs, VPCLMULQDQ folding) and, for CRC-32C, `crc32c` 0.6 (what the
+//! registry ran before these kernels). Interleaved rounds, medians, one
+//! process; before timing every row is checked equal to the others.
+//!
+//! ```sh
+//! cargo run --release -p chunkhash-bench --bin crc_kernels -- --rounds 21
+//! ```
+//!
+//! Options: `--rounds N` (default 15), `--slice-ms MS` (default 20),
+//! `--sizes 64,4K,64K,1M`. The "x crc-fast" column is the paired median of
+//! crc-fast's time over the row's: above 1.00 the row is faster.
+
+use chunkhash::crc::{CrcBackend, CrcKernels};
+use chunkhash::{digest, Algorithm};
+use chunkhash_bench::{core_ghz, format_size, median_ratio, parse_size, random_input, run_interleaved, Case};
+use std::hint::black_box;
+use std::process::ExitCode;
+use std::time::Duration;
+
+type Row = (String, Box<dyn Fn(&[u8]) -> u64>);
+
+fn rows(algorithm: Algorithm) -> Vec<Row> {
+    let mut rows: Vec<Row> = Vec::new();
+    let integer = |d: chunkhash::Digest| d.as_bytes().iter().fold(0u64, |v, &b| v << 8 | u64::from(b));
+    rows.push(("chunkhash::digest".into(), Box::new(move |d| integer(digest(black_box(algorithm), d)))));
+    let (direct, crc_fast): (fn(&[u8]) -> u64, fn(&[u8]) -> u64) = match algorithm {
+        Algorithm::Crc32c => (|d| chunkhash::crc::crc32c(d).into(), |d| crc_fast::crc32_iscsi(d).into()),
+        Algorithm::Crc32 => (|d| chunkhash::crc::crc32(d).into(), |d| crc_fast::crc32_iso_hdlc(d).into()),
+        _ => (chunkhash::crc::crc64_nvme, crc_fast::crc64_nvme),
+    };
+    rows.push((format!("chunkhash::crc ({})", CrcBackend::detect()), Box::new(direct)));
+    for &backend in CrcBackend::all() {
+        let Ok(kernels) = CrcKernels::new(backend) else { continue };
+        let run: Box<dyn Fn(&[u8]) -> u64> = match algorithm {
+            Algorithm::Crc32c => Box::new(move |d| kernels.crc32c(d).into()),
+            Algorithm::Crc32 => Box::new(move |d| kernels.crc32(d).into()),
+            _ => Box::new(move |d| kernels.crc64_nvme(d)),
+        };
+        rows.push((format!("kernel {backend}"), run));
+    }
+    rows.push(("crc-fast 1.10".into(), Box::new(crc_fast)));
+    if algorithm == Algorithm::Crc32c {
+        rows.push(("crc32c 0.6 (registry before)".into(), Box::new(|d| crc32c::crc32c(d).into())));
+    }
+    rows
+}
+
+fn parse_args() -> Result<(usize, Duration, Vec<usize>), String> {
+    let (mut rounds, mut slice_ms, mut sizes) = (15usize, 20u64, vec![64, 4096, 65536, 1 << 20]);
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let mut value = || args.next().ok_or_else(|| format!("{arg} needs a value"));
+        match arg.as_str() {
+            "--rounds" => rounds = value()?.parse().map_err(|e| format!("--rounds: {e}"))?,
+            "--slice-ms" => slice_ms = value()?.parse().map_err(|e| format!("--slice-ms: {e}"))?,
+            "--sizes" => sizes = value()?.split(',').map(parse_size).collect::<Result<_, _>>()?,
+            _ => return Err(format!("unknown argument {arg:?} (expected --rounds, --slice-ms or --sizes)")),
+        }
+    }
+    if rounds == 0 || slice_ms == 0 || sizes.is_empty() {
+        return Err("--rounds, --slice-ms and --sizes must be at least 1".into());
+    }
+    Ok((rounds, Duration::from_millis(slice_ms), sizes))
+}
+
+fn main() -> ExitCode {
+    let (rounds, slice, sizes) = match parse_args() {
+        Ok(args) => args,
+        Err(message) => {
+            eprintln!("crc_kernels: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let algorithms = [Algorithm::Crc32c, Algorithm::Crc32, Algorithm::Crc64Nvme];
+    for algorithm in algorithms {
+        let rows = rows(algorithm);
+        for len in (0..=300).chain([1023, 4096, 4097, 65536, 1 << 20]) {
+            let input = random_input(len, 0xC0FFEE + len as u64);
+            let reference = (rows[0].1)(&input);
+            if let Some((label, _)) = rows.iter().find(|(_, run)| run(&input) != reference) {
+                eprintln!("crc_kernels: {algorithm}: {label} disagrees with the registry at length {len}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    println!(
+        "# CRC kernels: {rounds} rounds x {} ms per case, medians; core clock {:.2} GHz; CRC backend detected: {}",
+        slice.as_millis(),
+        core_ghz(),
+        CrcBackend::detect()
+    );
+    println!("# all rows cross-checked equal on 306 input lengths before timing");
+    println!();
+    println!("| algorithm | size | implementation | GB/s | ns | x crc-fast (paired median) | spread |");
+    println!("| --- | --- | --- | ---: | ---: | ---: | ---: |");
+    for algorithm in algorithms {
+        let rows = rows(algorithm);
+        for &size in &sizes {
+            let input = random_input(size, 42);
+            let mut cases: Vec<Case> = rows
+                .iter()
+                .map(|(label, run)| {
+                    let input = &input;
+                    Case::new(label.clone(), size, move || {
+                        black_box(run(black_box(input)));
+                    })
+                })
+                .collect();
+            let timings = run_interleaved(&mut cases, rounds, slice);
+            let crc_fast = timings.iter().find(|t| t.name.starts_with("crc-fast")).expect("a crc-fast row");
+            for timing in &timings {
+                println!(
+                    "| {algorithm} | {} | {} | {:.1} | {:.1} | {:.2} | {:.0}% |",
+                    format_size(size),
+                    timing.name,
+                    timing.mb_per_s() / 1000.0,
+                    timing.median_ns(),
+                    median_ratio(crc_fast, timing),
+                    timing.spread() * 100.0
+                );
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}
