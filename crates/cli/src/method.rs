@@ -265,8 +265,8 @@ mod tests {
     fn lengths_select_candidates_and_siblings() {
         let names = |len| candidates_for_len(len).iter().map(|m| m.algorithm).collect::<Vec<_>>();
         assert_eq!(names(32), [Algorithm::Blake3, Algorithm::Blake2b256, Algorithm::Sha256]);
-        assert_eq!(names(8), [Algorithm::Xxh3_64, Algorithm::Xxh64]);
-        assert_eq!(names(4), [Algorithm::Xxh32, Algorithm::Crc32c]);
+        assert_eq!(names(8), [Algorithm::Xxh3_64, Algorithm::Xxh64, Algorithm::Crc64Nvme]);
+        assert_eq!(names(4), [Algorithm::Xxh32, Algorithm::Crc32c, Algorithm::Crc32]);
         assert!(names(9).is_empty());
         assert_eq!(length_sibling(Algorithm::Blake2b512, 32), Some(Algorithm::Blake2b256));
         assert_eq!(length_sibling(Algorithm::Sha256, 64), None);
