@@ -20,13 +20,16 @@ use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::Duration;
 
-type Row = (String, Box<dyn Fn(&[u8]) -> u64>);
+/// One implementation: its CRC of the input, as an integer.
+type Crc = Box<dyn Fn(&[u8]) -> u64>;
+type Row = (String, Crc);
 
 fn rows(algorithm: Algorithm) -> Vec<Row> {
     let mut rows: Vec<Row> = Vec::new();
     let integer = |d: chunkhash::Digest| d.as_bytes().iter().fold(0u64, |v, &b| v << 8 | u64::from(b));
     rows.push(("chunkhash::digest".into(), Box::new(move |d| integer(digest(black_box(algorithm), d)))));
-    let (direct, crc_fast): (fn(&[u8]) -> u64, fn(&[u8]) -> u64) = match algorithm {
+    type Function = fn(&[u8]) -> u64;
+    let (direct, crc_fast): (Function, Function) = match algorithm {
         Algorithm::Crc32c => (|d| chunkhash::crc::crc32c(d).into(), |d| crc_fast::crc32_iscsi(d).into()),
         Algorithm::Crc32 => (|d| chunkhash::crc::crc32(d).into(), |d| crc_fast::crc32_iso_hdlc(d).into()),
         _ => (chunkhash::crc::crc64_nvme, crc_fast::crc64_nvme),
@@ -34,7 +37,7 @@ fn rows(algorithm: Algorithm) -> Vec<Row> {
     rows.push((format!("chunkhash::crc ({})", CrcBackend::detect()), Box::new(direct)));
     for &backend in CrcBackend::all() {
         let Ok(kernels) = CrcKernels::new(backend) else { continue };
-        let run: Box<dyn Fn(&[u8]) -> u64> = match algorithm {
+        let run: Crc = match algorithm {
             Algorithm::Crc32c => Box::new(move |d| kernels.crc32c(d).into()),
             Algorithm::Crc32 => Box::new(move |d| kernels.crc32(d).into()),
             _ => Box::new(move |d| kernels.crc64_nvme(d)),
