@@ -15,7 +15,7 @@ compile_error!("vpclmul.rs is x86-64 code");
 
 use core::arch::x86_64::*;
 
-use super::constants::{FoldConstants, SliceTables};
+use super::constants::{FoldConstants, SliceTables, CRC32C};
 use super::pclmul;
 use super::portable;
 
@@ -68,6 +68,16 @@ fn fold_wide<'a>(k: &FoldConstants, register: u64, data: &'a [u8]) -> (__m128i, 
             acc[j] = fold(acc[j], step, load(&step_blocks[j]));
         }
     }
+    let x = fold_to_lane(k, acc, left);
+    let (lanes, tail) = rest.as_chunks::<16>();
+    (pclmul::fold_tail(k, x, lanes), tail)
+}
+
+/// Four accumulators of consecutive 64-byte blocks, then the `left` blocks
+/// after them, as one 128-bit value aligned to the end of the last block.
+#[target_feature(enable = "avx512f,vpclmulqdq,pclmulqdq,sse4.1")]
+#[inline]
+fn fold_to_lane(k: &FoldConstants, acc: [__m512i; 4], left: &[[u8; 64]]) -> __m128i {
     // Four consecutive blocks into one, then the blocks left.
     let x01 = fold(acc[0], broadcast(k.bytes_192), acc[3]);
     let x12 = fold(acc[1], broadcast(k.bytes_128), _mm512_setzero_si512());
@@ -91,9 +101,119 @@ fn fold_wide<'a>(k: &FoldConstants, register: u64, data: &'a [u8]) -> (__m128i, 
         _mm512_xor_si512(_mm512_clmulepi64_epi128(v, lane_keys, 0x00), _mm512_clmulepi64_epi128(v, lane_keys, 0x11));
     let halves = _mm256_xor_si256(_mm512_castsi512_si256(moved), _mm512_extracti64x4_epi64(moved, 1));
     let x = _mm_xor_si128(_mm256_castsi256_si128(halves), _mm256_extracti128_si256(halves, 1));
-    let x = _mm_xor_si128(x, _mm512_extracti32x4_epi32(v, 3));
-    let (lanes, tail) = rest.as_chunks::<16>();
-    (pclmul::fold_tail(k, x, lanes), tail)
+    _mm_xor_si128(x, _mm512_extracti32x4_epi32(v, 3))
+}
+
+// CRC-32C: the fused loop.
+//
+// The vector unit and the integer unit run side by side: while the four
+// accumulators fold 256 bytes with VPCLMULQDQ, three chains of the `crc32`
+// instruction (SSE4.2, an integer instruction) take `STREAM_WORDS` words
+// each from three other regions of the input. An input is cut as
+//
+//     [ vector: 256 n bytes | A: L bytes | B: L bytes | C: L bytes | rest ]
+//
+// with L = 8 STREAM_WORDS n, and n as large as fits. At the end the
+// vector's register is shifted over 3L bytes, A's over 2L and B's over L
+// (the register of a stream followed by zeros: a multiplication by
+// x^(8 bytes) mod P, see `shift`), and all four XORed; the rest takes the
+// register on. Inputs are cut in pieces of at most `FUSED_MAX` bytes, so
+// that L has at most 20 bits and the powers of x come from a small table.
+
+/// CRC-32C inputs from this many bytes run the fused loop.
+const FUSED_FROM: usize = 4096;
+/// The largest piece of input one fused loop takes.
+const FUSED_MAX: usize = 1 << 20;
+/// Words (8 bytes) each `crc32` chain takes per 256-byte vector step: the
+/// ratio of the two units' speeds on Zen 4 (BENCHMARKS.md, "CRC kernels").
+const STREAM_WORDS: usize = 6;
+/// Bytes per step of the fused loop.
+const FUSED_STEP: usize = 256 + 3 * 8 * STREAM_WORDS;
+
+/// `POWERS[i]` is x^(8 2^i - 33) mod P, reflected, for 2^i-byte shifts
+/// (i from 3: a stream is a whole number of words).
+static POWERS: [u32; 21] = {
+    let mut powers = [0u32; 21];
+    let mut i = 3;
+    while i < 21 {
+        powers[i] = (CRC32C.x_pow(8 * (1 << i) - 33).reverse_bits() >> 32) as u32;
+        i += 1;
+    }
+    powers
+};
+
+/// a b x^33 mod P, all reflected: the carry-less product is a b x (one bit
+/// off in 64 bits), and `crc32` of it from a zero register multiplies by
+/// x^32 and reduces.
+#[target_feature(enable = "pclmulqdq,sse4.2")]
+#[inline]
+fn mul_x33(a: u32, b: u32) -> u32 {
+    let product = _mm_clmulepi64_si128(_mm_cvtsi32_si128(a as i32), _mm_cvtsi32_si128(b as i32), 0x00);
+    _mm_crc32_u64(0, _mm_cvtsi128_si64(product) as u64) as u32
+}
+
+/// x^(8 `bytes` - 33) mod P, for `bytes` a multiple of 8 below 2^21.
+#[target_feature(enable = "pclmulqdq,sse4.2")]
+#[inline]
+fn shift_key(bytes: usize) -> u32 {
+    debug_assert!(bytes.is_multiple_of(8) && bytes > 0 && bytes < 1 << 21);
+    let mut bits = bytes >> 3;
+    let mut key = None;
+    let mut i = 3;
+    while bits != 0 {
+        if bits & 1 == 1 {
+            key = Some(key.map_or(POWERS[i], |key| mul_x33(key, POWERS[i])));
+        }
+        bits >>= 1;
+        i += 1;
+    }
+    key.unwrap_or(0)
+}
+
+/// The fused loop over `data` (at least `FUSED_FROM`, at most `FUSED_MAX`
+/// bytes); returns the register after all but the rest, and the rest.
+#[target_feature(enable = "avx512f,vpclmulqdq,pclmulqdq,sse4.2")]
+#[inline]
+fn crc32c_fused<'a>(k: &FoldConstants, register: u32, data: &'a [u8]) -> (u32, &'a [u8]) {
+    let steps = data.len() / FUSED_STEP;
+    let stream_len = 8 * STREAM_WORDS * steps;
+    let (vector, streams) = data.split_at(256 * steps);
+    let (a, streams) = streams.split_at(stream_len);
+    let (b, streams) = streams.split_at(stream_len);
+    let (c, rest) = streams.split_at(stream_len);
+    let (blocks, _) = vector.as_chunks::<256>();
+    let words = |stream: &'a [u8]| stream.as_chunks::<8>().0.as_chunks::<STREAM_WORDS>().0;
+    let (a, b, c) = (words(a), words(b), words(c));
+    // The keys of the three shifts do not depend on the data: computed
+    // first, they run in the shadow of the loop.
+    let key_l = shift_key(stream_len);
+    let key_2l = mul_x33(key_l, key_l);
+    let key_3l = mul_x33(key_2l, key_l);
+
+    let (first, blocks) = blocks.split_first().expect("at least one step");
+    let first = first.as_chunks::<64>().0;
+    let start = _mm512_zextsi128_si512(_mm_cvtsi32_si128(register as i32));
+    let mut acc = [_mm512_xor_si512(load(&first[0]), start), load(&first[1]), load(&first[2]), load(&first[3])];
+    let (mut ra, mut rb, mut rc) = (0u64, 0u64, 0u64);
+    let stream_step = |ra: &mut u64, rb: &mut u64, rc: &mut u64, i: usize| {
+        for w in 0..STREAM_WORDS {
+            *ra = _mm_crc32_u64(*ra, u64::from_le_bytes(a[i][w]));
+            *rb = _mm_crc32_u64(*rb, u64::from_le_bytes(b[i][w]));
+            *rc = _mm_crc32_u64(*rc, u64::from_le_bytes(c[i][w]));
+        }
+    };
+    stream_step(&mut ra, &mut rb, &mut rc, 0);
+    let step = broadcast(k.bytes_256);
+    for (i, block) in blocks.iter().enumerate() {
+        let block = block.as_chunks::<64>().0;
+        for j in 0..4 {
+            acc[j] = fold(acc[j], step, load(&block[j]));
+        }
+        stream_step(&mut ra, &mut rb, &mut rc, i + 1);
+    }
+    let vector_register = pclmul::reduce_crc32c(fold_to_lane(k, acc, &[]));
+    let merged = mul_x33(vector_register, key_3l) ^ mul_x33(ra as u32, key_2l) ^ mul_x33(rb as u32, key_l) ^ rc as u32;
+    (merged, rest)
 }
 
 /// The CRC-32C register after `data`, from `register`.
@@ -103,11 +223,19 @@ fn fold_wide<'a>(k: &FoldConstants, register: u64, data: &'a [u8]) -> (__m128i, 
 /// The CPU has AVX-512F, VPCLMULQDQ, PCLMULQDQ and SSE4.2.
 #[target_feature(enable = "avx512f,vpclmulqdq,pclmulqdq,sse4.2")]
 pub(super) unsafe fn crc32c(k: &FoldConstants, register: u32, data: &[u8]) -> u32 {
-    if data.len() < WIDE_FROM {
+    let (mut register, mut rest) = (register, data);
+    while rest.len() >= FUSED_FROM {
+        let (piece, after) = rest.split_at(rest.len().min(FUSED_MAX));
+        let (fused, piece_rest) = crc32c_fused(k, register, piece);
         // SAFETY: this function's contract includes `pclmul::crc32c`'s.
-        return unsafe { pclmul::crc32c(k, register, data) };
+        register = unsafe { pclmul::crc32c(k, fused, piece_rest) };
+        rest = after;
     }
-    let (x, tail) = fold_wide(k, u64::from(register), data);
+    if rest.len() < WIDE_FROM {
+        // SAFETY: as above.
+        return unsafe { pclmul::crc32c(k, register, rest) };
+    }
+    let (x, tail) = fold_wide(k, u64::from(register), rest);
     super::sse42::serial(pclmul::reduce_crc32c(x), tail)
 }
 
