@@ -18,7 +18,7 @@
 
 use chunkhash::crc::{CrcBackend, CrcKernels};
 use chunkhash::{digest, Algorithm};
-use chunkhash_bench::{core_ghz, format_size, median_ratio, parse_size, random_input, run_interleaved, Case};
+use chunkhash_bench::{core_ghz, format_size, median_ratio, random_input, run_interleaved, Case, Options};
 use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -54,36 +54,21 @@ fn rows(algorithm: Algorithm) -> Vec<Row> {
     rows
 }
 
-type Args = (usize, Duration, Vec<usize>, String);
-
-fn parse_args() -> Result<Args, String> {
-    let (mut rounds, mut slice_ms, mut sizes, mut only) =
-        (15usize, 20u64, vec![64, 4096, 65536, 1 << 20], String::new());
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        let mut value = || args.next().ok_or_else(|| format!("{arg} needs a value"));
-        match arg.as_str() {
-            "--rounds" => rounds = value()?.parse().map_err(|e| format!("--rounds: {e}"))?,
-            "--slice-ms" => slice_ms = value()?.parse().map_err(|e| format!("--slice-ms: {e}"))?,
-            "--sizes" => sizes = value()?.split(',').map(parse_size).collect::<Result<_, _>>()?,
-            "--only" => only = value()?.to_ascii_lowercase(),
-            _ => return Err(format!("unknown argument {arg:?} (expected --rounds, --slice-ms, --sizes or --only)")),
-        }
-    }
-    if rounds == 0 || slice_ms == 0 || sizes.is_empty() {
-        return Err("--rounds, --slice-ms and --sizes must be at least 1".into());
-    }
-    Ok((rounds, Duration::from_millis(slice_ms), sizes, only))
-}
-
 fn main() -> ExitCode {
-    let (rounds, slice, sizes, only) = match parse_args() {
-        Ok(args) => args,
-        Err(message) => {
-            eprintln!("crc_kernels: {message}");
-            return ExitCode::from(2);
-        }
+    let defaults = Options {
+        rounds: 15,
+        slice: Duration::from_millis(20),
+        sizes: vec![64, 4096, 65536, 1 << 20],
+        only: String::new(),
     };
+    let Options { rounds, slice, sizes, only } =
+        match Options::parse(std::env::args().skip(1), defaults, &["--rounds", "--slice-ms", "--sizes", "--only"]) {
+            Ok(options) => options,
+            Err(message) => {
+                eprintln!("crc_kernels: {message}");
+                return ExitCode::from(2);
+            }
+        };
     let algorithms: Vec<Algorithm> = [Algorithm::Crc32c, Algorithm::Crc32, Algorithm::Crc64Nvme]
         .into_iter()
         .filter(|a| a.name().to_ascii_lowercase().contains(&only))

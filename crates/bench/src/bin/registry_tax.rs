@@ -12,14 +12,14 @@
 //! ```
 //!
 //! Options: `--rounds N` (default 21), `--slice-ms MS` (default 5),
-//! `--size BYTES` (default 64). Timing on a shared machine is noisy, so
+//! `--sizes BYTES` (default 64; the first size). Timing on a shared machine is noisy, so
 //! `--count ALGORITHM ROW N` instead runs one row N times and exits: under
 //! `valgrind --tool=callgrind`, the difference of the instruction counts of
 //! two values of N is the row's instructions per call, which no neighbour
 //! disturbs (`scripts/registry_tax_instructions.sh` runs every row).
 
 use chunkhash::{digest, trailer, Algorithm};
-use chunkhash_bench::{median_ratio, random_input, run_interleaved, Case, Timing};
+use chunkhash_bench::{median_ratio, random_input, run_interleaved, Case, Options, Timing};
 use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -127,24 +127,6 @@ fn count(args: &[String], input: &[u8], context: u64) -> Result<(), String> {
     Ok(())
 }
 
-fn parse_args() -> Result<(usize, Duration, usize), String> {
-    let (mut rounds, mut slice_ms, mut size) = (21usize, 5u64, 64usize);
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        let mut value = || args.next().ok_or_else(|| format!("{arg} needs a value"));
-        match arg.as_str() {
-            "--rounds" => rounds = value()?.parse().map_err(|e| format!("--rounds: {e}"))?,
-            "--slice-ms" => slice_ms = value()?.parse().map_err(|e| format!("--slice-ms: {e}"))?,
-            "--size" => size = chunkhash_bench::parse_size(&value()?)?,
-            _ => return Err(format!("unknown argument {arg:?} (expected --rounds, --slice-ms or --size)")),
-        }
-    }
-    if rounds == 0 || slice_ms == 0 {
-        return Err("--rounds and --slice-ms must be at least 1".into());
-    }
-    Ok((rounds, Duration::from_millis(slice_ms), size))
-}
-
 fn best(timing: &Timing) -> f64 {
     timing.rounds_ns.iter().copied().fold(f64::INFINITY, f64::min)
 }
@@ -160,13 +142,16 @@ fn main() -> ExitCode {
             }
         };
     }
-    let (rounds, slice, size) = match parse_args() {
-        Ok(args) => args,
-        Err(message) => {
-            eprintln!("registry_tax: {message}");
-            return ExitCode::from(2);
-        }
-    };
+    let defaults = Options { rounds: 21, slice: Duration::from_millis(5), sizes: vec![64], only: String::new() };
+    let Options { rounds, slice, sizes, .. } =
+        match Options::parse(args, defaults, &["--rounds", "--slice-ms", "--sizes"]) {
+            Ok(options) => options,
+            Err(message) => {
+                eprintln!("registry_tax: {message}");
+                return ExitCode::from(2);
+            }
+        };
+    let size = sizes[0];
     let input = random_input(size, 64);
     let context = 0x0123_4567_89AB_CDEFu64;
     // The direct rows must give what the registry gives, or the comparison

@@ -190,13 +190,7 @@ enum CrcBackendErrorKind {
 
 impl CrcBackendError {
     fn unknown(name: &str) -> Self {
-        let mut start = ArrayString::new();
-        for character in name.chars() {
-            if start.try_push(character).is_err() {
-                break;
-            }
-        }
-        CrcBackendError(CrcBackendErrorKind::Unknown(start))
+        CrcBackendError(CrcBackendErrorKind::Unknown(crate::platform::backend::name_start(name)))
     }
 
     pub(crate) fn unsupported(backend: CrcBackend) -> Self {
