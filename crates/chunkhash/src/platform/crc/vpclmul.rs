@@ -15,8 +15,9 @@ compile_error!("vpclmul.rs is x86-64 code");
 
 use core::arch::x86_64::*;
 
-use super::constants::{FoldConstants, SliceTables, CRC32C};
+use super::constants::{FoldConstants, SliceTables};
 use super::pclmul;
+use super::pclmul::{mul_x33, shift_key, FUSED_FROM, FUSED_MAX};
 use super::portable;
 
 /// Inputs from this many bytes are folded 512 bits at a time.
@@ -120,55 +121,12 @@ fn fold_to_lane(k: &FoldConstants, acc: [__m512i; 4], left: &[[u8; 64]]) -> __m1
 // register on. Inputs are cut in pieces of at most `FUSED_MAX` bytes, so
 // that L has at most 20 bits and the powers of x come from a small table.
 
-/// CRC-32C inputs from this many bytes run the fused loop.
-const FUSED_FROM: usize = 4096;
-/// The largest piece of input one fused loop takes.
-const FUSED_MAX: usize = 1 << 20;
-/// Words (8 bytes) each `crc32` chain takes per 256-byte vector step: the
-/// ratio of the two units' speeds on Zen 4 (BENCHMARKS.md, "CRC kernels").
+/// Words (8 bytes) each `crc32` chain takes per 256-byte vector step: about
+/// the ratio of the two units' speeds on Zen 4 (BENCHMARKS.md, "CRC
+/// kernels").
 const STREAM_WORDS: usize = 6;
 /// Bytes per step of the fused loop.
 const FUSED_STEP: usize = 256 + 3 * 8 * STREAM_WORDS;
-
-/// `POWERS[i]` is x^(8 2^i - 33) mod P, reflected, for 2^i-byte shifts
-/// (i from 3: a stream is a whole number of words).
-static POWERS: [u32; 21] = {
-    let mut powers = [0u32; 21];
-    let mut i = 3;
-    while i < 21 {
-        powers[i] = (CRC32C.x_pow(8 * (1 << i) - 33).reverse_bits() >> 32) as u32;
-        i += 1;
-    }
-    powers
-};
-
-/// a b x^33 mod P, all reflected: the carry-less product is a b x (one bit
-/// off in 64 bits), and `crc32` of it from a zero register multiplies by
-/// x^32 and reduces.
-#[target_feature(enable = "pclmulqdq,sse4.2")]
-#[inline]
-fn mul_x33(a: u32, b: u32) -> u32 {
-    let product = _mm_clmulepi64_si128(_mm_cvtsi32_si128(a as i32), _mm_cvtsi32_si128(b as i32), 0x00);
-    _mm_crc32_u64(0, _mm_cvtsi128_si64(product) as u64) as u32
-}
-
-/// x^(8 `bytes` - 33) mod P, for `bytes` a multiple of 8 below 2^21.
-#[target_feature(enable = "pclmulqdq,sse4.2")]
-#[inline]
-fn shift_key(bytes: usize) -> u32 {
-    debug_assert!(bytes.is_multiple_of(8) && bytes > 0 && bytes < 1 << 21);
-    let mut bits = bytes >> 3;
-    let mut key = None;
-    let mut i = 3;
-    while bits != 0 {
-        if bits & 1 == 1 {
-            key = Some(key.map_or(POWERS[i], |key| mul_x33(key, POWERS[i])));
-        }
-        bits >>= 1;
-        i += 1;
-    }
-    key.unwrap_or(0)
-}
 
 /// The fused loop over `data` (at least `FUSED_FROM`, at most `FUSED_MAX`
 /// bytes); returns the register after all but the rest, and the rest.
@@ -227,13 +185,11 @@ pub(super) unsafe fn crc32c(k: &FoldConstants, register: u32, data: &[u8]) -> u3
     while rest.len() >= FUSED_FROM {
         let (piece, after) = rest.split_at(rest.len().min(FUSED_MAX));
         let (fused, piece_rest) = crc32c_fused(k, register, piece);
-        // SAFETY: this function's contract includes `pclmul::crc32c`'s.
-        register = unsafe { pclmul::crc32c(k, fused, piece_rest) };
+        register = pclmul::fold_or_chain(k, fused, piece_rest);
         rest = after;
     }
     if rest.len() < WIDE_FROM {
-        // SAFETY: as above.
-        return unsafe { pclmul::crc32c(k, register, rest) };
+        return pclmul::fold_or_chain(k, register, rest);
     }
     let (x, tail) = fold_wide(k, u64::from(register), rest);
     super::sse42::serial(pclmul::reduce_crc32c(x), tail)
