@@ -17,7 +17,6 @@ use core::arch::x86_64::*;
 
 use super::constants::{FoldConstants, SliceTables};
 use super::pclmul;
-use super::pclmul::{mul_x33, shift_key, FUSED_FROM, FUSED_MAX};
 use super::portable;
 
 /// Inputs from this many bytes are folded 512 bits at a time.
@@ -105,75 +104,6 @@ fn fold_to_lane(k: &FoldConstants, acc: [__m512i; 4], left: &[[u8; 64]]) -> __m1
     _mm_xor_si128(x, _mm512_extracti32x4_epi32(v, 3))
 }
 
-// CRC-32C: the fused loop.
-//
-// The vector unit and the integer unit run side by side: while the four
-// accumulators fold 256 bytes with VPCLMULQDQ, three chains of the `crc32`
-// instruction (SSE4.2, an integer instruction) take `STREAM_WORDS` words
-// each from three other regions of the input. An input is cut as
-//
-//     [ vector: 256 n bytes | A: L bytes | B: L bytes | C: L bytes | rest ]
-//
-// with L = 8 STREAM_WORDS n, and n as large as fits. At the end the
-// vector's register is shifted over 3L bytes, A's over 2L and B's over L
-// (the register of a stream followed by zeros: a multiplication by
-// x^(8 bytes) mod P, see `shift`), and all four XORed; the rest takes the
-// register on. Inputs are cut in pieces of at most `FUSED_MAX` bytes, so
-// that L has at most 20 bits and the powers of x come from a small table.
-
-/// Words (8 bytes) each `crc32` chain takes per 256-byte vector step: about
-/// the ratio of the two units' speeds on Zen 4 (BENCHMARKS.md, "CRC
-/// kernels").
-const STREAM_WORDS: usize = 6;
-/// Bytes per step of the fused loop.
-const FUSED_STEP: usize = 256 + 3 * 8 * STREAM_WORDS;
-
-/// The fused loop over `data` (at least `FUSED_FROM`, at most `FUSED_MAX`
-/// bytes); returns the register after all but the rest, and the rest.
-#[target_feature(enable = "avx512f,vpclmulqdq,pclmulqdq,sse4.2")]
-#[inline]
-fn crc32c_fused<'a>(k: &FoldConstants, register: u32, data: &'a [u8]) -> (u32, &'a [u8]) {
-    let steps = data.len() / FUSED_STEP;
-    let stream_len = 8 * STREAM_WORDS * steps;
-    let (vector, streams) = data.split_at(256 * steps);
-    let (a, streams) = streams.split_at(stream_len);
-    let (b, streams) = streams.split_at(stream_len);
-    let (c, rest) = streams.split_at(stream_len);
-    let (blocks, _) = vector.as_chunks::<256>();
-    let words = |stream: &'a [u8]| stream.as_chunks::<8>().0.as_chunks::<STREAM_WORDS>().0;
-    let (a, b, c) = (words(a), words(b), words(c));
-    // The keys of the three shifts do not depend on the data: computed
-    // first, they run in the shadow of the loop.
-    let key_l = shift_key(stream_len);
-    let key_2l = mul_x33(key_l, key_l);
-    let key_3l = mul_x33(key_2l, key_l);
-
-    let (first, blocks) = blocks.split_first().expect("at least one step");
-    let first = first.as_chunks::<64>().0;
-    let start = _mm512_zextsi128_si512(_mm_cvtsi32_si128(register as i32));
-    let mut acc = [_mm512_xor_si512(load(&first[0]), start), load(&first[1]), load(&first[2]), load(&first[3])];
-    let (mut ra, mut rb, mut rc) = (0u64, 0u64, 0u64);
-    let stream_step = |ra: &mut u64, rb: &mut u64, rc: &mut u64, i: usize| {
-        for w in 0..STREAM_WORDS {
-            *ra = _mm_crc32_u64(*ra, u64::from_le_bytes(a[i][w]));
-            *rb = _mm_crc32_u64(*rb, u64::from_le_bytes(b[i][w]));
-            *rc = _mm_crc32_u64(*rc, u64::from_le_bytes(c[i][w]));
-        }
-    };
-    stream_step(&mut ra, &mut rb, &mut rc, 0);
-    let step = broadcast(k.bytes_256);
-    for (i, block) in blocks.iter().enumerate() {
-        let block = block.as_chunks::<64>().0;
-        for j in 0..4 {
-            acc[j] = fold(acc[j], step, load(&block[j]));
-        }
-        stream_step(&mut ra, &mut rb, &mut rc, i + 1);
-    }
-    let vector_register = pclmul::reduce_crc32c(fold_to_lane(k, acc, &[]));
-    let merged = mul_x33(vector_register, key_3l) ^ mul_x33(ra as u32, key_2l) ^ mul_x33(rb as u32, key_l) ^ rc as u32;
-    (merged, rest)
-}
-
 /// The CRC-32C register after `data`, from `register`.
 ///
 /// # Safety
@@ -188,21 +118,17 @@ pub(super) unsafe fn crc32c(k: &FoldConstants, register: u32, data: &[u8]) -> u3
     crc32c_long(k, register, data)
 }
 
-/// [`crc32c`] from `CRC32C_FOLD_FROM` bytes.
+/// [`crc32c`] from `CRC32C_FOLD_FROM` bytes. Unlike `pclmul.rs`, no
+/// `crc32` chains beside the folding: 512-bit folding alone keeps up with
+/// the caches here (1 MiB: 16.0 us with and without them, 64 KiB: 1.05 and
+/// 1.04 us; BENCHMARKS.md, "CRC kernels").
 #[target_feature(enable = "avx512f,vpclmulqdq,pclmulqdq,sse4.2")]
 #[inline(never)]
 fn crc32c_long(k: &FoldConstants, register: u32, data: &[u8]) -> u32 {
-    let (mut register, mut rest) = (register, data);
-    while rest.len() >= FUSED_FROM {
-        let (piece, after) = rest.split_at(rest.len().min(FUSED_MAX));
-        let (fused, piece_rest) = crc32c_fused(k, register, piece);
-        register = pclmul::fold_or_chain(k, fused, piece_rest);
-        rest = after;
+    if data.len() < WIDE_FROM {
+        return pclmul::fold_or_chain(k, register, data);
     }
-    if rest.len() < WIDE_FROM {
-        return pclmul::fold_or_chain(k, register, rest);
-    }
-    let (x, tail) = fold_wide(k, u64::from(register), rest);
+    let (x, tail) = fold_wide(k, u64::from(register), data);
     super::sse42::serial(pclmul::reduce_crc32c(x), tail)
 }
 
