@@ -4,6 +4,8 @@
 //! `CHUNKHASH_CRC_BACKEND` override. The kernels themselves are tested one
 //! by one in `src/platform/crc/tests.rs`.
 
+#![cfg(feature = "crc")]
+
 use chunkhash::crc::{self, CrcBackend, CrcKernels};
 use chunkhash::{crc_combine, digest, Algorithm, CrcCombineError, StreamingHasher};
 use vectors::TestRng;

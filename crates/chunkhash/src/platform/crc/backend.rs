@@ -129,15 +129,16 @@ impl CrcBackend {
     #[cold]
     fn detect_once() -> CrcBackend {
         #[cfg(feature = "std")]
-        let backend = CrcBackend::from_env().unwrap_or_else(|error| {
-            // A silently ignored override would let a forced-kernel test
-            // run pass on the wrong kernel.
-            std::eprintln!("chunkhash: CHUNKHASH_CRC_BACKEND: {error}; using detection instead");
-            None
-        });
+        let backend = CrcBackend::from_env()
+            .unwrap_or_else(|error| {
+                // A silently ignored override would let a forced-kernel test
+                // run pass on the wrong kernel.
+                std::eprintln!("chunkhash: CHUNKHASH_CRC_BACKEND: {error}; using detection instead");
+                None
+            })
+            .unwrap_or_else(CrcBackend::best_supported);
         #[cfg(not(feature = "std"))]
-        let backend = None;
-        let backend = backend.unwrap_or_else(CrcBackend::best_supported);
+        let backend = CrcBackend::best_supported();
         let index = ALL.iter().position(|b| *b == backend).expect("every backend is in ALL");
         DETECTED.store(index as u8 + 1, Relaxed);
         backend
