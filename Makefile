@@ -57,8 +57,8 @@ test-features:
 	$(CARGO) clippy -q -p chunkhash --no-default-features --features crc -- -D warnings
 	$(CARGO) test -q -p chunkhash --no-default-features --features std --test registry --test trailer
 
-# vectors/golden.json against independent references (hashlib, xxhash,
-# crc32c, blake3); installs the pinned Python packages it needs.
+# vectors/golden.json against independent references (hashlib, zlib, xxhash,
+# crc32c, awscrt, blake3); installs the pinned Python packages it needs.
 check-golden:
 	$(PYTHON) -m pip install -q --disable-pip-version-check --root-user-action=ignore -r vectors/tools/requirements.txt
 	$(PYTHON) vectors/tools/check_golden.py
@@ -75,12 +75,13 @@ test-backends:
 	  fi; \
 	done
 
-# The CRC, registry and trailer tests on each CRC kernel in turn.
+# The CRC, registry and trailer tests on each CRC kernel in turn (with the
+# features of test-backends, whose build they reuse).
 test-crc-backends:
 	@for backend in $(CRC_BACKENDS); do \
 	  if $(CARGO) run -q --release -p chunkhash --example backend_supported -- crc:$$backend; then \
 	    echo "== CHUNKHASH_CRC_BACKEND=$$backend"; \
-	    CHUNKHASH_CRC_BACKEND=$$backend $(CARGO) test -q -p chunkhash --test crc --test registry --test trailer || exit 1; \
+	    CHUNKHASH_CRC_BACKEND=$$backend $(CARGO) test -q -p chunkhash --all-features --test crc --test registry --test trailer || exit 1; \
 	  else \
 	    echo "note: CRC backend $$backend not supported on this machine, skipped"; \
 	  fi; \

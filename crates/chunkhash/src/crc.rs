@@ -55,7 +55,8 @@ pub fn crc64_nvme(data: &[u8]) -> u64 {
 /// bytes, for the three CRCs of the registry: how S3 builds a full-object
 /// checksum from the parts of a multipart upload, and how workers that
 /// checksum parts of one object in parallel put their results together. It
-/// costs a few hundred nanoseconds, whatever the lengths.
+/// costs one multiplication modulo the polynomial per bit set in `len_b`,
+/// portable code: 1.7 us a call measured here, whatever the lengths.
 ///
 /// The CRCs are the integers (as [`crc32c`] returns them; a [`Digest`] of a
 /// CRC holds them big-endian). `len_b` must be the length of B: a wrong
@@ -84,7 +85,7 @@ pub fn crc64_nvme(data: &[u8]) -> u64 {
 ///
 /// [`Digest`]: crate::Digest
 pub fn crc_combine(algorithm: Algorithm, crc_a: u64, crc_b: u64, len_b: u64) -> Result<u64, CrcCombineError> {
-    let spec = spec(algorithm).ok_or(CrcCombineError::NotACrc(algorithm))?;
+    let (spec, powers) = spec(algorithm).ok_or(CrcCombineError::NotACrc(algorithm))?;
     for value in [crc_a, crc_b] {
         if value & !spec.mask() != 0 {
             return Err(CrcCombineError::TooWide { algorithm, value });
@@ -94,29 +95,42 @@ pub fn crc_combine(algorithm: Algorithm, crc_a: u64, crc_b: u64, len_b: u64) -> 
     // this way: crc(A||B) = crc(A) x^(8 |B|) + crc(B) (mod P), in normal
     // form; the integers are reflected.
     let reflect = |value: u64| value.reverse_bits() >> (64 - spec.width);
-    Ok(reflect(spec.mul_mod(reflect(crc_a), x_pow_bytes(spec, len_b))) ^ crc_b)
+    Ok(reflect(spec.mul_mod(reflect(crc_a), x_pow_bytes(spec, powers, len_b))) ^ crc_b)
 }
 
-/// x^(8 `bytes`) mod P, from the powers x^(8·2^k) (computed once per call:
-/// 64 squarings).
-fn x_pow_bytes(spec: CrcSpec, bytes: u64) -> u64 {
-    let (mut result, mut square) = (1, spec.x_pow(8));
-    let mut rest = bytes;
-    while rest != 0 {
-        if rest & 1 == 1 {
-            result = spec.mul_mod(result, square);
+/// x^(8 `bytes`) mod P: the product of the powers x^(8 2^k) for the bits of
+/// `bytes`, one multiplication per bit set.
+fn x_pow_bytes(spec: CrcSpec, powers: &[u64; 64], bytes: u64) -> u64 {
+    let mut result = 1;
+    for (k, &power) in powers.iter().enumerate() {
+        if (bytes >> k) & 1 == 1 {
+            result = spec.mul_mod(result, power);
         }
-        square = spec.mul_mod(square, square);
-        rest >>= 1;
     }
     result
 }
 
-fn spec(algorithm: Algorithm) -> Option<CrcSpec> {
+/// x^(8 2^k) mod P for k from 0 to 63, by squaring, at compile time.
+const fn powers_of_x(spec: CrcSpec) -> [u64; 64] {
+    let mut powers = [0u64; 64];
+    powers[0] = spec.x_pow(8);
+    let mut k = 1;
+    while k < 64 {
+        powers[k] = spec.mul_mod(powers[k - 1], powers[k - 1]);
+        k += 1;
+    }
+    powers
+}
+
+static CRC32C_POWERS: [u64; 64] = powers_of_x(CRC32C);
+static CRC32_POWERS: [u64; 64] = powers_of_x(CRC32);
+static CRC64_NVME_POWERS: [u64; 64] = powers_of_x(CRC64_NVME);
+
+fn spec(algorithm: Algorithm) -> Option<(CrcSpec, &'static [u64; 64])> {
     match algorithm {
-        Algorithm::Crc32c => Some(CRC32C),
-        Algorithm::Crc32 => Some(CRC32),
-        Algorithm::Crc64Nvme => Some(CRC64_NVME),
+        Algorithm::Crc32c => Some((CRC32C, &CRC32C_POWERS)),
+        Algorithm::Crc32 => Some((CRC32, &CRC32_POWERS)),
+        Algorithm::Crc64Nvme => Some((CRC64_NVME, &CRC64_NVME_POWERS)),
         _ => None,
     }
 }
