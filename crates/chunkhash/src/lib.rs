@@ -134,10 +134,10 @@
 //! Through the registry ([`digest()`] with an algorithm known only at run
 //! time) a 64-byte input costs 26 to 62 instructions more than calling the
 //! chosen code directly (callgrind; the dispatch and the 65-byte
-//! [`Digest`]): within 10% in time for the hashes (BLAKE3, BLAKE2b-256,
-//! SHA-2: 0.86-1.11x), but 1.10-1.60x for the 6-14 ns checksums (XXH3-64
-//! 6.1 ns direct; CRC32C 7.9 ns direct, 1.13x). From 4 KiB the difference is
-//! within noise. Where every nanosecond of a small CRC counts, call
+//! [`Digest`]): within 10% in time for BLAKE3, BLAKE2b-256, SHA-2 and
+//! CRC-64/NVME (0.85-1.11x), but 1.05-1.61x for the 6-14 ns checksums
+//! (XXH3-64 6.2 ns direct, 1.61x; CRC32C 8 ns direct, 1.05-1.13x) and 1.14x
+//! for BLAKE2b-512. From 4 KiB the difference is within noise. Where every nanosecond of a small CRC counts, call
 //! [`crc::crc32c`] and its siblings directly. BENCHMARKS.md, "Registry tax",
 //! has the figures and what was tried.
 //!
