@@ -9,6 +9,15 @@ PYTHON ?= python3
 # Python `xxhash` package; it is installed here, never globally.
 PYDEPS ?= target/pydeps
 export CHUNKHASH_PYDEPS := $(abspath $(PYDEPS))
+# The CLI tests compare `chunkhash` with the real tools: coreutils (always
+# there), xxhsum (Debian's `xxhash` package), openssl (for its `dgst` lines)
+# and b3sum (built from crates.io into target/peers once). The variables tell the tests where the peers are
+# and that they must be there: a missing one fails, never skips.
+PEERS ?= target/peers
+B3SUM_VERSION ?= 1.8.7
+export CHUNKHASH_PEER_B3SUM := $(abspath $(PEERS))/bin/b3sum
+export CHUNKHASH_PEER_XXHSUM ?= $(or $(shell command -v xxhsum 2>/dev/null),/usr/bin/xxhsum)
+export CHUNKHASH_PEER_OPENSSL ?= $(or $(shell command -v openssl 2>/dev/null),/usr/bin/openssl)
 # Backends to run the whole suite on, forced with CHUNKHASH_BACKEND; the ones
 # this CPU lacks are skipped with a note.
 BACKENDS ?= portable sse41 avx2 avx512
@@ -16,14 +25,15 @@ BACKENDS ?= portable sse41 avx2 avx512
 # CHUNKHASH_CRC_BACKEND (each kernel's own tests force them all anyway).
 CRC_BACKENDS ?= portable sse42 pclmul vpclmul
 
-.PHONY: run test test-rust test-c test-features check-golden test-backends test-crc-backends test-targets lint pydeps install
+.PHONY: run test test-rust test-c test-features check-golden test-backends test-crc-backends test-targets lint pydeps peers install js test-js \
+	python-venv python-wheel test-python
 
 # The main job: `chunkhash bench` with its defaults (every algorithm, 64 B to
 # 1 MiB); needs no input and ends well under a minute.
 run:
 	$(CARGO) run --release -p chunkhash-cli -- bench
 
-test: lint pydeps test-rust test-features test-c check-golden test-backends test-crc-backends test-targets
+test: lint pydeps peers test-rust test-features test-c check-golden test-backends test-crc-backends test-targets test-js test-python
 
 # Installs the C library (header, libchunkhash.a, libchunkhash.so, chunkhash.pc):
 #   make install PREFIX=/usr/local   (also DESTDIR, LIBDIR, INCLUDEDIR)
@@ -33,6 +43,13 @@ install:
 pydeps:
 	@$(PYTHON) -c "import sys; sys.path.insert(0, '$(PYDEPS)'); import xxhash" 2>/dev/null || \
 	  $(PYTHON) -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --target $(PYDEPS) xxhash
+
+# Installs only what is missing: xxhsum and openssl with apt-get, b3sum with cargo.
+peers:
+	@command -v xxhsum >/dev/null 2>&1 && command -v openssl >/dev/null 2>&1 || \
+	  { apt-get update -qq && apt-get install -y -qq xxhash openssl; }
+	@test -x $(CHUNKHASH_PEER_B3SUM) || \
+	  $(CARGO) install --quiet --locked b3sum --version $(B3SUM_VERSION) --root $(PEERS)
 
 lint:
 	$(CARGO) fmt --all -- --check
@@ -91,3 +108,40 @@ test-crc-backends:
 # skipped with a note otherwise.
 test-targets:
 	./scripts/check-targets.sh
+
+# The Python package (bindings/python): a virtual environment of its own
+# under target/ with the pinned test and benchmark packages, the abi3 wheel
+# built by maturin into target/py-wheels and installed there, then pytest.
+PY_VENV ?= target/py-venv
+PY_WHEELS ?= target/py-wheels
+
+python-venv: $(PY_VENV)/.installed
+
+$(PY_VENV)/.installed: bindings/python/requirements-test.txt
+	$(PYTHON) -m venv $(PY_VENV)
+	$(PY_VENV)/bin/python -m pip install -q --disable-pip-version-check -r bindings/python/requirements-test.txt
+	touch $@
+
+# Builds the wheel (installable anywhere with CPython >= 3.10 on this
+# platform: pip install target/py-wheels/chunkhash-*.whl) and installs it
+# into the test environment.
+python-wheel: python-venv
+	rm -f $(PY_WHEELS)/chunkhash-*.whl
+	$(PY_VENV)/bin/maturin build --release --quiet -m bindings/python/Cargo.toml -o $(PY_WHEELS)
+	$(PY_VENV)/bin/python -m pip install -q --disable-pip-version-check --force-reinstall --no-deps $(PY_WHEELS)/chunkhash-*.whl
+
+test-python: python-wheel
+	$(PY_VENV)/bin/python -m pytest -p no:cacheprovider bindings/python/tests
+
+# The npm package (bindings/js): the WebAssembly module built twice (with and
+# without SIMD128) and embedded in bindings/js/dist; installs the target.
+js:
+	rustup target add wasm32-unknown-unknown
+	node bindings/js/scripts/build.mjs
+
+# Its tests (node --test), after npm ci from the committed lock file. The
+# browser test needs Debian's chromium, installed here when missing.
+test-js: js
+	cd bindings/js && npm ci --no-audit --no-fund
+	@command -v chromium >/dev/null || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
+	cd bindings/js && node --test tests/

@@ -1,5 +1,5 @@
-//! The timing harness: cases run interleaved in rounds, medians and paired
-//! ratios, the core clock, and the inputs the cases hash.
+//! The timing harness: cases run interleaved in rounds, medians, spreads and
+//! paired ratios, the core clock and a thread's on-CPU time.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -56,10 +56,7 @@ impl Timing {
 
     /// Relative spread of the rounds: (p75 - p25) / median.
     pub fn spread(&self) -> f64 {
-        let mut sorted = self.rounds_ns.clone();
-        sorted.sort_by(f64::total_cmp);
-        let q = |p: f64| sorted[((sorted.len() - 1) as f64 * p).round() as usize];
-        (q(0.75) - q(0.25)) / self.median_ns()
+        spread(&self.rounds_ns)
     }
 }
 
@@ -75,10 +72,24 @@ pub fn median(values: &[f64]) -> f64 {
     }
 }
 
+/// The relative spread of a non-empty slice: (p75 - p25) / median.
+pub fn spread(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let q = |p: f64| sorted[((sorted.len() - 1) as f64 * p).round() as usize];
+    (q(0.75) - q(0.25)) / median(values)
+}
+
 /// The median over rounds of `numerator[i] / denominator[i]`: a paired ratio
 /// of two cases timed in the same rounds.
 pub fn median_ratio(numerator: &Timing, denominator: &Timing) -> f64 {
-    let ratios: Vec<f64> = numerator.rounds_ns.iter().zip(&denominator.rounds_ns).map(|(a, b)| a / b).collect();
+    median_paired_ratio(&numerator.rounds_ns, &denominator.rounds_ns)
+}
+
+/// The median of `numerators[i] / denominators[i]` over the pairs both
+/// (non-empty) slices have.
+pub fn median_paired_ratio(numerators: &[f64], denominators: &[f64]) -> f64 {
+    let ratios: Vec<f64> = numerators.iter().zip(denominators).map(|(a, b)| a / b).collect();
     median(&ratios)
 }
 
@@ -156,17 +167,14 @@ fn spin_cycles(iterations: u64) {
     }
 }
 
-/// `len` pseudo-random bytes from a fixed seed: BLAKE3's extended output,
-/// keyed by the seed, so runs hash the same bytes and the harness needs no
-/// generator of its own (nor the test-vector crate, which the shipped
-/// command must not link). None of the timed algorithms runs faster or
-/// slower on particular bytes.
-pub fn random_input(len: usize, seed: u64) -> Vec<u8> {
-    let mut input = vec![0u8; len];
-    let mut hasher = chunkhash::blake3::Hasher::new_derive_key("chunkhash-bench random input");
-    hasher.update(&seed.to_le_bytes());
-    hasher.finalize_xof().fill(&mut input);
-    input
+/// On-CPU seconds of this thread so far (`/proc/thread-self/schedstat`,
+/// Linux; `None` elsewhere). Unlike wall time on a shared machine it leaves
+/// out the time spent waiting for a core another process holds; kernel work
+/// done for the thread (copying pages) is in it.
+pub fn thread_cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let nanoseconds: u64 = text.split_whitespace().next()?.parse().ok()?;
+    (nanoseconds > 0).then_some(nanoseconds as f64 / 1e9)
 }
 
 /// Keeps a value alive for the optimiser, re-exported for closures.
@@ -186,13 +194,7 @@ mod tests {
         let b = Timing { name: "b".into(), bytes: 10, rounds_ns: vec![5.0, 10.0, 30.0] };
         assert_eq!(median_ratio(&a, &b), 2.0);
         assert_eq!(a.mb_per_s(), 10.0 / 20.0 * 1e3);
-    }
-
-    #[test]
-    fn random_inputs_depend_on_the_seed_only() {
-        assert_eq!(random_input(100, 7), random_input(100, 7));
-        assert_ne!(random_input(100, 7), random_input(100, 8));
-        assert_eq!(random_input(100, 7)[..40], random_input(40, 7));
-        assert_eq!(random_input(0, 7), Vec::<u8>::new());
+        assert_eq!(median_paired_ratio(&[2.0, 9.0, 4.0], &[1.0, 3.0, 4.0, 7.0]), 2.0);
+        assert_eq!(spread(&[1.0, 2.0, 3.0, 4.0, 5.0]), 2.0 / 3.0);
     }
 }

@@ -42,8 +42,13 @@ pub fn to_json(run: &Run) -> Value {
 
 /// The text of a `--json` file: the JSON form, pretty, and a final newline.
 pub fn to_string(run: &Run) -> String {
+    pretty(&to_json(run))
+}
+
+/// A JSON value as the `--json` files hold it: pretty, with a final newline.
+pub fn pretty(value: &Value) -> String {
     // A `Value` of strings, numbers and arrays always serialises.
-    serde_json::to_string_pretty(&to_json(run)).unwrap_or_default() + "\n"
+    serde_json::to_string_pretty(value).unwrap_or_default() + "\n"
 }
 
 /// A run saved as JSON that could not be read; says which file and why.

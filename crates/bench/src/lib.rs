@@ -1,7 +1,8 @@
 //! Benchmarks of chunkhash, as a library: the timing harness for noisy
-//! shared machines, and the run of `chunkhash bench` (what it measures,
-//! its table, its JSON, the comparison with a saved run, the SVG plot),
-//! which the command calls. The benchmark programs in `src/bin` compare
+//! shared machines, the run of `chunkhash bench` (what it measures, its
+//! table, its JSON, the comparison with a saved run, the SVG plot) and the
+//! run of `chunkhash store bench` (its corpus, table and JSON), which the
+//! command calls. The benchmark programs in `src/bin` compare
 //! chunkhash with other crates (the `peers` feature).
 //!
 //! Cases that are compared run in the same process, interleaved: every round
@@ -11,20 +12,29 @@
 //! which cancels most of the drift a single pair of medians would keep.
 //!
 //! - `harness`: [`Case`], [`run_interleaved`], [`Timing`], medians, the core
-//!   clock, random inputs.
+//!   clock, a thread's on-CPU time.
+//! - `rng`: [`SeededRng`] and [`random_input`], seeded benchmark inputs.
 //! - `size`: byte sizes as tables print them and `--sizes` reads them.
 //! - [`run`]: [`run::Plan`], [`run::measure`], [`run::Run`] and its table.
 //! - [`json`], [`compare`], [`plot`]: a run saved, compared, drawn.
+//! - [`store`]: [`store::Plan`], [`store::measure`], [`store::Run`], the
+//!   corpus and the JSON of `chunkhash store bench`.
 
 mod harness;
+mod rng;
 mod size;
 
 pub mod compare;
 pub mod json;
 pub mod plot;
 pub mod run;
+pub mod store;
 
-pub use harness::{consume, core_ghz, median, median_ratio, random_input, run_interleaved, Case, Timing};
+pub use harness::{
+    consume, core_ghz, median, median_paired_ratio, median_ratio, run_interleaved, spread, thread_cpu_seconds, Case,
+    Timing,
+};
+pub use rng::{random_input, SeededRng};
 pub use size::{format_size, parse_size};
 
 /// The options the benchmark programs share: `--rounds N`, `--slice-ms MS`

@@ -7,7 +7,8 @@
 //! neighbour hits all rows alike, and each row reports the median over
 //! rounds.
 
-use crate::harness::{consume, core_ghz, random_input, run_interleaved, Case, Timing};
+use crate::harness::{consume, core_ghz, run_interleaved, Case, Timing};
+use crate::rng::random_input;
 use crate::size::format_size;
 use chunkhash::{blake3, Algorithm};
 use std::io::{self, Write};

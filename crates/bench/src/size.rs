@@ -12,7 +12,8 @@ pub fn format_size(bytes: usize) -> String {
     }
 }
 
-/// Parses a size: a number with an optional `B`, `K`/`KiB`, `M`/`MiB` suffix.
+/// Parses a size: a number with an optional `B`, `K`/`KiB`, `M`/`MiB` or
+/// `G`/`GiB` suffix.
 pub fn parse_size(text: &str) -> Result<usize, String> {
     let text = text.trim();
     let split = text.find(|c: char| !c.is_ascii_digit()).unwrap_or(text.len());
@@ -22,7 +23,8 @@ pub fn parse_size(text: &str) -> Result<usize, String> {
         "" | "b" => 1,
         "k" | "kb" | "kib" => 1024,
         "m" | "mb" | "mib" => 1 << 20,
-        _ => return Err(format!("invalid size unit in {text:?} (use B, KiB or MiB)")),
+        "g" | "gb" | "gib" => 1 << 30,
+        _ => return Err(format!("invalid size unit in {text:?} (use B, KiB, MiB or GiB)")),
     };
     number.checked_mul(multiplier).ok_or_else(|| format!("size {text:?} is too large"))
 }
@@ -33,7 +35,9 @@ mod tests {
 
     #[test]
     fn sizes_round_trip() {
-        for (text, bytes) in [("64", 64), ("64B", 64), ("4K", 4096), ("4 KiB", 4096), ("1MiB", 1 << 20)] {
+        for (text, bytes) in
+            [("64", 64), ("64B", 64), ("4K", 4096), ("4 KiB", 4096), ("1MiB", 1 << 20), ("1 GiB", 1 << 30)]
+        {
             assert_eq!(parse_size(text), Ok(bytes));
         }
         assert_eq!(format_size(64), "64 B");
@@ -42,5 +46,6 @@ mod tests {
         assert_eq!(format_size(3000), "3000 B");
         assert!(parse_size("12 parsecs").is_err());
         assert!(parse_size("").is_err());
+        assert!(parse_size("20000000000G").is_err());
     }
 }

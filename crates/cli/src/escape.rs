@@ -1,9 +1,8 @@
-//! File names in checksum lines, escaped the way coreutils 9 and xxhsum do
-//! it: a name holding a backslash, a newline or a carriage return is written
-//! with `\\`, `\n` and `\r`, and the whole line starts with one backslash so
-//! that `--check` knows to unescape. b3sum does the same for backslash and
-//! newline (it leaves carriage returns alone); `sha256sum` 9.1 on this
-//! project's machines escapes all three, and the CLI tests compare with it.
+//! File names in checksum lines, escaped the way coreutils 9, b3sum 1.8.7
+//! and xxhsum 0.8.2+ do it: a name holding a backslash, a newline or a
+//! carriage return is written with `\\`, `\n` and `\r`, and the whole line
+//! starts with one backslash so that `--check` knows to unescape. The CLI
+//! tests compare with sha256sum 9.1 and b3sum.
 
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};

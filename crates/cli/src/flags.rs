@@ -2,13 +2,14 @@
 //! its type; `settings.rs` turns these flags into validated settings.
 
 use crate::method::{short_names, Algorithm};
-use clap::{Args, Parser, Subcommand};
-use std::path::PathBuf;
+use clap::{Args, CommandFactory, Parser, Subcommand};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
 
 /// Hash, check and benchmark files: BLAKE3 by default, and the storage
 /// checksums of the chunkhash registry.
 #[derive(Debug, Parser)]
-#[command(name = "chunkhash", disable_version_flag = true, max_term_width = 100)]
+#[command(name = "chunkhash", disable_version_flag = true, max_term_width = 100, after_help = TOP_HELP)]
 pub struct Flags {
     /// Print the version, the SIMD backends compiled in and the one detected
     #[arg(short = 'V', long)]
@@ -18,30 +19,49 @@ pub struct Flags {
     pub command: Option<Command>,
 }
 
-/// The subcommands.
+/// The subcommands. A repeated option takes its last value, as in the
+/// peers (`-l 32 -l 64`, `--tag --tag`); the usage line of an error is the
+/// general one, not the options just given (which would read as required).
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Print checksums: `HEX  NAME` lines (b3sum, coreutils, xxhsum) or `--tag` lines
-    #[command(after_long_help = SUM_HELP)]
+    #[command(after_long_help = SUM_HELP, args_override_self = true, override_usage = SUM_USAGE)]
     Sum(SumFlags),
-    /// Check files against checksum lines of chunkhash, b3sum, xxhsum, sha256sum, sha512sum or b2sum
-    #[command(after_long_help = CHECK_HELP)]
+    /// Check files against checksum lines of chunkhash, b3sum, xxhsum, coreutils or OpenSSL
+    #[command(after_long_help = CHECK_HELP, args_override_self = true, override_usage = CHECK_USAGE)]
     Check(CheckFlags),
     /// Measure ns/op, MB/s and cycles/byte per algorithm and input size
-    #[command(after_long_help = BENCH_HELP)]
+    #[command(after_long_help = BENCH_HELP, args_override_self = true, override_usage = BENCH_USAGE)]
     Bench(BenchFlags),
+    /// A content-addressed chunk store: init, put, get, ls, verify, stats, reindex, bench
+    #[command(args_override_self = true)]
+    Store(crate::store::StoreFlags),
 }
+
+/// The subcommand a command line without one runs: `chunkhash FILE` is
+/// `chunkhash sum FILE`, as `b3sum FILE`.
+const DEFAULT_COMMAND: &str = "sum";
+
+const TOP_HELP: &str = "\
+`chunkhash FILE...` and `chunkhash -a ALGO FILE...` are `chunkhash sum`.";
+
+const SUM_USAGE: &str = "chunkhash sum [OPTIONS] [FILE]...\n       chunkhash [OPTIONS] [FILE]...";
+const CHECK_USAGE: &str = "chunkhash check [OPTIONS] [FILE]...\n       chunkhash sum -c [OPTIONS] [FILE]...";
+const BENCH_USAGE: &str = "chunkhash bench [OPTIONS]";
 
 const SUM_HELP: &str = "\
 With no FILE, or when FILE is -, read standard input.
 
 -l/--length counts bytes for every algorithm (as b3sum does; b2sum's -l counts
 bits): BLAKE3 gives any length from 1 to 16777216 bytes (extended output),
-BLAKE2b takes 32 or 64 (BLAKE2b-256 and BLAKE2b-512), and any other algorithm
-only its own digest length.
+BLAKE2b 1 to 64 (b2sum's -l 8 to -l 512; 32 is BLAKE2b-256, 64 BLAKE2b-512),
+and any other algorithm only its own digest length.
 
-Names holding a backslash, newline or carriage return are escaped as coreutils
-does: `\\\\`, `\\n`, `\\r`, and the line starts with a backslash.
+Names holding a backslash, newline or carriage return are escaped as coreutils,
+b3sum and xxhsum do: `\\\\`, `\\n`, `\\r`, and the line starts with a backslash.
+In BLAKE3 lines a name that is not UTF-8 is written as b3sum writes it, with
+U+FFFD for the bytes that are not (--raw-names: the bytes, as coreutils). With
+an xxHash algorithm, standard input is named `stdin`, as xxhsum names it.
 
 With BLAKE3 on more than one thread (-j, default: all cores), files of 4 MiB
 and more are memory-mapped (unless --no-mmap) and hashed on all threads; other
@@ -51,20 +71,31 @@ Exit status: 0 if every file was hashed, 1 if any could not be read (or is a
 directory), 2 for bad usage.";
 
 const CHECK_HELP: &str = "\
-Each line is `HEX  NAME`, `HEX *NAME` or `TAG (NAME) = HEX`, optionally starting
-with a backslash when NAME is escaped. Blank lines and lines starting with `#`
-are skipped. The algorithm comes from the tag (BLAKE3, SHA256, BLAKE2b-256,
-XXH64, XXH3, XXH128_LE, ...), from the `XXH3_` prefix xxhsum writes, or from
-the digest length. When several algorithms share a length (32 bytes: BLAKE3,
-SHA-256, BLAKE2b-256), the first such line of a check file is hashed with each
-and the one that matches is used for the rest of that file. -a forces one.
+Each line is `HEX  NAME`, `HEX *NAME`, `HEX NAME` (BSD `md5 -r`; one check file
+uses one of the untagged forms, as in coreutils), `TAG (NAME) = HEX` or
+OpenSSL's `TAG(NAME)= HEX`, optionally starting with a backslash when NAME is
+escaped. Blank lines and lines starting with `#` are skipped. The algorithm
+comes from the tag (BLAKE3, SHA256, BLAKE2b-128, XXH64, XXH3, XXH128_LE, ...),
+from the `XXH3_` prefix xxhsum writes, or from the digest length: an untagged
+line of N bytes may be BLAKE3 (b3sum -l N), BLAKE2b (b2sum -l 8N), and any
+algorithm of that length, xxHash ones in either byte order (xxhsum
+--little-endian). The first line of a length that matches one of them fixes it
+for the rest of that check file; a line that matches none, when no line of its
+length did, is reported as `cannot determine the algorithm (use -a)` and counted
+as improperly formatted, not as FAILED. -a forces one algorithm. MD5, SHA-1 and
+the other algorithms chunkhash lacks are reported as unsupported.
 
-Prints `NAME: OK`, `NAME: FAILED` or `NAME: FAILED open or read`; warnings and
-a summary go to stderr.
+A line named `-` reads standard input, and so does a line named `stdin` that
+xxhsum may have written (an xxHash tag, the XXH3_ prefix, or 4, 8 or 16 bytes).
+
+Prints `NAME: OK`, `NAME: FAILED` or `NAME: FAILED open or read`; a NAME holding
+a backslash, newline or carriage return is escaped, after a backslash (as b3sum
+and xxhsum do). Warnings and a summary go to stderr. Of --quiet, --status and
+--warn the last one given wins, as in coreutils.
 
 Exit status: 0 if every listed file matched, 1 if any mismatched or could not
-be read, 2 if a check file had no properly formatted line, or any improperly
-formatted line under --strict, or for bad usage.";
+be read, or a check file had no properly formatted line, or any improperly
+formatted line under --strict; 2 for bad usage.";
 
 const BENCH_HELP: &str = "\
 Each algorithm and size is one row: the median over --rounds interleaved rounds
@@ -108,9 +139,13 @@ pub struct SumFlags {
     #[arg(long)]
     pub tag: bool,
 
-    /// Write the raw digest bytes to stdout (one input only)
-    #[arg(long, conflicts_with = "tag")]
+    /// Write the raw digest bytes to stdout (one input only; wins over --tag, as in b3sum)
+    #[arg(long)]
     pub raw: bool,
+
+    /// Write names that are not UTF-8 as their bytes in BLAKE3 lines too (b3sum writes U+FFFD)
+    #[arg(long)]
+    pub raw_names: bool,
 
     /// BLAKE3 keyed mode: read the 32-byte key from standard input
     #[arg(long)]
@@ -121,7 +156,7 @@ pub struct SumFlags {
     pub derive_key: Option<String>,
 
     /// Read checksum lines from the FILEs and check them (as `chunkhash check`)
-    #[arg(short = 'c', long, conflicts_with_all = ["length", "tag", "raw", "keyed", "derive_key"])]
+    #[arg(short = 'c', long, conflicts_with_all = ["length", "tag", "raw", "raw_names", "keyed", "derive_key"])]
     pub check: bool,
 
     #[command(flatten)]
@@ -151,23 +186,24 @@ pub struct CheckFlags {
     pub io: IoFlags,
 }
 
-/// What `check` prints and what makes it fail.
+/// What `check` prints and what makes it fail. Of --quiet, --status and
+/// --warn the last one given wins, as in coreutils.
 #[derive(Debug, Args)]
 pub struct CheckOptions {
-    /// Don't print OK for each file that matches
-    #[arg(short = 'q', long)]
+    /// Don't print OK for each file that matches (accepted and ignored when hashing, as in xxhsum)
+    #[arg(short = 'q', long, overrides_with_all = ["status", "warn"])]
     pub quiet: bool,
 
     /// Print nothing on stdout and no summary; the exit status tells
-    #[arg(long)]
+    #[arg(long, overrides_with_all = ["quiet", "warn"])]
     pub status: bool,
 
-    /// Exit 2 if any line is improperly formatted
+    /// Exit 1 if any line is improperly formatted
     #[arg(long)]
     pub strict: bool,
 
     /// Warn about each improperly formatted line
-    #[arg(short = 'w', long)]
+    #[arg(short = 'w', long, overrides_with_all = ["quiet", "status"])]
     pub warn: bool,
 
     /// Don't fail or report for listed files that don't exist
@@ -178,7 +214,7 @@ pub struct CheckOptions {
 /// How files are read.
 #[derive(Debug, Args)]
 pub struct IoFlags {
-    /// Threads for hashing (default: all cores; 1: single-threaded)
+    /// Threads for hashing (default or 0: all cores, or RAYON_NUM_THREADS; 1: single-threaded)
     #[arg(short = 'j', long = "threads", visible_alias = "num-threads", value_name = "N")]
     pub threads: Option<String>,
 
@@ -238,13 +274,54 @@ pub struct BenchFlags {
 /// Parses the process's arguments; on a usage error prints it and exits 2,
 /// on --help prints it and exits 0 (clap's own behaviour).
 pub fn parse() -> Flags {
-    Flags::parse()
+    let args = with_default_command(std::env::args_os().collect());
+    match Flags::try_parse_from(&args) {
+        Ok(flags) => flags,
+        Err(error) if error.kind() == clap::error::ErrorKind::InvalidSubcommand => {
+            let name = args.get(1).map(|arg| arg.to_string_lossy().into_owned()).unwrap_or_default();
+            let _ = error.print();
+            eprintln!("note: no file named '{name}' either; to hash files: chunkhash sum FILE...");
+            std::process::exit(crate::status::EXIT_USAGE.into());
+        }
+        Err(error) => error.exit(),
+    }
+}
+
+/// The command line with `sum` put in front of the arguments when no
+/// subcommand is given but a file or an option is (`chunkhash FILE`,
+/// `chunkhash --tag FILE`, `chunkhash -`). A first word that is neither a
+/// subcommand nor an existing file is left for clap to refuse, so a typo of
+/// a subcommand is not read as a missing file.
+pub fn with_default_command(mut args: Vec<OsString>) -> Vec<OsString> {
+    let Some(first) = args.get(1) else { return args };
+    let command = Flags::command();
+    let text = first.to_string_lossy();
+    let is_subcommand = text == "help" || command.get_subcommands().any(|sub| sub.get_name() == text);
+    let is_top_level_flag = matches!(text.as_ref(), "-V" | "--version" | "-h" | "--help");
+    let is_input = text.starts_with('-') || Path::new(first).exists();
+    if !is_subcommand && !is_top_level_flag && is_input {
+        args.insert(1, OsString::from(DEFAULT_COMMAND));
+    }
+    args
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
+
+    #[test]
+    fn a_file_or_an_option_first_means_sum() {
+        let with = |args: &[&str]| {
+            let args = args.iter().map(OsString::from).collect();
+            with_default_command(args).iter().map(|a| a.to_string_lossy().into_owned()).collect::<Vec<_>>()
+        };
+        assert_eq!(with(&["chunkhash", "Cargo.toml"]), ["chunkhash", "sum", "Cargo.toml"]);
+        assert_eq!(with(&["chunkhash", "-a", "sha256", "x"]), ["chunkhash", "sum", "-a", "sha256", "x"]);
+        assert_eq!(with(&["chunkhash", "-"]), ["chunkhash", "sum", "-"]);
+        for kept in [&["chunkhash"][..], &["chunkhash", "check", "x"], &["chunkhash", "-V"], &["chunkhash", "chek"]] {
+            assert_eq!(with(kept), kept, "{kept:?}");
+        }
+    }
 
     #[test]
     fn definitions_are_consistent() {

@@ -4,7 +4,7 @@
 //! (`check`).
 
 use crate::escape;
-use crate::method::{Algorithm, Method};
+use crate::method::{self, Algorithm, Method};
 use std::borrow::Cow;
 use std::io::{self, Write};
 use std::path::Path;
@@ -38,27 +38,84 @@ pub fn split_hex_prefix(token: &[u8]) -> Option<(Algorithm, &'static str, &[u8])
 }
 
 /// The tag of `--tag` lines for a method: the algorithm's, whatever the
-/// BLAKE3 output length (the hex length tells it).
-pub fn tag(method: &Method) -> &'static str {
-    method.algorithm.bsd_tag()
+/// BLAKE3 output length (the hex length tells it); BLAKE2b of another length
+/// than the registry's two is `BLAKE2b-BITS`, as b2sum writes it.
+pub fn tag(method: &Method) -> Cow<'static, str> {
+    if method::is_blake2b(method.algorithm) && method.out_len != method.algorithm.digest_len() {
+        Cow::Owned(method.name())
+    } else {
+        Cow::Borrowed(method.algorithm.bsd_tag())
+    }
 }
 
-/// The algorithm a `TAG (NAME) = HEX` line names, and whether the tag asks
-/// for little-endian display (xxhsum's `_LE` tags). Tags are matched as the
-/// tools print them, ignoring case, then as any name the algorithm parser
-/// knows.
-pub fn algorithm_for_tag(tag: &str) -> Result<(Algorithm, bool), String> {
+/// An algorithm the peers write and chunkhash does not compute: its tags
+/// (coreutils, cksum and OpenSSL spellings), digest length, and the tool
+/// that checks it.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Unsupported {
+    /// The usual name.
+    pub name: &'static str,
+    /// Tags that name it, matched ignoring case.
+    pub tags: &'static [&'static str],
+    /// Digest bytes.
+    pub len: usize,
+    /// What checks such a file instead.
+    pub tool: &'static str,
+}
+
+/// The algorithms of coreutils' `*sum` tools, `cksum -a` and OpenSSL that
+/// the registry lacks.
+pub const UNSUPPORTED: [Unsupported; 5] = [
+    Unsupported { name: "MD5", tags: &["MD5"], len: 16, tool: "md5sum" },
+    Unsupported { name: "SHA-1", tags: &["SHA1", "SHA-1"], len: 20, tool: "sha1sum" },
+    Unsupported { name: "SHA-224", tags: &["SHA224", "SHA2-224"], len: 28, tool: "sha224sum" },
+    Unsupported { name: "SHA-384", tags: &["SHA384", "SHA2-384"], len: 48, tool: "sha384sum" },
+    Unsupported { name: "SM3", tags: &["SM3"], len: 32, tool: "cksum -a sm3" },
+];
+
+/// What the tag of a `TAG (NAME) = HEX` line names.
+#[derive(Debug, PartialEq, Eq)]
+pub enum TagMeaning {
+    /// An algorithm chunkhash computes; `len` when the tag fixes a length
+    /// the algorithm's own does not (`BLAKE2b-128`); `little_endian` for
+    /// xxhsum's `_LE` tags, whose hex is the canonical bytes reversed.
+    Known { algorithm: Algorithm, len: Option<usize>, little_endian: bool },
+    /// A peer's algorithm that chunkhash lacks.
+    Unsupported(&'static Unsupported),
+}
+
+/// Reads a tag: as the tools print them, ignoring case (`BLAKE2b-128` and
+/// OpenSSL's `BLAKE2b512` with any bit length, `XXH64_LE`), then as any name
+/// the algorithm parser knows (`SHA2-256`, OpenSSL 3's spelling).
+pub fn read_tag(tag: &str) -> Result<TagMeaning, String> {
     let (base, little_endian) = match tag.strip_suffix("_LE") {
         Some(base) if base.starts_with("XXH") => (base, true),
         _ => (tag, false),
     };
-    let algorithm = Algorithm::all()
+    if let Some(len) = blake2b_tag_len(base) {
+        return Ok(TagMeaning::Known { algorithm: Algorithm::Blake2b512, len: Some(len), little_endian: false });
+    }
+    let known = Algorithm::all()
         .iter()
         .copied()
         .find(|a| a.bsd_tag().eq_ignore_ascii_case(base))
-        .or_else(|| base.parse::<Algorithm>().ok())
-        .ok_or_else(|| format!("unknown algorithm tag {tag:?}"))?;
-    Ok((algorithm, little_endian))
+        .or_else(|| base.parse::<Algorithm>().ok());
+    if let Some(algorithm) = known {
+        return Ok(TagMeaning::Known { algorithm, len: None, little_endian });
+    }
+    if let Some(unsupported) = UNSUPPORTED.iter().find(|u| u.tags.iter().any(|t| t.eq_ignore_ascii_case(tag))) {
+        return Ok(TagMeaning::Unsupported(unsupported));
+    }
+    Err(format!("unknown algorithm tag {tag:?}"))
+}
+
+/// The bytes of a `BLAKE2b-BITS` tag (b2sum `-l BITS`; OpenSSL 1.1 writes
+/// `BLAKE2b512`): a multiple of 8 from 8 to 512.
+fn blake2b_tag_len(tag: &str) -> Option<usize> {
+    let head = tag.get(..7).filter(|head| head.eq_ignore_ascii_case("BLAKE2b"))?;
+    let bits = tag[head.len()..].strip_prefix('-').unwrap_or(&tag[head.len()..]);
+    let bits: usize = bits.parse().ok().filter(|_| bits.bytes().all(|b| b.is_ascii_digit()))?;
+    (bits.is_multiple_of(8) && (8..=8 * method::BLAKE2B_MAX_LENGTH).contains(&bits)).then_some(bits / 8)
 }
 
 /// Writes one `sum` line: `HEX  NAME`, `TAG (NAME) = HEX` or raw bytes.
@@ -91,20 +148,32 @@ pub fn write_line(out: &mut impl Write, format: Format, method: &Method, name: &
     out.write_all(&line)
 }
 
-/// A path's bytes as a `sum` line shows them (escaped there); stdin is `-`.
-pub fn line_name(path: &Path) -> Cow<'_, [u8]> {
-    escape::path_bytes(path)
+/// A path's bytes as a `sum` line shows them (escaped there). Stdin is `-`,
+/// or `stdin` for an xxHash algorithm, as xxhsum names it. In BLAKE3 lines,
+/// bytes that are not UTF-8 become U+FFFD, as b3sum writes them, unless
+/// `raw_names` (coreutils and xxhsum write the bytes).
+pub fn line_name<'a>(path: &'a Path, method: &Method, raw_names: bool) -> Cow<'a, [u8]> {
+    if path.as_os_str() == "-" && method::is_xxhash(method.algorithm) {
+        return Cow::Borrowed(XXHSUM_STDIN.as_bytes());
+    }
+    let bytes = escape::path_bytes(path);
+    if method.algorithm != Algorithm::Blake3 || raw_names {
+        return bytes;
+    }
+    match String::from_utf8_lossy(&bytes) {
+        Cow::Borrowed(_) => bytes,
+        Cow::Owned(text) => Cow::Owned(text.into_bytes()),
+    }
 }
 
-/// A path for messages: lossy UTF-8, escaped like output lines.
-pub fn display_name(path: &Path) -> String {
-    String::from_utf8_lossy(&escape::escape(&escape::path_bytes(path))).into_owned()
-}
+/// The name xxhsum gives standard input in its lines, and reads it for.
+pub const XXHSUM_STDIN: &str = "stdin";
 
-/// A name as `check` result lines show it: as coreutils 9.1 does, escaped
-/// (with a leading backslash) only when it holds a newline, otherwise raw.
-pub fn result_name(name: &[u8]) -> Vec<u8> {
-    if name.contains(&b'\n') {
+/// A name as `check` result lines and every message show it: as b3sum and
+/// xxhsum 0.8.2+ do, escaped after a backslash when it holds a backslash, a
+/// newline or a carriage return, otherwise as it is.
+pub fn shown_name(name: &[u8]) -> Vec<u8> {
+    if escape::needs_escape(name) {
         let mut shown = vec![b'\\'];
         shown.extend_from_slice(&escape::escape(name));
         shown
@@ -113,23 +182,41 @@ pub fn result_name(name: &[u8]) -> Vec<u8> {
     }
 }
 
+/// A path as messages show it (see [`shown_name`]).
+pub fn shown_path(path: &Path) -> Vec<u8> {
+    shown_name(&escape::path_bytes(path))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn tags_select_one_algorithm() {
-        let algorithm = |tag| algorithm_for_tag(tag).unwrap().0;
-        assert_eq!(algorithm("BLAKE2b"), Algorithm::Blake2b512);
-        assert_eq!(algorithm("BLAKE2b-256"), Algorithm::Blake2b256);
-        assert_eq!(algorithm("SHA256"), Algorithm::Sha256);
-        assert_eq!(algorithm("XXH3"), Algorithm::Xxh3_64);
-        assert_eq!(algorithm_for_tag("XXH128_LE"), Ok((Algorithm::Xxh3_128, true)));
-        assert!(algorithm_for_tag("NOSUCH").unwrap_err().contains("NOSUCH"));
-        for &algorithm in Algorithm::all() {
-            assert_eq!(algorithm_for_tag(algorithm.bsd_tag()), Ok((algorithm, false)));
-            assert_eq!(tag(&Method::plain(algorithm)), algorithm.bsd_tag());
+        let known = |algorithm, len, little_endian| Ok(TagMeaning::Known { algorithm, len, little_endian });
+        assert_eq!(read_tag("BLAKE2b"), known(Algorithm::Blake2b512, None, false));
+        assert_eq!(read_tag("BLAKE2b-256"), known(Algorithm::Blake2b512, Some(32), false));
+        assert_eq!(read_tag("BLAKE2b-8"), known(Algorithm::Blake2b512, Some(1), false));
+        assert_eq!(read_tag("BLAKE2B-512"), known(Algorithm::Blake2b512, Some(64), false));
+        assert_eq!(read_tag("BLAKE2b512"), known(Algorithm::Blake2b512, Some(64), false));
+        assert_eq!(read_tag("SHA256"), known(Algorithm::Sha256, None, false));
+        assert_eq!(read_tag("SHA2-256"), known(Algorithm::Sha256, None, false));
+        assert_eq!(read_tag("XXH3"), known(Algorithm::Xxh3_64, None, false));
+        assert_eq!(read_tag("XXH128_LE"), known(Algorithm::Xxh3_128, None, true));
+        assert_eq!(read_tag("MD5"), Ok(TagMeaning::Unsupported(&UNSUPPORTED[0])));
+        assert_eq!(read_tag("sha1"), Ok(TagMeaning::Unsupported(&UNSUPPORTED[1])));
+        for bad in ["NOSUCH", "BLAKE2b-12", "BLAKE2b-520", "BLAKE2b-0", "BLAKE2b-+8", "SHA256_LE"] {
+            assert!(read_tag(bad).unwrap_err().contains(bad), "{bad}");
         }
+        for &algorithm in Algorithm::all() {
+            let method = Method::plain(algorithm);
+            let Ok(TagMeaning::Known { algorithm: read, len, little_endian: false }) = read_tag(&tag(&method)) else {
+                panic!("{algorithm}");
+            };
+            assert_eq!(Method::with_length(read, len.unwrap_or(read.digest_len())).unwrap().algorithm, algorithm);
+        }
+        let blake2b_128 = Method::with_length(Algorithm::Blake2b512, 16).unwrap();
+        assert_eq!(tag(&blake2b_128), "BLAKE2b-128");
     }
 
     #[test]
@@ -155,8 +242,26 @@ mod tests {
     }
 
     #[test]
-    fn result_names_escape_only_newlines() {
-        assert_eq!(result_name(b"a\\b"), b"a\\b");
-        assert_eq!(result_name(b"x\ny\\"), b"\\x\\ny\\\\");
+    fn shown_names_escape_backslash_newline_and_carriage_return() {
+        assert_eq!(shown_name(b"plain name"), b"plain name");
+        assert_eq!(shown_name(b"a\\b"), b"\\a\\\\b");
+        assert_eq!(shown_name(b"c\rd"), b"\\c\\rd");
+        assert_eq!(shown_name(b"x\ny\\"), b"\\x\\ny\\\\");
+    }
+
+    #[test]
+    fn names_in_sum_lines() {
+        let blake3 = Method::plain(Algorithm::Blake3);
+        let xxh64 = Method::plain(Algorithm::Xxh64);
+        assert_eq!(&*line_name(Path::new("-"), &blake3, false), b"-");
+        assert_eq!(&*line_name(Path::new("-"), &xxh64, false), b"stdin");
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStrExt;
+            let path = Path::new(std::ffi::OsStr::from_bytes(b"caf\xe9"));
+            assert_eq!(&*line_name(path, &blake3, false), "caf\u{FFFD}".as_bytes());
+            assert_eq!(&*line_name(path, &blake3, true), b"caf\xe9");
+            assert_eq!(&*line_name(path, &xxh64, false), b"caf\xe9");
+        }
     }
 }

@@ -1,9 +1,13 @@
 //! `chunkhash`: print, check and benchmark checksums, compatible with b3sum,
-//! xxhsum and the coreutils `*sum` tools.
+//! xxhsum and the coreutils `*sum` tools, and keep files in a
+//! content-addressed chunk store.
 //!
 //! Layout (ripgrep's split): `flags` holds the raw command line, `settings`
-//! checks it; `sum`, `check` and `bench` are the subcommands (the bench run
-//! itself is the `chunkhash-bench` library's); `method` is how an input is
+//! checks it; `sum`, `check`, `bench` and `store` are the subcommands (the
+//! bench runs themselves are the `chunkhash-bench` library's, the store is
+//! `chunkhash-store`); `check_line` parses one line
+//! of a check file, a pure function kept apart for tests and fuzzing;
+//! `method` is how an input is
 //! hashed (algorithm, BLAKE3 mode and length); `format` is how digests and
 //! names are written and read back (hex, tags, prefixes); `input` reads
 //! files (memory-mapped when large) and draws the progress bar; `escape` is
@@ -13,6 +17,7 @@
 
 mod bench;
 mod check;
+mod check_line;
 mod escape;
 mod flags;
 mod format;
@@ -20,6 +25,7 @@ mod input;
 mod method;
 mod settings;
 mod status;
+mod store;
 mod sum;
 
 use anyhow::{Context, Result};
@@ -57,11 +63,12 @@ fn run(flags: flags::Flags, printer: &mut Printer) -> Result<()> {
         Task::Help => {
             let help = flags::Flags::command().render_help().to_string();
             let _ = write!(io::stderr(), "{help}");
-            printer.status.malformed = true;
+            printer.status.usage = true;
         }
         Task::Sum(settings) => in_pool(settings.io.threads, || sum::run(&settings, printer))?,
         Task::Check(settings) => in_pool(settings.io.threads, || check::run(&settings, printer))?,
         Task::Bench(settings) => bench::run(&settings, printer)?,
+        Task::Store(flags) => store::run(flags, printer)?,
     }
     Ok(())
 }

@@ -66,31 +66,50 @@ fn is_extendable(algorithm: Algorithm) -> bool {
     algorithm == Algorithm::Blake3
 }
 
-/// The algorithm that `-l LEN` (bytes) selects in place of `algorithm`:
-/// BLAKE2b-512 with 32 is BLAKE2b-256 and back, as b2sum's `-l 256` / `-l 512`.
-pub fn length_sibling(algorithm: Algorithm, len: usize) -> Option<Algorithm> {
-    Algorithm::all()
-        .iter()
-        .copied()
-        .find(|&other| other != algorithm && other.digest_len() == len && same_family(algorithm, other))
+/// Whether the algorithm is BLAKE2b, whose output length is a parameter of
+/// the hash (b2sum's `-l`): 1 to [`BLAKE2B_MAX_LENGTH`] bytes, each length a
+/// different hash, not a truncation.
+pub fn is_blake2b(algorithm: Algorithm) -> bool {
+    matches!(algorithm, Algorithm::Blake2b512 | Algorithm::Blake2b256)
 }
 
-fn same_family(a: Algorithm, b: Algorithm) -> bool {
-    let blake2b = |x| matches!(x, Algorithm::Blake2b512 | Algorithm::Blake2b256);
-    blake2b(a) && blake2b(b)
+/// The longest BLAKE2b output: 64 bytes (b2sum's `-l 512`).
+pub const BLAKE2B_MAX_LENGTH: usize = 64;
+
+/// Whether the algorithm is one of xxhsum's: those may be written in
+/// little-endian order (`--little-endian`), and name stdin `stdin`.
+pub fn is_xxhash(algorithm: Algorithm) -> bool {
+    matches!(algorithm, Algorithm::Xxh32 | Algorithm::Xxh64 | Algorithm::Xxh3_64 | Algorithm::Xxh3_128)
+}
+
+/// The lengths an algorithm gives, for messages: `1 to 64 bytes`, `32 bytes`.
+pub fn lengths_text(algorithm: Algorithm) -> String {
+    if is_extendable(algorithm) {
+        format!("1 to {MAX_LENGTH} bytes")
+    } else if is_blake2b(algorithm) {
+        format!("1 to {BLAKE2B_MAX_LENGTH} bytes")
+    } else {
+        format!("{} bytes only", algorithm.digest_len())
+    }
 }
 
 /// Every plain method whose digest has `len` bytes, in id order: what an
-/// untagged check line of that length may have been made with.
+/// untagged check line of that length may have been made with. BLAKE3
+/// gives any length (b3sum `-l`), BLAKE2b up to 64 bytes (b2sum `-l`); a
+/// method that gives the same bytes as an earlier one (BLAKE3-160 is BLAKE3
+/// at 20 bytes) is listed once.
 pub fn candidates_for_len(len: usize) -> Vec<Method> {
-    Algorithm::all().iter().copied().filter(|a| a.digest_len() == len).map(Method::plain).collect()
+    let mut methods: Vec<Method> =
+        Algorithm::all().iter().filter_map(|&algorithm| Method::with_length(algorithm, len).ok()).collect();
+    methods.dedup_by(|later, earlier| later.same_output(earlier));
+    methods
 }
 
 /// A length the algorithm cannot give (see [`Method::with_length`]); each
 /// caller words it for its own input (`-l`, a check line).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LengthError {
-    /// BLAKE3, but 0 or more than [`MAX_LENGTH`] bytes.
+    /// BLAKE3 or BLAKE2b, but 0 or more than its longest output.
     OutOfRange,
     /// Another algorithm, whose only length is its digest length.
     Fixed,
@@ -119,6 +138,9 @@ impl fmt::Debug for Blake3Mode {
 }
 
 /// An algorithm with everything needed to hash: mode and output length.
+///
+/// BLAKE2b of a length the registry has no id for (b2sum `-l 128`) is
+/// `Blake2b512` with that `out_len`: BLAKE2b with that output length.
 #[derive(Clone, Debug)]
 pub struct Method {
     /// The algorithm.
@@ -136,7 +158,17 @@ impl Method {
     }
 
     /// The algorithm (default mode) giving `len` bytes: the length rule.
+    /// BLAKE2b's two registry lengths keep their own algorithm (32 bytes is
+    /// BLAKE2b-256, 64 BLAKE2b-512, as b2sum's `-l 256` / `-l 512`).
     pub fn with_length(algorithm: Algorithm, len: usize) -> Result<Method, LengthError> {
+        if is_blake2b(algorithm) {
+            if len == 0 || len > BLAKE2B_MAX_LENGTH {
+                return Err(LengthError::OutOfRange);
+            }
+            let registered = [Algorithm::Blake2b256, Algorithm::Blake2b512].into_iter().find(|a| a.digest_len() == len);
+            let algorithm = registered.unwrap_or(Algorithm::Blake2b512);
+            return Ok(Method { out_len: len, ..Method::plain(algorithm) });
+        }
         if is_extendable(algorithm) {
             if len == 0 || len > MAX_LENGTH {
                 return Err(LengthError::OutOfRange);
@@ -145,6 +177,22 @@ impl Method {
             return Err(LengthError::Fixed);
         }
         Ok(Method { out_len: len, ..Method::plain(algorithm) })
+    }
+
+    /// Whether two plain methods give the same bytes: the same algorithm
+    /// and length, or BLAKE3 and BLAKE3-160 (BLAKE3 cut to 20 bytes).
+    fn same_output(&self, other: &Method) -> bool {
+        let blake3 = is_blake3_family(self.algorithm) && is_blake3_family(other.algorithm);
+        self.out_len == other.out_len && (self.algorithm == other.algorithm || blake3)
+    }
+
+    /// The name of the hash for messages: `BLAKE3`, `SHA-256`, `BLAKE2b-128`.
+    pub fn name(&self) -> String {
+        if is_blake2b(self.algorithm) && self.out_len != self.algorithm.digest_len() {
+            format!("BLAKE2b-{}", self.out_len * 8)
+        } else {
+            self.algorithm.name().to_string()
+        }
     }
 
     /// Whether [`blake3::hash_many`] can take inputs of this method: the
@@ -163,6 +211,8 @@ impl Method {
                 Blake3Mode::DeriveKey(context) => blake3::Hasher::new_derive_key(context),
             };
             Inner::Blake3(Box::new(hasher))
+        } else if is_blake2b(self.algorithm) && self.out_len != self.algorithm.digest_len() {
+            Inner::Blake2b(Box::new(blake2b_simd::Params::new().hash_length(self.out_len).to_state()))
         } else {
             Inner::Registry(Box::new(chunkhash::StreamingHasher::new(self.algorithm)))
         };
@@ -180,6 +230,7 @@ impl Method {
 
 enum Inner {
     Blake3(Box<blake3::Hasher>),
+    Blake2b(Box<blake2b_simd::State>),
     Registry(Box<chunkhash::StreamingHasher>),
 }
 
@@ -206,6 +257,9 @@ impl MethodHasher {
                     hasher.update(input);
                 }
             }
+            Inner::Blake2b(hasher) => {
+                hasher.update(input);
+            }
             Inner::Registry(hasher) => {
                 hasher.update(input);
             }
@@ -220,6 +274,7 @@ impl MethodHasher {
                 hasher.finalize_xof().fill(&mut out);
                 out
             }
+            Inner::Blake2b(hasher) => hasher.finalize().as_bytes().to_vec(),
             Inner::Registry(hasher) => hasher.finalize().as_bytes().to_vec(),
         }
     }
@@ -262,25 +317,37 @@ mod tests {
     }
 
     #[test]
-    fn lengths_select_candidates_and_siblings() {
-        let names = |len| candidates_for_len(len).iter().map(|m| m.algorithm).collect::<Vec<_>>();
-        assert_eq!(names(32), [Algorithm::Blake3, Algorithm::Blake2b256, Algorithm::Sha256]);
-        assert_eq!(names(8), [Algorithm::Xxh3_64, Algorithm::Xxh64, Algorithm::Crc64Nvme]);
-        assert_eq!(names(4), [Algorithm::Xxh32, Algorithm::Crc32c, Algorithm::Crc32]);
-        assert!(names(9).is_empty());
-        assert_eq!(length_sibling(Algorithm::Blake2b512, 32), Some(Algorithm::Blake2b256));
-        assert_eq!(length_sibling(Algorithm::Sha256, 64), None);
+    fn lengths_select_candidates() {
+        let names = |len| candidates_for_len(len).iter().map(Method::name).collect::<Vec<_>>();
+        assert_eq!(names(32), ["BLAKE3", "BLAKE2b-256", "SHA-256"]);
+        assert_eq!(names(64), ["BLAKE3", "BLAKE2b-512", "SHA-512"]);
+        assert_eq!(names(20), ["BLAKE3", "BLAKE2b-160", "SHA-512/160"]);
+        assert_eq!(names(8), ["BLAKE3", "XXH3-64", "XXH64", "BLAKE2b-64", "CRC-64/NVME"]);
+        assert_eq!(names(4), ["BLAKE3", "XXH32", "CRC32C", "BLAKE2b-32", "CRC-32"]);
+        assert_eq!(names(9), ["BLAKE3", "BLAKE2b-72"]);
+        assert_eq!(names(65), ["BLAKE3"]);
+        assert!(candidates_for_len(0).is_empty());
     }
 
+    /// BLAKE2b of every length b2sum gives: `-l 8` to `-l 512` bits. The
+    /// two registry lengths keep their algorithm; the others are checked
+    /// against blake2b_simd's one-shot call and differ from truncations.
     #[test]
-    fn the_length_rule() {
-        assert_eq!(Method::with_length(Algorithm::Blake3, 1).unwrap().out_len, 1);
-        assert_eq!(Method::with_length(Algorithm::Blake3, MAX_LENGTH).unwrap().out_len, MAX_LENGTH);
-        assert_eq!(Method::with_length(Algorithm::Blake3, 0).unwrap_err(), LengthError::OutOfRange);
-        assert_eq!(Method::with_length(Algorithm::Blake3, MAX_LENGTH + 1).unwrap_err(), LengthError::OutOfRange);
-        assert_eq!(Method::with_length(Algorithm::Sha256, 32).unwrap().out_len, 32);
-        assert_eq!(Method::with_length(Algorithm::Sha256, 64).unwrap_err(), LengthError::Fixed);
-        assert_eq!(Method::with_length(Algorithm::Blake3_160, 32).unwrap_err(), LengthError::Fixed);
+    fn blake2b_of_every_length() {
+        let input = vectors_input();
+        for len in 1..=BLAKE2B_MAX_LENGTH {
+            let method = Method::with_length(Algorithm::Blake2b512, len).unwrap();
+            assert_eq!(Method::with_length(Algorithm::Blake2b256, len).unwrap().algorithm, method.algorithm);
+            let expected = blake2b_simd::Params::new().hash_length(len).hash(&input);
+            assert_eq!(method.digest(&input), expected.as_bytes(), "{len}");
+            let long = Method::plain(Algorithm::Blake2b512).digest(&input);
+            assert_eq!(len == 64, method.digest(&input) == long[..len], "{len}");
+        }
+        assert_eq!(Method::with_length(Algorithm::Blake2b512, 32).unwrap().algorithm, Algorithm::Blake2b256);
+        assert_eq!(Method::with_length(Algorithm::Blake2b256, 64).unwrap().algorithm, Algorithm::Blake2b512);
+        assert_eq!(Method::with_length(Algorithm::Blake2b512, 16).unwrap().name(), "BLAKE2b-128");
+        assert_eq!(Method::with_length(Algorithm::Blake2b512, 0).unwrap_err(), LengthError::OutOfRange);
+        assert_eq!(Method::with_length(Algorithm::Blake2b512, 65).unwrap_err(), LengthError::OutOfRange);
     }
 
     #[test]

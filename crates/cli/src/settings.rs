@@ -3,7 +3,7 @@
 
 use crate::flags::{BenchFlags, CheckFlags, CheckOptions, Command, Flags, IoFlags, SumFlags};
 use crate::format::Format;
-use crate::method::{self, Algorithm, Blake3Mode, LengthError, Method, MAX_LENGTH};
+use crate::method::{self, Algorithm, Blake3Mode, LengthError, Method};
 use anyhow::{anyhow, bail, Context, Result};
 use chunkhash::blake3;
 use chunkhash_bench::run::Plan;
@@ -23,6 +23,8 @@ pub enum Task {
     Check(CheckSettings),
     /// Benchmark.
     Bench(BenchSettings),
+    /// `chunkhash store ...` (checked by the store module).
+    Store(crate::store::StoreFlags),
 }
 
 /// How inputs are read.
@@ -50,6 +52,9 @@ pub struct SumSettings {
     pub method: Method,
     /// Output form.
     pub format: Format,
+    /// Write non-UTF-8 names as their bytes in BLAKE3 lines too (b3sum
+    /// writes U+FFFD for what is not UTF-8; coreutils and xxhsum the bytes).
+    pub raw_names: bool,
     /// Reading.
     pub io: IoSettings,
 }
@@ -65,7 +70,7 @@ pub struct CheckSettings {
     pub quiet: bool,
     /// Print nothing on stdout and no summary.
     pub status_only: bool,
-    /// Improperly formatted lines make the run exit 2.
+    /// Improperly formatted lines make the run fail (exit 1).
     pub strict: bool,
     /// Warn about each improperly formatted line.
     pub warn: bool,
@@ -108,16 +113,28 @@ impl Task {
             Some(Command::Sum(sum)) => Ok(Task::Sum(sum_settings(sum, stdin)?)),
             Some(Command::Check(check)) => Ok(Task::Check(check_settings(check)?)),
             Some(Command::Bench(bench)) => Ok(Task::Bench(bench_settings(bench)?)),
+            Some(Command::Store(store)) => Ok(Task::Store(store)),
         }
     }
 }
 
 fn io_settings(io: &IoFlags) -> Result<IoSettings> {
-    let threads = match &io.threads {
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    // 0 is the default, as b3sum's `--num-threads 0`.
+    let threads = match io.threads.as_deref().map(str::trim) {
+        None | Some("0") => default_threads(),
         Some(text) => parse_threads(text, "-j/--threads")?,
     };
     Ok(IoSettings { mmap: !io.no_mmap, threads })
+}
+
+/// All cores, or `RAYON_NUM_THREADS` when set, as b3sum (and rayon's own
+/// default pool) read it.
+fn default_threads() -> usize {
+    let from_env = std::env::var("RAYON_NUM_THREADS").ok().and_then(|text| text.trim().parse::<usize>().ok());
+    match from_env {
+        Some(n) if (1..=1024).contains(&n) => n,
+        _ => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    }
 }
 
 fn parse_threads(text: &str, flag: &str) -> Result<usize> {
@@ -136,9 +153,10 @@ fn inputs_or_stdin(files: Vec<PathBuf>) -> Vec<PathBuf> {
 }
 
 fn sum_settings(flags: SumFlags, stdin: &mut dyn Read) -> Result<SumSettings> {
+    // -q/--quiet is accepted and does nothing, as xxhsum's when hashing.
     let options = &flags.check_options;
-    if options.quiet || options.status || options.strict || options.warn || options.ignore_missing {
-        bail!("--quiet, --status, --strict, --warn and --ignore-missing only apply to -c/--check");
+    if options.status || options.strict || options.warn || options.ignore_missing {
+        bail!("--status, --strict, --warn and --ignore-missing only apply to -c/--check");
     }
     let algorithm = match &flags.algorithm {
         Some(name) => method::parse_algorithm(name)?,
@@ -147,11 +165,12 @@ fn sum_settings(flags: SumFlags, stdin: &mut dyn Read) -> Result<SumSettings> {
     if (flags.keyed || flags.derive_key.is_some()) && algorithm != Algorithm::Blake3 {
         bail!("--keyed and --derive-key are BLAKE3 modes; they cannot be used with {}", algorithm.name());
     }
-    let (algorithm, out_len) = match &flags.length {
-        None => (algorithm, algorithm.digest_len()),
+    let Method { algorithm, out_len, .. } = match &flags.length {
+        None => Method::plain(algorithm),
         Some(text) => resolve_length(algorithm, text)?,
     };
     let inputs = inputs_or_stdin(flags.files);
+    // --raw wins over --tag, as in b3sum.
     let format = if flags.raw {
         if inputs.len() > 1 {
             bail!("--raw writes bytes with no names, so it takes only one input ({} given)", inputs.len());
@@ -172,28 +191,32 @@ fn sum_settings(flags: SumFlags, stdin: &mut dyn Read) -> Result<SumSettings> {
     } else {
         Blake3Mode::Hash
     };
-    Ok(SumSettings { inputs, method: Method { algorithm, mode, out_len }, format, io: io_settings(&flags.io)? })
+    let method = Method { algorithm, mode, out_len };
+    let io = io_settings(&flags.io)?;
+    Ok(SumSettings { inputs, method, format, raw_names: flags.raw_names, io })
 }
 
 /// `-l LEN` for an algorithm: always bytes, under the length rule of
-/// [`Method::with_length`]; besides, a length that names a sibling
-/// algorithm (BLAKE2b 32 or 64) selects it, as b2sum's `-l` does.
-pub fn resolve_length(algorithm: Algorithm, text: &str) -> Result<(Algorithm, usize)> {
+/// [`Method::with_length`] (BLAKE2b's length picks BLAKE2b-256 or -512 at
+/// 32 and 64, as b2sum's `-l 256` and `-l 512`). The error names the
+/// lengths that work.
+pub fn resolve_length(algorithm: Algorithm, text: &str) -> Result<Method> {
     let len: usize = text.trim().parse().map_err(|_| anyhow!("bad -l/--length {text:?}: expected a byte count"))?;
-    match Method::with_length(algorithm, len) {
-        Ok(_) => Ok((algorithm, len)),
-        Err(LengthError::OutOfRange) => {
-            bail!("bad -l/--length {len}: {} output is 1 to {MAX_LENGTH} bytes", algorithm.name())
-        }
-        Err(LengthError::Fixed) => match method::length_sibling(algorithm, len) {
-            Some(sibling) => Ok((sibling, len)),
-            None => bail!(
-                "bad -l/--length {len}: {} gives {} bytes only (-l counts bytes; only BLAKE3 has other lengths)",
-                algorithm.name(),
-                algorithm.digest_len()
+    Method::with_length(algorithm, len).map_err(|error| {
+        let name = if method::is_blake2b(algorithm) { "BLAKE2b" } else { algorithm.name() };
+        let gives = method::lengths_text(algorithm);
+        match error {
+            LengthError::OutOfRange if method::is_blake2b(algorithm) => {
+                anyhow!("bad -l/--length {len}: {name} gives {gives} (-l counts bytes: b2sum's -l 512 is -l 64)")
+            }
+            LengthError::OutOfRange => anyhow!("bad -l/--length {len}: {name} gives {gives} (-l counts bytes)"),
+            LengthError::Fixed => anyhow!(
+                "bad -l/--length {len}: {name} gives {gives} (-l counts bytes; BLAKE3 gives {}, BLAKE2b {})",
+                method::lengths_text(Algorithm::Blake3),
+                method::lengths_text(Algorithm::Blake2b512)
             ),
-        },
-    }
+        }
+    })
 }
 
 /// Reads exactly 32 key bytes, as b3sum does: fewer or more is an error.
@@ -318,11 +341,18 @@ mod tests {
 
     #[test]
     fn lengths_are_bytes() {
-        assert_eq!(resolve_length(Algorithm::Blake3, "64").unwrap(), (Algorithm::Blake3, 64));
+        let resolved = |algorithm, text| resolve_length(algorithm, text).map(|m| (m.algorithm, m.out_len));
+        assert_eq!(resolved(Algorithm::Blake3, "64").unwrap(), (Algorithm::Blake3, 64));
+        assert_eq!(resolved(Algorithm::Blake2b512, "32").unwrap(), (Algorithm::Blake2b256, 32));
+        assert_eq!(resolved(Algorithm::Blake2b512, "48").unwrap(), (Algorithm::Blake2b512, 48));
+        let blake2b = resolve_length(Algorithm::Blake2b512, "512").unwrap_err().to_string();
+        assert!(blake2b.contains("1 to 64 bytes") && blake2b.contains("-l 64"), "{blake2b}");
+        let sha = resolve_length(Algorithm::Sha256, "64").unwrap_err().to_string();
+        assert!(sha.contains("32 bytes only") && sha.contains("BLAKE2b 1 to 64"), "{sha}");
         assert!(resolve_length(Algorithm::Blake3, "0").is_err());
         assert!(resolve_length(Algorithm::Blake3, "-1").is_err());
         assert!(resolve_length(Algorithm::Blake3, "abc").is_err());
-        assert!(resolve_length(Algorithm::Blake3, &(MAX_LENGTH + 1).to_string()).is_err());
+        assert!(resolve_length(Algorithm::Blake3, &(method::MAX_LENGTH + 1).to_string()).is_err());
     }
 
     #[test]

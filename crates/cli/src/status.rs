@@ -8,26 +8,28 @@ use std::process::ExitCode;
 /// What went wrong over the whole run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Status {
-    /// A mismatch, or a file that could not be read: exit 1.
+    /// A mismatch, a file that could not be read, or a check file with no
+    /// properly formatted line: exit 1.
     pub failed: bool,
-    /// Malformed input or bad usage: exit 2.
-    pub malformed: bool,
+    /// Bad usage: exit 2.
+    pub usage: bool,
     /// `bench --compare` found a regression: exit 3.
     pub regression: bool,
 }
 
-/// Exit status for a mismatch or an unreadable file.
+/// Exit status for a mismatch, an unreadable file or a check file with no
+/// checksum line (as coreutils, b3sum and xxhsum exit).
 pub const EXIT_FAILED: u8 = 1;
-/// Exit status for bad usage or malformed input.
+/// Exit status for bad usage.
 pub const EXIT_USAGE: u8 = 2;
 /// Exit status of `bench --compare` when a row regressed.
 pub const EXIT_REGRESSION: u8 = 3;
 
 impl Status {
-    /// The process exit code: malformed input wins over a regression, which
-    /// wins over failed files.
+    /// The process exit code: bad usage wins over a regression, which wins
+    /// over failed files.
     pub fn exit_code(self) -> ExitCode {
-        if self.malformed {
+        if self.usage {
             ExitCode::from(EXIT_USAGE)
         } else if self.regression {
             ExitCode::from(EXIT_REGRESSION)
@@ -77,11 +79,22 @@ impl Printer {
 
     /// Prints `chunkhash: MESSAGE` on stderr.
     pub fn message(&mut self, message: std::fmt::Arguments<'_>) -> io::Result<()> {
+        self.about(b"", message)
+    }
+
+    /// Prints `chunkhash: NAME: MESSAGE` on stderr, the name's bytes as they
+    /// are (shown as stdout shows them: see `format::shown_name`).
+    pub fn about(&mut self, name: &[u8], message: std::fmt::Arguments<'_>) -> io::Result<()> {
         self.out.flush()?;
-        let print = || {
-            // Nothing useful is left to do if stderr itself is gone.
-            let _ = writeln!(io::stderr().lock(), "chunkhash: {message}");
-        };
+        let mut line = b"chunkhash: ".to_vec();
+        if !name.is_empty() {
+            line.extend_from_slice(name);
+            line.extend_from_slice(b": ");
+        }
+        line.extend_from_slice(message.to_string().as_bytes());
+        line.push(b'\n');
+        // Nothing useful is left to do if stderr itself is gone.
+        let print = || drop(io::stderr().lock().write_all(&line));
         match &self.progress {
             Some(bar) => bar.suspend(print),
             None => print(),
@@ -90,19 +103,9 @@ impl Printer {
     }
 
     /// A per-file error: printed, and the run will exit 1.
-    pub fn file_error(&mut self, name: &str, error: &io::Error) -> io::Result<()> {
+    pub fn file_error(&mut self, name: &[u8], error: &io::Error) -> io::Result<()> {
         self.status.failed = true;
-        self.message(format_args!("{name}: {}", io_message(error)))
-    }
-}
-
-/// An I/O error as coreutils words it: "No such file or directory", without
-/// Rust's " (os error 2)" suffix.
-pub fn io_message(error: &io::Error) -> String {
-    let text = error.to_string();
-    match text.rfind(" (os error ") {
-        Some(end) if error.raw_os_error().is_some() => text[..end].to_string(),
-        _ => text,
+        self.about(name, format_args!("{}", chunkhash_store::io_message(error)))
     }
 }
 
@@ -122,15 +125,7 @@ mod tests {
         assert_eq!(code(Status::default()), format!("{:?}", ExitCode::SUCCESS));
         let failed = Status { failed: true, ..Status::default() };
         assert_eq!(code(failed), format!("{:?}", ExitCode::from(1)));
-        assert_eq!(code(Status { malformed: true, ..failed }), format!("{:?}", ExitCode::from(2)));
+        assert_eq!(code(Status { usage: true, ..failed }), format!("{:?}", ExitCode::from(2)));
         assert_eq!(code(Status { regression: true, ..failed }), format!("{:?}", ExitCode::from(3)));
-    }
-
-    #[test]
-    fn io_messages_drop_the_os_error_suffix() {
-        let error = io::Error::from_raw_os_error(2);
-        assert_eq!(io_message(&error), "No such file or directory");
-        let custom = io::Error::other("Is a directory");
-        assert_eq!(io_message(&custom), "Is a directory");
     }
 }

@@ -116,10 +116,10 @@ fn flush_batch(
             Ok(data) => {
                 let hash = hashes.next().expect("one hash per readable input");
                 progress.add(data.len() as u64);
-                let name = format::line_name(&path);
+                let name = format::line_name(&path, &settings.method, settings.raw_names);
                 format::write_line(printer.out(), settings.format, &settings.method, &name, hash.as_bytes())?;
             }
-            Err(error) => printer.file_error(&format::display_name(&path), &error)?,
+            Err(error) => printer.file_error(&error_name(&path, settings), &error)?,
         }
     }
     batch.bytes = 0;
@@ -130,10 +130,15 @@ fn hash_one(input: &Input, settings: &SumSettings, printer: &mut Printer, progre
     let methods = std::slice::from_ref(&settings.method);
     match input::hash_input(input.path, input.metadata.as_ref(), methods, settings.io, progress) {
         Ok(digests) => {
-            let name = format::line_name(input.path);
+            let name = format::line_name(input.path, &settings.method, settings.raw_names);
             format::write_line(printer.out(), settings.format, &settings.method, &name, &digests[0])?;
         }
-        Err(error) => printer.file_error(&format::display_name(input.path), &error)?,
+        Err(error) => printer.file_error(&error_name(input.path, settings), &error)?,
     }
     Ok(())
+}
+
+/// An input's name in a message: as its line would show it.
+fn error_name(path: &Path, settings: &SumSettings) -> Vec<u8> {
+    format::shown_name(&format::line_name(path, &settings.method, settings.raw_names))
 }

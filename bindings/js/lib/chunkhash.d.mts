@@ -1,0 +1,126 @@
+// Type declarations of the chunkhash package (ES module and CommonJS entries).
+
+/** What can be hashed: bytes in any typed-array or buffer form, or a string (hashed as UTF-8). */
+export type Input = Uint8Array | ArrayBuffer | SharedArrayBuffer | ArrayBufferView | string;
+
+/** Bytes for keys and trailers (no strings). */
+export type Bytes = Uint8Array | ArrayBuffer | SharedArrayBuffer | ArrayBufferView;
+
+/** Canonical names of the registry; aliases (`sha256`, `xxh3`, `b3`, any case, `_` for `-`) are accepted too. */
+export type AlgorithmName =
+  | 'BLAKE3'
+  | 'BLAKE3-160'
+  | 'XXH3-64'
+  | 'XXH3-128'
+  | 'XXH64'
+  | 'XXH32'
+  | 'CRC32C'
+  | 'BLAKE2b-512'
+  | 'BLAKE2b-256'
+  | 'SHA-256'
+  | 'SHA-512'
+  | 'SHA-512/160'
+  | (string & {});
+
+/** The 32-bit checksums, whose integer value is a number. */
+export type Checksum32Name = 'CRC32C' | 'XXH32';
+/** The 64- and 128-bit checksums, whose integer value is a bigint. */
+export type Checksum64Name = 'XXH64' | 'XXH3-64' | 'XXH3-128';
+
+export interface Algorithm {
+  /** The stable registry id (1 to 12; an on-disk contract). */
+  readonly id: number;
+  readonly name: string;
+  readonly digestLength: number;
+  /** False for the checksums that catch accidents only (CRC32C, xxHash). */
+  readonly cryptographic: boolean;
+}
+
+export interface InitOptions {
+  /** Force the SIMD128 build (true) or the scalar one (false); detected when absent. */
+  simd?: boolean;
+}
+
+export interface BuildInfo {
+  /** The WebAssembly build in use. */
+  readonly build: 'simd128' | 'scalar';
+  /** The BLAKE3 backend it runs. */
+  readonly backend: 'wasm32simd' | 'portable';
+}
+
+export interface Blake3ModeOptions {
+  /** A 32-byte key: the keyed hash (a MAC or PRF). */
+  key?: Bytes;
+  /** A context string naming the application and purpose: key derivation from the input. */
+  deriveKeyContext?: string;
+}
+
+export interface Blake3Options extends Blake3ModeOptions {
+  /** Output bytes (default 32); longer outputs extend the hash. */
+  length?: number;
+}
+
+/** Loads the build this engine can run; call once before anything else. */
+export function init(options?: InitOptions): Promise<BuildInfo>;
+
+/** Whether this engine runs WebAssembly SIMD128. */
+export function simdSupported(): boolean;
+
+/** BLAKE3: plain, keyed or key derivation, any output length. */
+export function blake3(data: Input, options?: Blake3Options): Uint8Array;
+
+/** The digest of `data` under a registry algorithm (integers big-endian). */
+export function hash(name: AlgorithmName, data: Input): Uint8Array;
+
+/** The integer value of a checksum. */
+export function checksum(name: Checksum32Name, data: Input): number;
+export function checksum(name: Checksum64Name, data: Input): bigint;
+export function checksum(name: AlgorithmName, data: Input): number | bigint;
+
+/** Digests of many messages back to back: message i's at i * digest length. One WebAssembly call per group of messages. */
+export function hashMany(name: AlgorithmName, messages: Iterable<Input>, options?: Blake3ModeOptions): Uint8Array;
+
+/** An incremental hasher. */
+export function createHasher(name: AlgorithmName, options?: Blake3ModeOptions): Hasher;
+
+export class Hasher {
+  private constructor();
+  /** The canonical algorithm name. */
+  readonly algorithm: string;
+  /** Bytes in a default digest. */
+  readonly digestLength: number;
+  update(data: Input): this;
+  /** The digest so far (the hasher goes on); BLAKE3 takes an output length. */
+  digest(length?: number): Uint8Array;
+  /** The integer value of a checksum's digest: a number for 32-bit ones, else a bigint. */
+  checksum(): number | bigint;
+  reset(): this;
+  clone(): Hasher;
+  /** Frees the WebAssembly memory now (otherwise when garbage-collected; `using` calls it too). */
+  free(): void;
+}
+
+/** A block trailer: id byte + checksum mixed with `context` (0 to 2^64 - 1). */
+export function sealTrailer(name: AlgorithmName, block: Input, context: number | bigint): Uint8Array;
+
+/** The algorithm name if the trailer matches its block and context; throws TrailerError otherwise. */
+export function verifyTrailer(block: Input, trailer: Bytes, context: number | bigint): string;
+
+export class TrailerError extends Error {
+  readonly kind: 'mismatch' | 'truncated' | 'too-long' | 'unknown-algorithm';
+}
+
+/** The registry, in id order. */
+export function algorithms(): Algorithm[];
+
+/** The build in use and its BLAKE3 backend. */
+export function buildInfo(): BuildInfo;
+
+/** Bytes of WebAssembly memory (for memory checks). */
+export function memoryBytes(): number;
+
+/** Hashers not freed yet (for memory checks). */
+export function liveHashers(): number;
+
+/** Lowercase hex. */
+export function toHex(bytes: Bytes): string;

@@ -1,0 +1,651 @@
+// chunkhash for JavaScript: the chunkhash library compiled to WebAssembly,
+// with a thin wrapper that moves bytes in and out of the module's memory.
+// No hashing happens here; see bindings/js/wasm/src/lib.rs for the other
+// side of the protocol (staging area in, output area out, negative codes).
+
+// The two embedded builds are imported lazily, so a browser or a bundle's
+// chunk loads only the one it runs.
+const BUILDS = {
+  simd128: () => import('../dist/simd128.mjs'),
+  scalar: () => import('../dist/scalar.mjs'),
+};
+
+// The smallest module that uses SIMD128: one function `() -> v128` whose body
+// is `i32.const 0; i8x16.splat; i8x16.popcnt; end`. Engines without SIMD128
+// (or with only a pre-standard draft of it) reject it.
+const SIMD_PROBE = new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // "\0asm", version 1
+  0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b, // type section: () -> v128
+  0x03, 0x02, 0x01, 0x00, // function section: one function of type 0
+  0x0a, 0x0a, 0x01, 0x08, 0x00, // code section: one body of 8 bytes, no locals
+  0x41, 0x00, 0xfd, 0x0f, 0xfd, 0x62, 0x0b, // i32.const 0, i8x16.splat, i8x16.popcnt, end
+]);
+
+// Inputs longer than this go to the module in pieces, so its memory stays
+// bounded whatever is hashed: a hasher takes the pieces one by one, and a
+// batch goes in groups of up to this many bytes (one call per group).
+const PIECE_BYTES = 4 << 20;
+// At most this many messages per batch call, which bounds the output area.
+const GROUP_MESSAGES = 1 << 16;
+
+// BLAKE3's id in the registry (ids are a stable, on-disk contract).
+const BLAKE3_ID = 1;
+const MODE_HASH = 0;
+const MODE_KEYED = 1;
+const MODE_DERIVE_KEY = 2;
+const BLAKE3_KEY_LEN = 32;
+const BLAKE3_OUT_LEN = 32;
+
+// The module's error codes (bindings/js/wasm/src/lib.rs).
+const ERROR_UNKNOWN_ALGORITHM = -1;
+const ERROR_INVALID_ARGUMENT = -3;
+const ERROR_OUT_OF_MEMORY = -4;
+const TRAILER_ERRORS = new Map([
+  [-10, 'mismatch'],
+  [-11, 'truncated'],
+  [-12, 'too-long'],
+  [-13, 'unknown-algorithm'],
+]);
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** Thrown by `verifyTrailer` when a trailer does not check out; `kind` says why. */
+export class TrailerError extends Error {
+  constructor(kind, message) {
+    super(message);
+    this.name = 'TrailerError';
+    this.kind = kind;
+  }
+}
+
+/** Whether this engine runs WebAssembly SIMD128 (the check `init` makes). */
+export function simdSupported() {
+  return WebAssembly.validate(SIMD_PROBE);
+}
+
+const engines = new Map();
+let current = null;
+
+/**
+ * Loads the WebAssembly build this engine can run (SIMD128 when supported)
+ * and makes it the one every other function uses. `options.simd` forces a
+ * build: `false` the scalar one, `true` the SIMD128 one; in Node the
+ * environment variable CHUNKHASH_WASM=scalar|simd128 does the same when the
+ * option is not given. Calling it again is cheap; hashers keep the build
+ * they were made with.
+ */
+export async function init(options = {}) {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`chunkhash: init options must be an object, not ${describe(options)}`);
+  }
+  const build = chooseBuild(options.simd);
+  if (!engines.has(build)) {
+    const loading = load(build);
+    engines.set(build, loading);
+    loading.catch(() => engines.delete(build));
+  }
+  current = await engines.get(build);
+  return current.info;
+}
+
+function chooseBuild(simd) {
+  if (simd === undefined) {
+    const forced = globalThis.process?.env?.CHUNKHASH_WASM;
+    if (forced === 'scalar' || forced === 'simd128') return forced;
+    if (forced) throw new RangeError(`chunkhash: CHUNKHASH_WASM must be scalar or simd128, not ${JSON.stringify(forced)}`);
+    return simdSupported() ? 'simd128' : 'scalar';
+  }
+  if (typeof simd !== 'boolean') throw new TypeError(`chunkhash: the simd option must be a boolean, not ${describe(simd)}`);
+  if (simd && !simdSupported()) throw new Error('chunkhash: this engine does not support WebAssembly SIMD128');
+  return simd ? 'simd128' : 'scalar';
+}
+
+async function load(build) {
+  const { default: base64 } = await BUILDS[build]();
+  // The build is stored deflated (zlib format) and base64-encoded: a quarter
+  // smaller in a gzipped package than base64 of the raw module.
+  const deflated = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  const inflated = new Response(deflated).body.pipeThrough(new DecompressionStream('deflate'));
+  const { instance } = await WebAssembly.instantiate(await new Response(inflated).arrayBuffer(), {});
+  return new Engine(instance.exports, build);
+}
+
+function engine() {
+  if (current === null) throw new Error('chunkhash: call `await init()` before hashing');
+  return current;
+}
+
+/** One instantiated build: its exports, memory views and algorithm table. */
+class Engine {
+  constructor(exports, build) {
+    this.ex = exports;
+    this.memory = exports.memory;
+    this.u8 = new Uint8Array(0);
+    this.dv = new DataView(new ArrayBuffer(0));
+    this.staging = 0;
+    this.stagingLen = 0;
+    this.output = exports.chunkhash_output();
+    this.outputLen = 128; // the module's OUTPUT_START_LEN: no digest moves it
+    this.reserve(64 << 10);
+    // Where each message of a batch group ends in the staging area (hashMany).
+    this.ends = new Uint32Array(GROUP_MESSAGES);
+    this.algorithms = [];
+    this.ids = new Map();
+    for (let id = 1; id <= exports.chunkhash_algorithm_count(); id++) {
+      const packed = this.check(exports.chunkhash_algorithm_describe(id));
+      const name = decoder.decode(this.view().subarray(this.output, this.output + (packed & 0xff)));
+      const algorithm = Object.freeze({ id, name, digestLength: (packed >> 8) & 0xff, cryptographic: (packed >> 16) === 1 });
+      this.algorithms[id] = algorithm;
+      this.ids.set(name, id);
+    }
+    const backend = this.readOutput(this.check(exports.chunkhash_backend()));
+    this.info = Object.freeze({ build, backend: decoder.decode(backend) });
+  }
+
+  /** A view of the whole memory, renewed after the memory grew. */
+  view() {
+    if (this.u8.byteLength === 0) this.u8 = new Uint8Array(this.memory.buffer);
+    return this.u8;
+  }
+
+  dataView() {
+    // A DataView throws on a detached buffer where a typed array reads 0.
+    if (this.dv.buffer.byteLength === 0) this.dv = new DataView(this.memory.buffer);
+    return this.dv;
+  }
+
+  /** Makes the staging area at least `len` bytes long. */
+  reserve(len) {
+    if (len <= this.stagingLen) return;
+    const want = Math.max(len, Math.min(2 * this.stagingLen, PIECE_BYTES));
+    const pointer = this.ex.chunkhash_staging(want);
+    if (pointer === 0) throw new RangeError(`chunkhash: out of WebAssembly memory (asked for ${want} bytes)`);
+    this.staging = pointer;
+    this.stagingLen = want;
+  }
+
+  /** Throws the module's error for a negative result, else returns it. */
+  check(result) {
+    if (result >= 0) return result;
+    const start = this.ex.chunkhash_message();
+    const message = decoder.decode(this.view().subarray(start, start + this.ex.chunkhash_message_len()));
+    if (TRAILER_ERRORS.has(result)) throw new TrailerError(TRAILER_ERRORS.get(result), message);
+    if (result === ERROR_OUT_OF_MEMORY) throw new RangeError(`chunkhash: ${message}`);
+    if (result === ERROR_UNKNOWN_ALGORITHM || result === ERROR_INVALID_ARGUMENT) throw new RangeError(`chunkhash: ${message}`);
+    throw new Error(`chunkhash: ${message} (code ${result})`);
+  }
+
+  /** A copy of the first `len` bytes of the output area. */
+  readOutput(len) {
+    const start = this.outputStart(len);
+    return this.view().slice(start, start + len);
+  }
+
+  /** The first `len` bytes of the output area, valid until the next call. */
+  outputView(len) {
+    const start = this.outputStart(len);
+    return this.view().subarray(start, start + len);
+  }
+
+  /** The output area's address, asked again after an output longer than any before (it may have moved). */
+  outputStart(len) {
+    if (len > this.outputLen) {
+      this.output = this.ex.chunkhash_output();
+      this.outputLen = len;
+    }
+    return this.output;
+  }
+
+  /** The id of an algorithm name or alias (any case, `_` for `-`). */
+  id(name) {
+    const known = this.ids.get(name);
+    if (known !== undefined) return known;
+    if (typeof name !== 'string') throw new TypeError(`chunkhash: the algorithm must be a name (string), not ${describe(name)}`);
+    const len = this.put(name, 0, PIECE_BYTES);
+    const id = len < 0 ? ERROR_UNKNOWN_ALGORITHM : this.ex.chunkhash_algorithm_parse(len);
+    if (id < 0) {
+      const names = this.algorithms.slice(1).map((a) => a.name).join(', ');
+      throw new RangeError(`chunkhash: unknown algorithm ${JSON.stringify(name.slice(0, 64))}, expected one of ${names} (any case; aliases such as sha256, xxh3, xxh128, b3 work too)`);
+    }
+    // Remember the spellings in use, up to a point (case variants are endless).
+    if (this.ids.size < 256) this.ids.set(name, id);
+    return id;
+  }
+
+  /**
+   * Writes `data` (bytes or a string) to the staging area at `offset` if it
+   * fits in `limit` bytes there; returns its length in bytes, or -1 when it
+   * does not fit (the caller then feeds it in pieces).
+   */
+  put(data, offset, limit) {
+    if (typeof data === 'string') {
+      const room = Math.min(data.length * 3, limit - offset);
+      if (room < data.length) return -1;
+      this.reserve(offset + room);
+      const start = this.staging + offset;
+      const { read, written } = encoder.encodeInto(data, this.view().subarray(start, start + room));
+      return read === data.length ? written : -1;
+    }
+    if (offset + data.length > limit) return -1;
+    this.reserve(offset + data.length);
+    this.view().set(data, this.staging + offset);
+    return data.length;
+  }
+
+  /** Calls `take(len)` for each piece of `data` staged at offset 0. */
+  feed(data, take) {
+    if (typeof data === 'string') {
+      this.reserve(PIECE_BYTES);
+      for (let rest = data; rest.length > 0; ) {
+        const { read, written } = encoder.encodeInto(rest, this.view().subarray(this.staging, this.staging + PIECE_BYTES));
+        take(written);
+        rest = rest.substring(read);
+      }
+      return;
+    }
+    for (let start = 0; start < data.length; start += PIECE_BYTES) {
+      take(this.put(data.subarray(start, start + PIECE_BYTES), 0, PIECE_BYTES));
+    }
+  }
+
+  /** Stages a BLAKE3 mode's parameter at offset 0; returns its length. */
+  putParam(mode) {
+    return mode.param === null ? 0 : this.put(mode.param, 0, PIECE_BYTES);
+  }
+
+  newHasher(id, mode) {
+    return this.check(this.ex.chunkhash_hasher_new(id, mode.code, this.putParam(mode)));
+  }
+
+  /** `len` output bytes of a live hasher, from byte 0, in pieces. */
+  finalize(handle, len) {
+    if (len <= PIECE_BYTES) {
+      return this.readOutput(this.check(this.ex.chunkhash_hasher_finalize(handle, 0, 0, len)));
+    }
+    const out = new Uint8Array(len);
+    for (let position = 0; position < len; position += PIECE_BYTES) {
+      const n = Math.min(PIECE_BYTES, len - position);
+      this.check(this.ex.chunkhash_hasher_finalize(handle, position % 2 ** 32, Math.floor(position / 2 ** 32), n));
+      out.set(this.outputView(n), position);
+    }
+    return out;
+  }
+
+  /** The one-shot result of `data` through a temporary hasher (long inputs). */
+  streamed(id, mode, data, len) {
+    const handle = this.newHasher(id, mode);
+    try {
+      this.feed(data, (n) => this.check(this.ex.chunkhash_hasher_update(handle, n)));
+      return this.finalize(handle, len);
+    } finally {
+      this.ex.chunkhash_hasher_free(handle);
+    }
+  }
+}
+
+/**
+ * The digest of `data` under a registry algorithm: BLAKE3, BLAKE3-160,
+ * XXH3-64, XXH3-128, XXH64, XXH32, CRC32C, BLAKE2b-512, BLAKE2b-256,
+ * SHA-256, SHA-512, SHA-512/160 (names and aliases in any case). Integer
+ * checksums are big-endian, as xxhsum and CRC32C tools print them.
+ */
+export function hash(name, data) {
+  const e = engine();
+  const id = e.id(name);
+  return oneShot(e, id, NO_MODE, input(data), e.algorithms[id].digestLength);
+}
+
+/**
+ * BLAKE3 of `data`: the plain hash, the keyed hash (`key`, 32 bytes) or key
+ * derivation (`deriveKeyContext`, a string naming the application and
+ * purpose), `length` bytes of output (default 32; any length, extended).
+ */
+export function blake3(data, options) {
+  const e = engine();
+  const bytes = input(data);
+  const mode = blake3Mode(options, true);
+  return oneShot(e, BLAKE3_ID, mode, bytes, mode.length);
+}
+
+/** `length` output bytes for one input: one call when it fits, else a hasher. */
+function oneShot(e, id, mode, data, length) {
+  const paramLen = e.putParam(mode);
+  const len = length <= PIECE_BYTES ? e.put(data, paramLen, PIECE_BYTES) : -1;
+  if (len < 0) return e.streamed(id, mode, data, length);
+  const result = mode === NO_MODE ? e.ex.chunkhash_digest(id, len) : e.ex.chunkhash_blake3(mode.code, paramLen, len, length);
+  return e.readOutput(e.check(result));
+}
+
+/**
+ * The integer value of a checksum: a number for the 32-bit ones (CRC32C,
+ * XXH32), a bigint for XXH64, XXH3-64 and XXH3-128.
+ */
+export function checksum(name, data) {
+  const e = engine();
+  const algorithm = e.algorithms[e.id(name)];
+  if (algorithm.cryptographic) {
+    throw new RangeError(`chunkhash: ${algorithm.name} is not an integer checksum; checksum() takes CRC32C, XXH32, XXH64, XXH3-64 or XXH3-128`);
+  }
+  return integer(oneShot(e, algorithm.id, NO_MODE, input(data), algorithm.digestLength));
+}
+
+function integer(digest) {
+  const view = new DataView(digest.buffer, digest.byteOffset, digest.byteLength);
+  if (digest.length === 4) return view.getUint32(0);
+  let value = 0n;
+  for (let i = 0; i < digest.length; i += 8) value = (value << 64n) | view.getBigUint64(i);
+  return value;
+}
+
+/**
+ * The digests of many messages, back to back in one Uint8Array (message i's
+ * digest at i * digest length). The messages are copied into WebAssembly
+ * memory together and hashed in one call (per 4 MiB or 65536 messages);
+ * BLAKE3 hashes small messages side by side in SIMD lanes. `options` takes
+ * BLAKE3's `key` or `deriveKeyContext`.
+ */
+export function hashMany(name, messages, options) {
+  const e = engine();
+  const id = e.id(name);
+  const list = messageList(messages);
+  const mode = id === BLAKE3_ID ? blake3Mode(options, false) : noOptions(e.algorithms[id], options);
+  const digestLength = e.algorithms[id].digestLength;
+  const out = new Uint8Array(list.length * digestLength);
+  let i = 0;
+  while (i < list.length) {
+    // One pass per group: each message is checked, copied after the
+    // previous one and its length noted; the lengths follow the messages.
+    // A message is let in if it fits at its largest size (a string of n
+    // UTF-16 units takes at most 3n bytes of UTF-8) with the table.
+    const paramLen = e.putParam(mode);
+    let u8 = e.view();
+    let at = paramLen;
+    let end = i;
+    while (end < list.length && end - i < GROUP_MESSAGES) {
+      const message = inputAt(list, end);
+      const max = typeof message === 'string' ? 3 * message.length : message.length;
+      const need = at + max + 4 * (end - i + 1);
+      if (need > PIECE_BYTES) break;
+      if (need > e.stagingLen) {
+        e.reserve(need); // may move the area (contents kept) and grow the memory
+        u8 = e.view();
+      }
+      const start = e.staging + at;
+      if (typeof message === 'string') {
+        at += encoder.encodeInto(message, u8.subarray(start, start + max)).written;
+      } else {
+        u8.set(message, start);
+        at += max;
+      }
+      e.ends[end - i] = at;
+      end++;
+    }
+    if (end === i) {
+      // One message larger than a group: hashed on its own, in pieces.
+      out.set(oneShot(e, id, mode, inputAt(list, i), digestLength), i * digestLength);
+      i++;
+      continue;
+    }
+    const count = end - i;
+    const dv = e.dataView();
+    const table = e.staging + at;
+    for (let k = 0, previous = paramLen; k < count; k++) {
+      dv.setUint32(table + 4 * k, e.ends[k] - previous, true);
+      previous = e.ends[k];
+    }
+    e.check(e.ex.chunkhash_hash_many(id, mode.code, paramLen, count, at - paramLen));
+    out.set(e.outputView(count * digestLength), i * digestLength);
+    i = end;
+  }
+  return out;
+}
+
+function messageList(messages) {
+  if (messages === null || typeof messages !== 'object' || typeof messages[Symbol.iterator] !== 'function' || ArrayBuffer.isView(messages)) {
+    throw new TypeError(`chunkhash: messages must be an array (or other iterable) of inputs, not ${describe(messages)}`);
+  }
+  return Array.isArray(messages) ? messages : Array.from(messages);
+}
+
+/** Message `i` as a Uint8Array or string; TypeError naming it otherwise. */
+function inputAt(list, i) {
+  const message = list[i];
+  if (message instanceof Uint8Array || typeof message === 'string') return message;
+  return bytesOnly(message, `messages[${i}]`, ', or a string');
+}
+
+const hasherRegistry = new FinalizationRegistry(({ engine, handle }) => engine.ex.chunkhash_hasher_free(handle));
+
+/**
+ * An incremental hasher: `update` with pieces, `digest` any time (the
+ * hasher goes on), `reset`, `clone`. Its WebAssembly memory is freed when
+ * the hasher is garbage-collected, or at once by `free()` (or `using`).
+ */
+export function createHasher(name, options) {
+  const e = engine();
+  const id = e.id(name);
+  const mode = id === BLAKE3_ID ? blake3Mode(options, false) : noOptions(e.algorithms[id], options);
+  return new Hasher(HASHER_TOKEN, e, id, e.newHasher(id, mode));
+}
+
+const HASHER_TOKEN = Symbol('chunkhash.Hasher');
+
+export class Hasher {
+  #engine;
+  #id;
+  #handle;
+
+  constructor(token, engine, id, handle) {
+    if (token !== HASHER_TOKEN) throw new TypeError('chunkhash: make hashers with createHasher()');
+    this.#engine = engine;
+    this.#id = id;
+    this.#handle = handle;
+    hasherRegistry.register(this, { engine, handle }, this);
+  }
+
+  /** The canonical algorithm name. */
+  get algorithm() {
+    return this.#engine.algorithms[this.#id].name;
+  }
+
+  /** Bytes in a default digest. */
+  get digestLength() {
+    return this.#engine.algorithms[this.#id].digestLength;
+  }
+
+  #live() {
+    if (this.#handle === 0) throw new TypeError('chunkhash: this hasher was freed');
+    return this.#handle;
+  }
+
+  /** Adds input; returns the hasher. */
+  update(data) {
+    const handle = this.#live();
+    const e = this.#engine;
+    const bytes = input(data);
+    const len = e.put(bytes, 0, PIECE_BYTES);
+    if (len >= 0) e.check(e.ex.chunkhash_hasher_update(handle, len));
+    else e.feed(bytes, (n) => e.check(e.ex.chunkhash_hasher_update(handle, n)));
+    return this;
+  }
+
+  /** The digest of the input so far; BLAKE3 takes an output `length`. */
+  digest(length) {
+    const handle = this.#live();
+    if (length === undefined) length = this.digestLength;
+    else if (this.#id !== BLAKE3_ID) throw new TypeError(`chunkhash: ${this.algorithm} has a fixed digest length; only BLAKE3 takes a length`);
+    else checkLength(length);
+    return this.#engine.finalize(handle, length);
+  }
+
+  /** The integer value of a checksum's digest (see `checksum`). */
+  checksum() {
+    const algorithm = this.#engine.algorithms[this.#id];
+    if (algorithm.cryptographic) throw new RangeError(`chunkhash: ${algorithm.name} is not an integer checksum`);
+    return integer(this.digest());
+  }
+
+  /** Forgets all input (keeps the algorithm, key or context); returns the hasher. */
+  reset() {
+    this.#engine.check(this.#engine.ex.chunkhash_hasher_reset(this.#live()));
+    return this;
+  }
+
+  /** An independent copy with the same input so far. */
+  clone() {
+    const handle = this.#engine.check(this.#engine.ex.chunkhash_hasher_clone(this.#live()));
+    return new Hasher(HASHER_TOKEN, this.#engine, this.#id, handle);
+  }
+
+  /** Frees the hasher's WebAssembly memory now; the hasher is unusable after. */
+  free() {
+    if (this.#handle === 0) return;
+    hasherRegistry.unregister(this);
+    this.#engine.ex.chunkhash_hasher_free(this.#handle);
+    this.#handle = 0;
+  }
+
+  [Symbol.dispose ?? Symbol.for('nodejs.dispose')]() {
+    this.free();
+  }
+}
+
+/**
+ * A block trailer: the algorithm's id byte, then the block's checksum mixed
+ * with `context` (a non-negative integer below 2^64, number or bigint:
+ * where the block belongs, such as its file offset). Layout:
+ * crates/chunkhash/src/trailer.rs.
+ */
+export function sealTrailer(name, block, context) {
+  const e = engine();
+  const id = e.id(name);
+  const ctx = trailerContext(context);
+  const len = e.put(input(block, 'block'), 0, Infinity);
+  return e.readOutput(e.check(e.ex.chunkhash_trailer_seal(id, ctx, len)));
+}
+
+/**
+ * Checks a trailer against its block and context and returns the name of
+ * the algorithm it uses; throws a `TrailerError` (kind `mismatch`,
+ * `truncated`, `too-long` or `unknown-algorithm`) when it does not check out.
+ */
+export function verifyTrailer(block, trailer, context) {
+  const e = engine();
+  const ctx = trailerContext(context);
+  const blockLen = e.put(input(block, 'block'), 0, Infinity);
+  const trailerLen = e.put(bytesOnly(trailer, 'trailer'), blockLen, Infinity);
+  return e.algorithms[e.check(e.ex.chunkhash_trailer_verify(ctx, blockLen, trailerLen))].name;
+}
+
+function trailerContext(context) {
+  if (typeof context === 'number') {
+    if (!Number.isSafeInteger(context) || context < 0) {
+      throw new RangeError(`chunkhash: a trailer context is an integer from 0 to 2^64 - 1 (a bigint above 2^53), not ${context}`);
+    }
+    return BigInt(context);
+  }
+  if (typeof context === 'bigint') {
+    if (context < 0n || context >= 1n << 64n) throw new RangeError(`chunkhash: a trailer context is an integer from 0 to 2^64 - 1, not ${context}`);
+    return context;
+  }
+  throw new TypeError(`chunkhash: a trailer context is a number or bigint, not ${describe(context)}`);
+}
+
+/** The registry: `{id, name, digestLength, cryptographic}` for each algorithm, in id order. */
+export function algorithms() {
+  return engine().algorithms.slice(1);
+}
+
+/** Which build runs and which BLAKE3 backend it uses: `{build, backend}`. */
+export function buildInfo() {
+  return engine().info;
+}
+
+/** Bytes of WebAssembly memory of the current build (for memory checks). */
+export function memoryBytes() {
+  return engine().memory.buffer.byteLength;
+}
+
+/** Hashers whose memory is not freed yet (for memory checks). */
+export function liveHashers() {
+  return engine().ex.chunkhash_hasher_count();
+}
+
+/** Lowercase hex of bytes. */
+export function toHex(bytes) {
+  let hex = '';
+  for (const byte of bytesOnly(bytes, 'bytes')) hex += byte.toString(16).padStart(2, '0');
+  return hex;
+}
+
+const NO_MODE = Object.freeze({ code: MODE_HASH, param: null, length: BLAKE3_OUT_LEN });
+
+function blake3Mode(options, withLength) {
+  if (options === undefined) return NO_MODE;
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`chunkhash: BLAKE3 options must be an object, not ${describe(options)}`);
+  }
+  for (const name of Object.keys(options)) {
+    if (name !== 'key' && name !== 'deriveKeyContext' && !(withLength && name === 'length')) {
+      throw new TypeError(`chunkhash: unknown BLAKE3 option ${JSON.stringify(name)} (expected ${withLength ? 'length, ' : ''}key or deriveKeyContext)`);
+    }
+  }
+  const { key, deriveKeyContext, length = BLAKE3_OUT_LEN } = options;
+  checkLength(length);
+  if (key !== undefined && deriveKeyContext !== undefined) {
+    throw new TypeError('chunkhash: give BLAKE3 a key or a deriveKeyContext, not both');
+  }
+  if (key !== undefined) {
+    const bytes = bytesOnly(key, 'key');
+    if (bytes.length !== BLAKE3_KEY_LEN) throw new RangeError(`chunkhash: a BLAKE3 key is ${BLAKE3_KEY_LEN} bytes, not ${bytes.length}`);
+    return { code: MODE_KEYED, param: bytes, length };
+  }
+  if (deriveKeyContext !== undefined) {
+    if (typeof deriveKeyContext !== 'string') {
+      throw new TypeError(`chunkhash: deriveKeyContext must be a string, not ${describe(deriveKeyContext)}`);
+    }
+    return { code: MODE_DERIVE_KEY, param: deriveKeyContext, length };
+  }
+  return length === BLAKE3_OUT_LEN ? NO_MODE : { code: MODE_HASH, param: null, length };
+}
+
+function noOptions(algorithm, options) {
+  if (options === undefined) return NO_MODE;
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`chunkhash: options must be an object, not ${describe(options)}`);
+  }
+  if (Object.keys(options).length > 0) {
+    throw new TypeError(`chunkhash: ${algorithm.name} takes no options (key and deriveKeyContext are BLAKE3's)`);
+  }
+  return NO_MODE;
+}
+
+function checkLength(length) {
+  if (typeof length !== 'number') throw new TypeError(`chunkhash: length must be a number, not ${describe(length)}`);
+  if (!Number.isSafeInteger(length) || length < 0) {
+    throw new RangeError(`chunkhash: length must be a whole number of bytes, 0 or more, not ${length}`);
+  }
+}
+
+/** `data` as a Uint8Array view (no copy) or a string; TypeError otherwise. */
+function input(data, what = 'data') {
+  if (data instanceof Uint8Array || typeof data === 'string') return data;
+  return bytesOnly(data, what, ', or a string');
+}
+
+function bytesOnly(data, what, orString = '') {
+  if (data instanceof Uint8Array) return data;
+  if (ArrayBuffer.isView(data)) return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  if (data instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && data instanceof SharedArrayBuffer)) {
+    return new Uint8Array(data);
+  }
+  throw new TypeError(`chunkhash: ${what} must be a Uint8Array, ArrayBuffer or other ArrayBufferView${orString}, not ${describe(data)}`);
+}
+
+function describe(value) {
+  if (value === null) return 'null';
+  if (typeof value === 'object') return value.constructor?.name ? `a ${value.constructor.name}` : 'an object';
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '...' : value)}`;
+  return typeof value === 'undefined' ? 'undefined' : `the ${typeof value} ${String(value)}`;
+}

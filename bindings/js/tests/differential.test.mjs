@@ -1,0 +1,111 @@
+// Differential tests: random inputs (fixed, printed seed) at edge and random
+// lengths, one-shot, split at random points, and batched, against
+// independent implementations: Node's crypto (OpenSSL) for SHA-256, SHA-512,
+// BLAKE2b-512, and hash-wasm (its own C implementations) for BLAKE3 (plain,
+// keyed, extended output), XXH3-64, XXH3-128, XXH64, XXH32, CRC32C and
+// BLAKE2b-256. The 160-bit truncations are checked as prefixes.
+
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { describe, test } from 'node:test';
+import {
+  createBLAKE2b,
+  createBLAKE3,
+  createCRC32,
+  createXXHash128,
+  createXXHash3,
+  createXXHash32,
+  createXXHash64,
+} from 'hash-wasm';
+import * as chunkhash from 'chunkhash';
+import { BUILDS, EDGE_LENGTHS, TestRng, hex } from './helpers.mjs';
+
+const CRC32C_POLYNOMIAL = 0x82f63b78;
+
+const once = (hasher) => (data) => {
+  hasher.init();
+  hasher.update(data);
+  return hasher.digest('hex');
+};
+const node = (name, length) => (data) => createHash(name).update(data).digest('hex').slice(0, length && 2 * length);
+
+/** Each registry algorithm and an independent reference giving lowercase hex. */
+const REFERENCES = {
+  BLAKE3: once(await createBLAKE3()),
+  'BLAKE3-160': (data) => REFERENCES.BLAKE3(data).slice(0, 40),
+  'XXH3-64': once(await createXXHash3()),
+  'XXH3-128': once(await createXXHash128()),
+  XXH64: once(await createXXHash64()),
+  XXH32: once(await createXXHash32()),
+  CRC32C: once(await createCRC32(CRC32C_POLYNOMIAL)),
+  'BLAKE2b-512': node('blake2b512'),
+  'BLAKE2b-256': once(await createBLAKE2b(256)),
+  'SHA-256': node('sha256'),
+  'SHA-512': node('sha512'),
+  'SHA-512/160': node('sha512', 20),
+};
+
+function lengths(rng, count, max) {
+  return [...EDGE_LENGTHS, ...Array.from({ length: count }, () => rng.range(0, max))];
+}
+
+for (const build of BUILDS) {
+  describe(`${build.name} build`, () => {
+    test('every registry algorithm is compared', async () => {
+      await chunkhash.init(build.options);
+      assert.deepEqual(Object.keys(REFERENCES), chunkhash.algorithms().map((a) => a.name));
+    });
+
+    test('one-shot and incremental against the references', async () => {
+      await chunkhash.init(build.options);
+      const rng = new TestRng(`differential ${build.name}`);
+      for (const len of lengths(rng, 40, 20000)) {
+        const data = rng.bytes(len);
+        for (const [name, reference] of Object.entries(REFERENCES)) {
+          const expected = reference(data);
+          assert.equal(hex(chunkhash.hash(name, data)), expected, `${name} of ${len} bytes`);
+          const hasher = chunkhash.createHasher(name);
+          let at = 0;
+          while (at < len) {
+            const end = Math.min(len, at + rng.range(0, 3000));
+            hasher.update(data.subarray(at, end));
+            at = end;
+          }
+          assert.equal(hex(hasher.digest()), expected, `${name} of ${len} bytes, incremental`);
+          hasher.free();
+        }
+      }
+    });
+
+    test('batches against the references', async () => {
+      await chunkhash.init(build.options);
+      const rng = new TestRng(`differential batches ${build.name}`);
+      for (let round = 0; round < 4; round++) {
+        // Mostly small messages, so BLAKE3 fills its SIMD lanes, with a few large ones.
+        const messages = lengths(rng, 100, round % 2 ? 300 : 5000).map((len) => rng.bytes(len));
+        for (const [name, reference] of Object.entries(REFERENCES)) {
+          const many = chunkhash.hashMany(name, messages);
+          const len = many.length / messages.length;
+          messages.forEach((m, i) => assert.equal(hex(many.subarray(i * len, (i + 1) * len)), reference(m), `${name} message ${i} of ${m.length} bytes`));
+        }
+      }
+    });
+
+    test('BLAKE3 keyed and extended output against hash-wasm', async () => {
+      await chunkhash.init(build.options);
+      const rng = new TestRng(`differential BLAKE3 modes ${build.name}`);
+      const key = rng.bytes(32);
+      const keyed = once(await createBLAKE3(256, key));
+      for (const len of lengths(rng, 20, 10000)) {
+        const data = rng.bytes(len);
+        assert.equal(hex(chunkhash.blake3(data, { key })), keyed(data), `keyed, ${len} bytes`);
+        const outLen = rng.range(1, 300);
+        const extended = once(await createBLAKE3(8 * outLen));
+        assert.equal(hex(chunkhash.blake3(data, { length: outLen })), extended(data), `${outLen} output bytes of ${len}`);
+      }
+      const messages = lengths(rng, 50, 3000).map((len) => rng.bytes(len));
+      const many = chunkhash.hashMany('BLAKE3', messages, { key });
+      messages.forEach((m, i) => assert.equal(hex(many.subarray(32 * i, 32 * i + 32)), keyed(m), `keyed batch, message ${i}`));
+    });
+  });
+}

@@ -1,0 +1,115 @@
+"""Threads sharing hasher objects and calling every entry point at once.
+Each update of a shared object adds the same bytes, so the final digest is
+known whatever the interleaving; large updates release the GIL (and on a
+free-threaded build nothing holds one), so they really overlap."""
+
+from __future__ import annotations
+
+import sys
+import threading
+from typing import Callable, List
+
+import pyarrow as pa
+
+import chunkhash
+
+THREADS = 8
+
+
+def run_threads(work: Callable[[int], None]) -> None:
+    errors: List[BaseException] = []
+    barrier = threading.Barrier(THREADS)
+
+    def target(index: int) -> None:
+        try:
+            barrier.wait()
+            work(index)
+        except BaseException as error:  # reported below, in the test's thread
+            errors.append(error)
+
+    threads = [threading.Thread(target=target, args=(i,)) for i in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors, errors
+
+
+def test_build_kind() -> None:
+    """Says which kind of interpreter ran the thread tests."""
+    gil = getattr(sys, "_is_gil_enabled", lambda: True)()
+    print(f"threads tests on {sys.version.split()[0]}, GIL {'enabled' if gil else 'disabled (free-threaded)'}")
+
+
+def test_shared_hasher_updates() -> None:
+    for name in ("blake3", "sha256", "xxh3_64", "crc32c"):
+        for chunk_size in (100, 3000, 70_000):  # below and above every threshold
+            chunk = bytes(i % 253 for i in range(chunk_size))
+            rounds = 20
+            hasher = chunkhash.new(name)
+
+            def work(index: int) -> None:
+                for _ in range(rounds):
+                    hasher.update(chunk)
+                    hasher.digest()  # reads interleaved with writes
+                    hasher.copy()
+
+            run_threads(work)
+            assert hasher.digest() == chunkhash.hash(name, chunk * (rounds * THREADS)), (name, chunk_size)
+
+
+def test_shared_blake3_extended_output_and_reset() -> None:
+    chunk = bytes(5000)
+    hasher = chunkhash.blake3(key=bytes(range(32)))
+
+    def work(index: int) -> None:
+        for _ in range(10):
+            hasher.update(chunk)
+            assert len(hasher.digest(100, seek=index)) == 100
+
+    run_threads(work)
+    expected = chunkhash.blake3(chunk * (10 * THREADS), key=bytes(range(32))).digest(200)
+    assert hasher.digest(200) == expected
+
+
+def test_concurrent_one_shot_batch_and_arrow() -> None:
+    messages = [bytes([i]) * (i * 37) for i in range(200)]
+    expected_many = chunkhash.hash_many(messages)
+    column = pa.array(messages)
+    expected_column = [chunkhash.hash("blake3", m) for m in messages]
+
+    def work(index: int) -> None:
+        for _ in range(5):
+            assert chunkhash.hash_many(messages) == expected_many
+            digests = chunkhash.hash_array(column)
+            assert [digests[i] for i in range(len(messages))] == expected_column
+            assert chunkhash.hash("blake3", messages[index]) == expected_column[index]
+
+    run_threads(work)
+
+
+def test_shared_bytearray_resized_while_hashing_is_refused() -> None:
+    """While one thread hashes a bytearray (GIL released), another cannot
+    resize it: the buffer export locks its size, so the hash never reads
+    freed memory."""
+    data = bytearray(8 << 20)
+    hasher = chunkhash.blake3()
+    started = threading.Event()
+    outcome: List[str] = []
+
+    def resize() -> None:
+        started.wait()
+        try:
+            data.extend(b"x")
+            outcome.append("resized")
+        except BufferError:
+            outcome.append("refused")
+
+    thread = threading.Thread(target=resize)
+    thread.start()
+    started.set()
+    hasher.update(data)
+    thread.join()
+    # Either the resize came before or after the export (allowed), or during
+    # it (refused); never a crash.
+    assert outcome and outcome[0] in ("resized", "refused")

@@ -1,0 +1,31 @@
+"""Every public call with the types a user would write; checked by
+`mypy --strict` in test_typing.py (and run by it as an ordinary test)."""
+
+from __future__ import annotations
+
+import io
+
+import pyarrow as pa  # type: ignore[import-untyped]
+
+import chunkhash
+
+
+def test_typed_usage() -> None:
+    b3: chunkhash.blake3 = chunkhash.blake3(b"data", key=bytes(32))
+    b3.update(memoryview(b"more"))
+    out: bytes = b3.digest(64, seek=10)
+    text: str = b3.hexdigest()
+    hasher: chunkhash.Hasher = chunkhash.xxh3_64(bytearray(b"data"))
+    value: int = hasher.intdigest()
+    generic = chunkhash.new("sha256", b"x")
+    digest: bytes = chunkhash.hash("blake3", b"x", derive_key_context="context")
+    many: bytes = chunkhash.hash_many([b"a", b"b"], "xxh64")
+    target = bytearray(64)
+    filled: bytearray = chunkhash.hash_many([b"a", b"b"], out=target)
+    column: chunkhash.DigestArray = chunkhash.hash_array(pa.array([b"a"]), "crc32c")
+    first = column[0]
+    names: frozenset[str] = chunkhash.algorithms_available
+    from_file = chunkhash.file_digest(io.BytesIO(b"file"), "sha512")
+    array_digest: bytes = chunkhash.hash("sha256", memoryview(b"view"))
+    assert out and text and value >= 0 and generic.digest() and digest and many and filled is target
+    assert len(column) == 1 and first is not None and names and from_file.digest() and array_digest

@@ -1,0 +1,412 @@
+//! `chunkhash store ...`: the command line of `chunkhash-store`. Flags,
+//! output and exit codes only; the store itself is the library.
+//!
+//! Exit status: 0 on success; 1 when the store is damaged (`verify` found
+//! a problem, `get` met a damaged chunk) or an input could not be read or
+//! changed while read; 2 for usage errors (no store given, not a store, an
+//! unknown snapshot, another writer, a store of another algorithm).
+
+mod bench;
+
+use crate::input::Progress;
+use crate::status::Printer;
+use anyhow::{anyhow, bail, Result};
+use chunkhash::Algorithm;
+use chunkhash_store::object::Node;
+use chunkhash_store::{ChunkerSettings, CreateOptions, Error, Hashing, OpenOptions, PutOptions, Store};
+use clap::{Args, Subcommand};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The environment variable naming the store when `--store` is not given.
+pub const STORE_ENV: &str = "CHUNKHASH_STORE";
+
+/// `chunkhash store`.
+#[derive(Debug, Args)]
+#[command(after_long_help = STORE_HELP)]
+pub struct StoreFlags {
+    /// The store's directory (default: $CHUNKHASH_STORE)
+    #[arg(long, global = true, value_name = "DIR")]
+    pub store: Option<PathBuf>,
+
+    /// init: the address algorithm, blake3-160 (default), blake3, sha512-160, sha256 or
+    /// blake2b-256; other commands: fail unless the store uses it
+    #[arg(short = 'a', long, global = true, value_name = "ALGO")]
+    pub algorithm: Option<String>,
+
+    #[command(subcommand)]
+    pub command: StoreCommand,
+}
+
+const STORE_HELP: &str = "\
+A store is a directory of packs (chunks sealed with CRC32C trailers), index
+files and snapshot pointers; see the chunkhash-store crate docs for the format.
+One writer at a time (put, reindex); any number of readers alongside.
+
+Exit status: 0 on success; 1 when the store is damaged (verify found a problem,
+get met a damaged chunk) or an input could not be read or changed while read;
+2 for usage errors (no store, not a store, unknown snapshot, another writer).";
+
+/// The store subcommands.
+#[derive(Debug, Subcommand)]
+pub enum StoreCommand {
+    /// Create a store in a new or empty directory
+    Init(InitFlags),
+    /// Store files and directories as a new snapshot; its address is the last line of stdout
+    Put(PutFlags),
+    /// Restore a snapshot into a new or empty directory, verifying every chunk
+    Get {
+        /// The snapshot: its address, or at least its first 4 hex digits
+        snapshot: String,
+        /// Where to restore it
+        dest: PathBuf,
+    },
+    /// List the snapshots, or the entries of one snapshot
+    Ls {
+        /// The snapshot (none: list every snapshot)
+        snapshot: Option<String>,
+    },
+    /// Read and check every record; name each damaged chunk and its files (exit 1 if any)
+    Verify,
+    /// Chunks, bytes, dedup ratio and the chunk size distribution
+    Stats,
+    /// Rebuild the index from the packs alone
+    Reindex,
+    /// Ingest a generated corpus with each address algorithm and hashing mode
+    #[command(after_long_help = bench::BENCH_HELP)]
+    Bench(bench::BenchFlags),
+}
+
+/// `store init`.
+#[derive(Debug, Args)]
+pub struct InitFlags {
+    /// The trailer checksum of every record (default: crc32c; any registry algorithm)
+    #[arg(long, value_name = "ALGO")]
+    pub trailer: Option<String>,
+    /// Smallest chunk (default 16K)
+    #[arg(long, value_name = "SIZE")]
+    pub chunk_min: Option<String>,
+    /// Average chunk (default 64K)
+    #[arg(long, value_name = "SIZE")]
+    pub chunk_avg: Option<String>,
+    /// Largest chunk (default 256K)
+    #[arg(long, value_name = "SIZE")]
+    pub chunk_max: Option<String>,
+}
+
+/// `store put`.
+#[derive(Debug, Args)]
+pub struct PutFlags {
+    /// Files, directories and symbolic links to store
+    #[arg(value_name = "PATH", required = true)]
+    pub paths: Vec<PathBuf>,
+    /// How BLAKE3 addresses are computed: batch (default), per-chunk or portable
+    #[arg(long, value_name = "MODE", default_value = "batch")]
+    pub hashing: String,
+    /// Don't fsync (faster; a crash of the process is still safe, a power cut may not be)
+    #[arg(long)]
+    pub no_fsync: bool,
+    /// Testing only: seal packs at SIZE instead of 32 MiB, so that a small put fills several
+    #[arg(long, value_name = "SIZE", hide = true)]
+    pub pack_target: Option<String>,
+}
+
+/// Runs `chunkhash store ...`.
+pub fn run(flags: StoreFlags, printer: &mut Printer) -> Result<()> {
+    let expect = flags.algorithm.as_deref().map(parse_algorithm).transpose()?;
+    if let StoreCommand::Bench(bench) = &flags.command {
+        return bench::run(bench, printer);
+    }
+    let dir = match flags.store.or_else(|| std::env::var_os(STORE_ENV).map(PathBuf::from)) {
+        Some(dir) => dir,
+        None => bail!("no store given: use --store DIR or set {STORE_ENV}"),
+    };
+    let result = match flags.command {
+        StoreCommand::Init(init) => self::init(&dir, expect, &init, printer),
+        StoreCommand::Put(put) => self::put(&dir, expect, &put, printer),
+        StoreCommand::Get { snapshot, dest } => self::get(&dir, expect, &snapshot, &dest, printer),
+        StoreCommand::Ls { snapshot } => self::ls(&dir, expect, snapshot.as_deref(), printer),
+        StoreCommand::Verify => self::verify(&dir, expect, printer),
+        StoreCommand::Stats => self::stats(&dir, expect, printer),
+        StoreCommand::Reindex => self::reindex(&dir, expect, printer),
+        StoreCommand::Bench(_) => Ok(()),
+    };
+    match result {
+        // Damage and unreadable inputs exit 1, as a mismatch does elsewhere.
+        Err(error) => match error.downcast_ref::<Error>() {
+            Some(store_error) if exits_1(store_error) => {
+                printer.status.failed = true;
+                printer.message(format_args!("store: {error:#}"))?;
+                Ok(())
+            }
+            _ => Err(error),
+        },
+        Ok(()) => Ok(()),
+    }
+}
+
+fn exits_1(error: &Error) -> bool {
+    error.is_damage() || matches!(error, Error::FileChanged { .. } | Error::Io { .. } | Error::BadInput { .. })
+}
+
+fn parse_algorithm(name: &str) -> Result<Algorithm> {
+    name.parse::<Algorithm>().map_err(|e| anyhow!("{e}"))
+}
+
+fn parse_size(text: &Option<String>, default: u32, what: &str) -> Result<u32> {
+    match text {
+        None => Ok(default),
+        Some(text) => {
+            let size = chunkhash_bench::parse_size(text).map_err(|e| anyhow!("{what}: {e}"))?;
+            u32::try_from(size).map_err(|_| anyhow!("{what}: {text} is too large"))
+        }
+    }
+}
+
+/// Opens the store, printing what recovery did.
+fn open(dir: &Path, expect: Option<Algorithm>, options: OpenOptions, printer: &mut Printer) -> Result<Store> {
+    let store = Store::open(dir, OpenOptions { expect, ..options })?;
+    for note in store.notes() {
+        printer.message(format_args!("store: {note}"))?;
+    }
+    Ok(store)
+}
+
+fn init(dir: &Path, algorithm: Option<Algorithm>, flags: &InitFlags, printer: &mut Printer) -> Result<()> {
+    let defaults = CreateOptions::default();
+    let chunker = ChunkerSettings {
+        min: parse_size(&flags.chunk_min, defaults.chunker.min, "--chunk-min")?,
+        avg: parse_size(&flags.chunk_avg, defaults.chunker.avg, "--chunk-avg")?,
+        max: parse_size(&flags.chunk_max, defaults.chunker.max, "--chunk-max")?,
+    };
+    let trailer = flags.trailer.as_deref().map(parse_algorithm).transpose()?.unwrap_or(defaults.trailer);
+    let options = CreateOptions { address: algorithm.unwrap_or(defaults.address), trailer, chunker };
+    let store = Store::create(dir, options, OpenOptions::default())?;
+    let manifest = store.manifest();
+    writeln!(
+        printer.out(),
+        "created store {}: addresses {}, trailers {}, chunks {} / {} / {} bytes (min / avg / max)",
+        dir.display(),
+        manifest.address,
+        manifest.trailer,
+        manifest.chunker.min,
+        manifest.chunker.avg,
+        manifest.chunker.max
+    )?;
+    Ok(())
+}
+
+fn put(dir: &Path, expect: Option<Algorithm>, flags: &PutFlags, printer: &mut Printer) -> Result<()> {
+    let hashing: Hashing = flags.hashing.parse().map_err(|e: String| anyhow!(e))?;
+    let pack_target = match &flags.pack_target {
+        Some(text) => chunkhash_bench::parse_size(text).map_err(|e| anyhow!("--pack-target: {e}"))? as u64,
+        None => chunkhash_store::DEFAULT_PACK_TARGET,
+    };
+    let options = OpenOptions { write: true, fsync: !flags.no_fsync, pack_target, ..OpenOptions::default() };
+    let mut store = open(dir, expect, options, printer)?;
+    let mut progress = Progress::new(None);
+    printer.progress = Some(progress.bar());
+    let mut count = |bytes: u64| progress.add(bytes);
+    let result = store.put(&flags.paths, PutOptions { hashing, progress: Some(&mut count), ..PutOptions::default() });
+    progress.finish();
+    printer.progress = None;
+    let report = result?;
+    for skipped in &report.skipped {
+        printer.message(format_args!("store: {skipped}"))?;
+    }
+    let seconds = report.elapsed.as_secs_f64();
+    writeln!(
+        printer.out(),
+        "{} files, {} directories, {} links: {} bytes in {} chunks; new: {} chunks, {} bytes, {} objects",
+        report.files,
+        report.dirs,
+        report.symlinks,
+        report.bytes,
+        report.chunk_sizes.count(),
+        report.new_chunks,
+        report.new_bytes,
+        report.new_objects
+    )?;
+    writeln!(
+        printer.out(),
+        "{:.3} s, {:.1} MB/s; hashing ({} {}) {:.3} s, {:.1}% of the time",
+        seconds,
+        report.bytes as f64 / seconds.max(1e-9) / 1e6,
+        store.algorithm(),
+        hashing.name(),
+        report.hash_time.as_secs_f64(),
+        100.0 * report.hash_time.as_secs_f64() / seconds.max(1e-9)
+    )?;
+    writeln!(printer.out(), "{}", report.snapshot)?;
+    Ok(())
+}
+
+fn get(dir: &Path, expect: Option<Algorithm>, snapshot: &str, dest: &Path, printer: &mut Printer) -> Result<()> {
+    let store = open(dir, expect, OpenOptions::default(), printer)?;
+    let address = store.resolve(snapshot)?;
+    let total = store.snapshot(&address)?.bytes;
+    let mut progress = Progress::new(Some(total));
+    printer.progress = Some(progress.bar());
+    let mut count = |bytes: u64| progress.add(bytes);
+    let result = store.get(&address, dest, Some(&mut count));
+    progress.finish();
+    printer.progress = None;
+    let report = result?;
+    writeln!(
+        printer.out(),
+        "restored {} files, {} directories, {} links, {} bytes into {}",
+        report.files,
+        report.dirs,
+        report.symlinks,
+        report.bytes,
+        dest.display()
+    )?;
+    Ok(())
+}
+
+fn ls(dir: &Path, expect: Option<Algorithm>, snapshot: Option<&str>, printer: &mut Printer) -> Result<()> {
+    let store = open(dir, expect, OpenOptions::default(), printer)?;
+    let Some(snapshot) = snapshot else {
+        let mut snapshots = Vec::new();
+        for address in store.snapshots()? {
+            snapshots.push((store.snapshot(&address)?, address));
+        }
+        snapshots.sort_by_key(|(root, address)| (root.time, *address));
+        for (root, address) in snapshots {
+            writeln!(printer.out(), "{address}  {}  {} files  {} bytes", utc(root.time), root.files, root.bytes)?;
+        }
+        return Ok(());
+    };
+    let address = store.resolve(snapshot)?;
+    for entry in store.ls(&address)? {
+        let out = printer.out();
+        match &entry.node {
+            Node::File { mode, size, .. } => write!(out, "file {mode:04o} {size:>12} ")?,
+            Node::Dir { mode, .. } => write!(out, "dir  {mode:04o} {:>12} ", "-")?,
+            Node::Symlink { .. } => write!(out, "link {:>4} {:>12} ", "-", "-")?,
+        }
+        out.write_all(&crate::escape::escape(&entry.path))?;
+        if let Node::Symlink { target } = &entry.node {
+            out.write_all(b" -> ")?;
+            out.write_all(&crate::escape::escape(target))?;
+        }
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+/// `YYYY-MM-DD HH:MM:SS UTC` (civil-from-days, proleptic Gregorian).
+fn utc(seconds: u64) -> String {
+    let days = (seconds / 86_400) as i64;
+    let rest = seconds % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC", rest / 3600, rest / 60 % 60, rest % 60)
+}
+
+fn verify(dir: &Path, expect: Option<Algorithm>, printer: &mut Printer) -> Result<()> {
+    let store = open(dir, expect, OpenOptions::default(), printer)?;
+    let total = store.stats().map(|stats| stats.pack_bytes).ok();
+    let mut progress = Progress::new(total);
+    printer.progress = Some(progress.bar());
+    let mut count = |bytes: u64| progress.add(bytes);
+    let result = store.verify(Some(&mut count));
+    progress.finish();
+    printer.progress = None;
+    let report = result?;
+    for note in &report.notes {
+        printer.message(format_args!("store: {note}"))?;
+    }
+    for damage in &report.damage {
+        printer.message(format_args!("store: damaged: {}: {}", damage.what, damage.reason))?;
+        for file in &damage.files {
+            printer.message(format_args!("store:   in {file}"))?;
+        }
+    }
+    let verdict = if report.damage.is_empty() {
+        "every record is sound".to_string()
+    } else {
+        printer.status.failed = true;
+        format!("{} problems found", report.damage.len())
+    };
+    writeln!(
+        printer.out(),
+        "checked {} records in {} packs ({} bytes) and {} snapshots: {verdict}",
+        report.records,
+        report.packs,
+        report.bytes,
+        report.snapshots
+    )?;
+    Ok(())
+}
+
+fn stats(dir: &Path, expect: Option<Algorithm>, printer: &mut Printer) -> Result<()> {
+    let store = open(dir, expect, OpenOptions::default(), printer)?;
+    let mut stats = store.stats()?;
+    let manifest = *store.manifest();
+    let out = printer.out();
+    writeln!(out, "addresses:      {} (trailers {})", manifest.address, manifest.trailer)?;
+    writeln!(
+        out,
+        "chunker:        fastcdc-2020 {} / {} / {}",
+        manifest.chunker.min, manifest.chunker.avg, manifest.chunker.max
+    )?;
+    writeln!(out, "snapshots:      {}", stats.snapshots)?;
+    writeln!(out, "packs:          {} ({} bytes)", stats.packs, stats.pack_bytes)?;
+    writeln!(out, "records:        {} (chunks and metadata objects, each stored once)", stats.records)?;
+    writeln!(out, "stored bytes:   {}", stats.payload_bytes)?;
+    writeln!(out, "file bytes:     {} (all snapshots)", stats.logical_bytes)?;
+    writeln!(out, "dedup ratio:    {:.2}", stats.dedup_ratio())?;
+    let sizes = &mut stats.sizes;
+    writeln!(out, "record sizes:   {}", sizes.summary())?;
+    for (low, high, count) in sizes.buckets() {
+        writeln!(out, "  {low:>9} ..< {high:<9} {count}")?;
+    }
+    Ok(())
+}
+
+fn reindex(dir: &Path, expect: Option<Algorithm>, printer: &mut Printer) -> Result<()> {
+    // The index as it was, when it can still be read, to say what changed.
+    let before =
+        Store::open(dir, OpenOptions { expect, ..OpenOptions::default() }).ok().map(|s| s.index().to_sorted_vec());
+    let (store, problems) = Store::reindex(dir, OpenOptions { expect, ..OpenOptions::default() })?;
+    for note in store.notes() {
+        printer.message(format_args!("store: {note}"))?;
+    }
+    for problem in &problems {
+        printer.message(format_args!("store: damaged: {problem}"))?;
+    }
+    if !problems.is_empty() {
+        printer.status.failed = true;
+    }
+    let after = store.index().to_sorted_vec();
+    let comparison = match before {
+        Some(before) if before == after => "it equals the index it replaces".to_string(),
+        Some(before) => format!("it differs from the index it replaces ({} entries before)", before.len()),
+        None => "the index it replaces could not be read".to_string(),
+    };
+    writeln!(
+        printer.out(),
+        "rebuilt the index from {} packs: {} records; {comparison}",
+        after.iter().map(|entry| entry.1).collect::<std::collections::HashSet<_>>().len(),
+        after.len()
+    )?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn utc_dates() {
+        assert_eq!(super::utc(0), "1970-01-01 00:00:00 UTC");
+        assert_eq!(super::utc(951_782_400), "2000-02-29 00:00:00 UTC");
+        assert_eq!(super::utc(1_700_000_000), "2023-11-14 22:13:20 UTC");
+    }
+}

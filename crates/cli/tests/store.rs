@@ -1,0 +1,305 @@
+//! `chunkhash store ...` run as a real process: every subcommand, exit
+//! codes, `kill -9` of `put` at seeded points (by the crash-injection hook
+//! at every write step, and by SIGKILL at seeded delays), and a
+//! small run of `store bench`.
+
+use chunkhash_store::{OpenOptions, Store};
+use std::fs;
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+use vectors::{test_seed, TestRng};
+
+fn test_dir(test: &str) -> PathBuf {
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("store-cli-tests").join(test);
+    let _ = fs::remove_dir_all(&path);
+    fs::create_dir_all(&path).unwrap();
+    path
+}
+
+fn chunkhash(dir: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_chunkhash"));
+    command.current_dir(dir).env_remove("CHUNKHASH_STORE").env_remove("CHUNKHASH_STORE_CRASH_AT");
+    command.stdin(Stdio::null());
+    command
+}
+
+fn run(dir: &Path, args: &[&str]) -> Output {
+    chunkhash(dir).args(args).output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Runs and expects exit status `code`; returns stdout.
+fn expect(dir: &Path, args: &[&str], code: i32) -> String {
+    let output = run(dir, args);
+    assert_eq!(
+        output.status.code(),
+        Some(code),
+        "{args:?}\nstdout: {}\nstderr: {}",
+        text(&output.stdout),
+        text(&output.stderr)
+    );
+    text(&output.stdout)
+}
+
+fn last_line(stdout: &str) -> String {
+    stdout.lines().last().unwrap_or_default().to_string()
+}
+
+/// Random files under `root`: `files` of up to `max` bytes, in two folders.
+fn write_files(rng: &mut TestRng, root: &Path, files: usize, max: usize) {
+    for i in 0..files {
+        let dir = root.join(if i % 2 == 0 { "even" } else { "odd" });
+        fs::create_dir_all(&dir).unwrap();
+        let len = rng.range(0..=max);
+        fs::write(dir.join(format!("file {i}")), rng.bytes(len)).unwrap();
+    }
+}
+
+fn same_tree(a: &Path, b: &Path) -> bool {
+    let diff = Command::new("diff").arg("-r").arg("--no-dereference").arg(a).arg(b).output().unwrap();
+    diff.status.success()
+}
+
+#[test]
+fn every_subcommand_and_its_exit_codes() {
+    let dir = test_dir("subcommands");
+    let mut rng = TestRng::new(test_seed("store_subcommands", 0x5eed_1001));
+    write_files(&mut rng, &dir.join("data"), 12, 200_000);
+    std::os::unix::fs::symlink("even/file 0", dir.join("data/link")).unwrap();
+
+    let created = expect(&dir, &["store", "init", "--store", "st", "--algorithm", "sha256", "--chunk-avg", "32K"], 0);
+    assert!(created.contains("SHA-256") && created.contains("32768"), "{created}");
+    expect(&dir, &["store", "init", "--store", "st"], 2);
+
+    let put = expect(&dir, &["store", "put", "--store", "st", "data"], 0);
+    let snapshot = last_line(&put);
+    assert_eq!(snapshot.len(), 64, "{put}");
+
+    // CHUNKHASH_STORE names the store when --store is absent.
+    let with_env = |args: &[&str]| chunkhash(&dir).args(args).env("CHUNKHASH_STORE", "st").output().unwrap();
+    let listed = with_env(&["store", "ls"]);
+    assert!(text(&listed.stdout).starts_with(&snapshot), "{}", text(&listed.stdout));
+    let entries = text(&with_env(&["store", "ls", &snapshot[..10]]).stdout);
+    assert!(entries.contains("data/even/file 0\n") && entries.contains("data/link -> even/file 0"), "{entries}");
+
+    expect(&dir, &["store", "get", "--store", "st", &snapshot, "out"], 0);
+    assert!(same_tree(&dir.join("data"), &dir.join("out/data")));
+    let verified = expect(&dir, &["store", "verify", "--store", "st"], 0);
+    assert!(verified.contains("every record is sound"), "{verified}");
+    let stats = expect(&dir, &["store", "stats", "--store", "st"], 0);
+    assert!(stats.contains("snapshots:      1") && stats.contains("dedup ratio"), "{stats}");
+    let reindexed = expect(&dir, &["store", "reindex", "--store", "st"], 0);
+    assert!(reindexed.contains("it equals the index it replaces"), "{reindexed}");
+
+    // Usage errors exit 2 with a message.
+    let cases: [(&[&str], &str); 5] = [
+        (&["store", "verify"], "no store given"),
+        (&["store", "verify", "--store", "data"], "not a chunk store"),
+        (&["store", "get", "--store", "st", "abcdef12", "out2"], "no snapshot abcdef12"),
+        (&["store", "ls", "--store", "st", "--algorithm", "blake3-160"], "not BLAKE3-160 as expected"),
+        (&["store", "get", "--store", "st", &snapshot, "out"], "not an empty directory"),
+    ];
+    for (args, message) in cases {
+        let output = run(&dir, args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {}", text(&output.stderr));
+        assert!(text(&output.stderr).contains(message), "{args:?}: {}", text(&output.stderr));
+    }
+
+    // A second writer is refused while one holds the lock.
+    let writer = Store::open(&dir.join("st"), OpenOptions { write: true, ..OpenOptions::default() }).unwrap();
+    let output = run(&dir, &["store", "put", "--store", "st", "data"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("another writer"), "{}", text(&output.stderr));
+    drop(writer);
+
+    // Damage: verify names the chunk and its file and exits 1; get exits 1.
+    let pack = fs::read_dir(dir.join("st/packs")).unwrap().next().unwrap().unwrap().path();
+    let mut bytes = fs::read(&pack).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x40;
+    fs::write(&pack, bytes).unwrap();
+    let output = run(&dir, &["store", "verify", "--store", "st"]);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = text(&output.stderr);
+    assert!(stderr.contains("damaged: chunk") && stderr.contains(&format!("in {}:data/", &snapshot[..12])), "{stderr}");
+    let output = run(&dir, &["store", "get", "--store", "st", &snapshot, "out3"]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    assert!(text(&output.stderr).contains("checksum mismatch"), "{}", text(&output.stderr));
+}
+
+/// The store after a crash: it opens, verifies clean, and restores the
+/// earlier snapshot exactly.
+fn assert_sound_after_crash(dir: &Path, store: &Path, earlier: &str, data: &Path, label: &str) {
+    let opened = Store::open(store, OpenOptions::default()).unwrap_or_else(|e| panic!("{label}: open: {e}"));
+    let report = opened.verify(None).unwrap();
+    assert!(report.damage.is_empty(), "{label}: {:?}", report.damage);
+    let out = dir.join(format!("restored-{label}"));
+    let address = opened.resolve(earlier).unwrap();
+    opened.get(&address, &out, None).unwrap_or_else(|e| panic!("{label}: get: {e}"));
+    assert!(same_tree(data, &out.join("v1")), "{label}: restored tree differs");
+    fs::remove_dir_all(&out).unwrap();
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    let _ = fs::remove_dir_all(to);
+    let status = Command::new("cp").arg("-a").arg(from).arg(to).status().unwrap();
+    assert!(status.success());
+}
+
+/// A put with a crash injected at write step `step` (0: none).
+fn put_crashing(dir: &Path, store: &Path, input: &str, step: u64) -> Output {
+    let mut command = chunkhash(dir);
+    command.args(["store", "put", "--pack-target", "128K", "--store"]).arg(store).arg(input);
+    if step > 0 {
+        command.env("CHUNKHASH_STORE_CRASH_AT", step.to_string());
+    }
+    command.output().unwrap()
+}
+
+#[test]
+fn kill_9_during_put_at_every_write_step() {
+    let dir = test_dir("crash_steps");
+    let mut rng = TestRng::new(test_seed("store_crash_steps", 0x5eed_2001));
+    write_files(&mut rng, &dir.join("v1"), 10, 60_000);
+    copy_dir(&dir.join("v1"), &dir.join("v2"));
+    write_files(&mut rng, &dir.join("v2/new"), 16, 120_000);
+    fs::write(dir.join("v2/even/file 0"), rng.bytes(90_000)).unwrap();
+
+    let baseline = dir.join("baseline");
+    expect(
+        &dir,
+        &["store", "init", "--store", "baseline", "--chunk-min", "1K", "--chunk-avg", "4K", "--chunk-max", "16K"],
+        0,
+    );
+    let earlier = last_line(&expect(&dir, &["store", "put", "--store", "baseline", "--pack-target", "128K", "v1"], 0));
+
+    // The write steps of an uninterrupted put: the first step at which no
+    // crash happens, found by bisection (steps are deterministic from the
+    // same starting store).
+    let work = dir.join("work");
+    let crashes = |step: u64| {
+        copy_dir(&baseline, &work);
+        let output = put_crashing(&dir, &work, "v2", step);
+        !output.status.success()
+    };
+    let (mut low, mut high) = (1u64, 4096u64);
+    assert!(!crashes(high), "more than {high} write steps");
+    while low < high {
+        let mid = (low + high) / 2;
+        if crashes(mid) {
+            low = mid + 1;
+        } else {
+            high = mid;
+        }
+    }
+    let steps = low - 1;
+    assert!(steps > 20, "only {steps} write steps");
+    println!("an uninterrupted put takes {steps} write steps");
+
+    // Every step: each write, fsync, rename, truncation and removal.
+    for step in 1..=steps {
+        copy_dir(&baseline, &work);
+        let output = put_crashing(&dir, &work, "v2", step);
+        assert_eq!(output.status.signal(), Some(6), "step {step}: {}", text(&output.stderr));
+        assert!(text(&output.stderr).contains("crash injected"), "step {step}");
+        assert_sound_after_crash(&dir, &work, &earlier, &dir.join("v1"), &format!("step-{step}"));
+        // The store takes the next put, which stores v2 whole.
+        let again = last_line(&text(&put_crashing(&dir, &work, "v2", 0).stdout));
+        let out = dir.join("out-v2");
+        let _ = fs::remove_dir_all(&out);
+        expect(&dir, &["store", "get", "--store", "work", &again, "out-v2"], 0);
+        assert!(same_tree(&dir.join("v2"), &out.join("v2")), "step {step}: v2 differs");
+    }
+}
+
+#[test]
+fn sigkill_during_put_at_seeded_delays() {
+    let dir = test_dir("sigkill");
+    let mut rng = TestRng::new(test_seed("store_sigkill", 0x5eed_3001));
+    write_files(&mut rng, &dir.join("v1"), 6, 50_000);
+    write_files(&mut rng, &dir.join("v2"), 40, 1_000_000);
+    let store = dir.join("st");
+    expect(
+        &dir,
+        &["store", "init", "--store", "st", "--chunk-min", "1K", "--chunk-avg", "4K", "--chunk-max", "16K"],
+        0,
+    );
+    let earlier = last_line(&expect(&dir, &["store", "put", "--store", "st", "v1"], 0));
+    let mut finished = Vec::new();
+    let mut killed = 0;
+    for round in 0..8 {
+        let delay = Duration::from_millis(rng.range(0..=120) as u64);
+        let mut child = chunkhash(&dir)
+            .args(["store", "put", "--pack-target", "256K", "--store", "st", "v2"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(delay);
+        let _ = child.kill(); // SIGKILL
+        let output = child.wait_with_output().unwrap();
+        if output.status.success() {
+            finished.push(last_line(&text(&output.stdout)));
+        } else {
+            assert_eq!(output.status.signal(), Some(9), "round {round}");
+            killed += 1;
+        }
+        assert_sound_after_crash(&dir, &store, &earlier, &dir.join("v1"), &format!("kill-{round}"));
+    }
+    println!("{killed} of 8 puts killed, {} finished first", finished.len());
+    // Puts that finished before the kill left complete snapshots.
+    let opened = Store::open(&store, OpenOptions::default()).unwrap();
+    for snapshot in finished {
+        let address = opened.resolve(&snapshot).unwrap();
+        let out = dir.join(format!("finished-{snapshot}"));
+        opened.get(&address, &out, None).unwrap();
+        assert!(same_tree(&dir.join("v2"), &out.join("v2")));
+    }
+}
+
+#[test]
+fn bench_runs_small_and_writes_json() {
+    let dir = test_dir("bench");
+    let json = dir.join("run.json");
+    let stdout = expect(
+        &dir,
+        &[
+            "store",
+            "bench",
+            "--size",
+            "3MiB",
+            "--small-files",
+            "40",
+            "--runs",
+            "1",
+            "--fsync",
+            "no",
+            "--dir",
+            ".",
+            "--json",
+            "run.json",
+        ],
+        0,
+    );
+    assert!(stdout.contains("BLAKE3 batch") && stdout.contains("vs SHA-512/160"), "{stdout}");
+    let value: serde_json::Value = serde_json::from_str(&fs::read_to_string(json).unwrap()).unwrap();
+    assert_eq!(value["tool"], "chunkhash store bench");
+    let rows = value["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 6);
+    for row in rows {
+        assert!(row["mb_per_s"].as_f64().unwrap() > 0.0, "{row}");
+        let share = row["hash_share"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&share), "{row}");
+    }
+    assert_eq!(rows[0]["vs_sha512_160"].as_f64(), Some(1.0));
+    assert_eq!(value["corpus"]["large_bytes"], 3 << 20);
+    assert!(value["chunks"]["count"].as_u64().unwrap() > 0);
+    // Nothing left behind in --dir but the JSON.
+    let left: Vec<_> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left, vec![std::ffi::OsString::from("run.json")]);
+}

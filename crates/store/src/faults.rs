@@ -1,0 +1,83 @@
+//! Deterministic crash injection, for the crash tests only.
+//!
+//! With `CHUNKHASH_STORE_CRASH_AT=N` in the environment, the N-th write step
+//! of the process (a write of bytes, an fsync, a rename, a truncation or a
+//! removal; counted from 1) aborts the process, as `kill -9` would at that
+//! moment: a write is first cut in half, as a torn write. With the variable
+//! unset (always, outside tests) a step costs one relaxed atomic add.
+//!
+//! What this cannot show is a power cut: the page cache survives an abort,
+//! so writes the kernel acknowledged are all there afterwards. The fsyncs
+//! are what make the same hold across a power cut.
+
+use std::fs::File;
+use std::io::{self, IoSlice, Write};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
+
+/// The environment variable that arms the crash.
+pub(crate) const CRASH_ENV: &str = "CHUNKHASH_STORE_CRASH_AT";
+
+static STEPS: AtomicU64 = AtomicU64::new(0);
+
+fn crash_at() -> Option<u64> {
+    static LIMIT: OnceLock<Option<u64>> = OnceLock::new();
+    *LIMIT.get_or_init(|| std::env::var(CRASH_ENV).ok().and_then(|value| value.parse().ok()))
+}
+
+/// Write steps taken so far by this process.
+pub(crate) fn steps() -> u64 {
+    STEPS.load(Ordering::Relaxed)
+}
+
+/// Counts a step; true when it is the one to crash at.
+fn is_crash_step() -> bool {
+    let step = STEPS.fetch_add(1, Ordering::Relaxed) + 1;
+    crash_at() == Some(step)
+}
+
+fn crash(what: &str) -> ! {
+    let _ = writeln!(io::stderr(), "chunkhash: crash injected at write step {} ({what})", steps());
+    std::process::abort()
+}
+
+/// A step with no bytes (fsync, rename, truncation, removal), before it runs.
+pub(crate) fn step(what: &str) {
+    if is_crash_step() {
+        crash(what);
+    }
+}
+
+/// `file.write_all(bytes)` as a step.
+pub(crate) fn write_all(file: &mut File, bytes: &[u8]) -> io::Result<()> {
+    if is_crash_step() {
+        let _ = file.write_all(&bytes[..bytes.len() / 2]);
+        crash("torn write");
+    }
+    file.write_all(bytes)
+}
+
+/// Writes every byte of `slices` with vectored writes, as one step (a crash
+/// writes the first half of the bytes).
+pub(crate) fn write_all_vectored(file: &mut File, mut slices: &mut [IoSlice<'_>]) -> io::Result<()> {
+    if is_crash_step() {
+        let total: usize = slices.iter().map(|slice| slice.len()).sum();
+        let mut left = total / 2;
+        for slice in slices.iter() {
+            let take = left.min(slice.len());
+            let _ = file.write_all(&slice[..take]);
+            left -= take;
+        }
+        crash("torn write");
+    }
+    IoSlice::advance_slices(&mut slices, 0);
+    while !slices.is_empty() {
+        match file.write_vectored(slices) {
+            Ok(0) => return Err(io::Error::new(io::ErrorKind::WriteZero, "failed to write the whole pack")),
+            Ok(n) => IoSlice::advance_slices(&mut slices, n),
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,27 @@
+#![doc = include_str!("../README.md")]
+#![deny(unsafe_code)]
+#![warn(missing_docs, unreachable_pub)]
+
+mod address;
+mod error;
+mod faults;
+mod index;
+mod ingest;
+pub mod location;
+mod manifest;
+pub mod object;
+mod pack;
+mod restore;
+mod sizes;
+mod store;
+mod verify;
+
+pub use address::{check_address_algorithm, Address, Hashing, ADDRESS_ALGORITHMS, MAX_ADDRESS_LEN};
+pub use error::{io_message, Error, Result};
+pub use index::{Index, Location as RecordLocation};
+pub use ingest::{PutOptions, PutReport};
+pub use manifest::{ChunkerSettings, Manifest, FORMAT_VERSION};
+pub use restore::{listed_path, Listed, RestoreReport};
+pub use sizes::ChunkSizes;
+pub use store::{CreateOptions, OpenOptions, Store, DEFAULT_PACK_TARGET};
+pub use verify::{Damage, Stats, VerifyReport};

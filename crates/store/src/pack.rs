@@ -1,0 +1,324 @@
+//! The pack format: a header, then records, each sealed by a registry
+//! trailer whose context is the record's offset. The layout is in the crate
+//! docs.
+
+use crate::address::{Address, AddressHasher, MAX_ADDRESS_LEN};
+use crate::faults;
+use chunkhash::trailer::{self, trailer_len, MAX_TRAILER_LEN};
+use chunkhash::{blake3, Algorithm, StreamingHasher};
+use std::fs::File;
+use std::io::{self, IoSlice};
+use std::path::{Path, PathBuf};
+
+/// Bytes 0..8 of a pack: "CHPACK", a zero, the pack format version.
+pub(crate) const PACK_MAGIC: [u8; 8] = *b"CHPACK\x00\x01";
+/// The header: magic, address algorithm id, trailer algorithm id, six zeros.
+pub(crate) const PACK_HEADER_LEN: usize = 16;
+/// Byte 0 of every record.
+pub(crate) const RECORD_MAGIC: u8 = 0xC5;
+/// Magic byte and the little-endian u32 payload length.
+pub(crate) const RECORD_HEADER_LEN: usize = 5;
+/// Bytes of a pack name (BLAKE3-160 of the pack's table of contents).
+pub(crate) const PACK_ID_LEN: usize = 20;
+/// The folder of packs.
+pub(crate) const PACKS: &str = "packs";
+/// The pack being filled, in the staging directory.
+pub(crate) const OPEN_PACK: &str = "open.pack";
+
+/// A pack's name: BLAKE3-160 of its table of contents.
+pub(crate) type PackId = [u8; PACK_ID_LEN];
+
+/// `packs/HEX.pack`.
+pub(crate) fn pack_file(id: &PackId) -> String {
+    format!("{PACKS}/{}.pack", crate::address::Address::from_slice(id).map(|a| a.to_hex()).unwrap_or_default())
+}
+
+/// The id in a listed pack file name (`HEX.pack`), or `None` for any other file.
+pub(crate) fn parse_pack_file(name: &str) -> Option<PackId> {
+    let hex = name.strip_suffix(".pack")?;
+    if hex.len() != 2 * PACK_ID_LEN {
+        return None;
+    }
+    Address::from_hex(hex).ok()?.as_bytes().try_into().ok()
+}
+
+pub(crate) fn pack_header(address: Algorithm, trailer: Algorithm) -> [u8; PACK_HEADER_LEN] {
+    let mut header = [0u8; PACK_HEADER_LEN];
+    header[..8].copy_from_slice(&PACK_MAGIC);
+    header[8] = address.id();
+    header[9] = trailer.id();
+    header
+}
+
+/// Checks a pack's header against the store's algorithms.
+pub(crate) fn check_header(bytes: &[u8], address: Algorithm) -> Result<(), String> {
+    if bytes.len() < PACK_HEADER_LEN {
+        return Err(format!("{} bytes, shorter than a pack header", bytes.len()));
+    }
+    if bytes[..8] != PACK_MAGIC {
+        return Err("no pack header (damaged, or not a pack)".into());
+    }
+    if bytes[8] != address.id() {
+        return Err(format!("header names address algorithm id {}, the store uses {}", bytes[8], address));
+    }
+    Ok(())
+}
+
+/// Feeds a record's non-payload bytes (header, address, trailer) to the
+/// table-of-contents hash. The payload is covered by the address.
+fn hash_toc(toc: &mut blake3::Hasher, record: &[u8], address_len: usize, payload_len: usize) {
+    let body = RECORD_HEADER_LEN + address_len;
+    toc.update(&record[..body]);
+    toc.update(&record[body + payload_len..]);
+}
+
+fn toc_id(toc: &blake3::Hasher) -> PackId {
+    *toc.finalize().address().as_bytes()
+}
+
+/// One record of a pack.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RecordRef {
+    pub(crate) address: Address,
+    pub(crate) offset: u64,
+    pub(crate) len: u32,
+}
+
+/// The length of the record at the start of `bytes`, from its header and
+/// its trailer's algorithm id, checking that it fits.
+fn record_extent(bytes: &[u8], address_len: usize) -> Result<(usize, usize), String> {
+    if bytes.len() < RECORD_HEADER_LEN {
+        return Err(format!("{} bytes left, shorter than a record header", bytes.len()));
+    }
+    if bytes[0] != RECORD_MAGIC {
+        return Err(format!("byte {:#04x} where a record starts", bytes[0]));
+    }
+    let payload_len = u32::from_le_bytes([bytes[1], bytes[2], bytes[3], bytes[4]]) as usize;
+    let body = RECORD_HEADER_LEN + address_len + payload_len;
+    let Some(&id) = bytes.get(body) else {
+        return Err(format!("record of {payload_len} payload bytes runs past the end ({} bytes left)", bytes.len()));
+    };
+    let algorithm = Algorithm::from_id(id).map_err(|_| format!("trailer names unknown algorithm id {id}"))?;
+    let total = body + trailer_len(algorithm);
+    if total > bytes.len() {
+        return Err(format!("record of {total} bytes runs past the end ({} bytes left)", bytes.len()));
+    }
+    Ok((total, payload_len))
+}
+
+/// Parses the record that `bytes` holds exactly, read from pack offset
+/// `offset`: its structure and trailer (not its address, which needs a hash).
+pub(crate) fn parse_record(bytes: &[u8], offset: u64, address_len: usize) -> Result<(Address, &[u8]), String> {
+    let (total, payload_len) = record_extent(bytes, address_len)?;
+    if total != bytes.len() {
+        return Err(format!("the record holds {total} bytes, the index says {}", bytes.len()));
+    }
+    let body = RECORD_HEADER_LEN + address_len;
+    trailer::verify(&bytes[..body + payload_len], &bytes[body + payload_len..], offset).map_err(|e| e.to_string())?;
+    let address = Address::from_slice(&bytes[RECORD_HEADER_LEN..body]).ok_or("empty address")?;
+    Ok((address, &bytes[body..body + payload_len]))
+}
+
+/// Checks the record starting at `bytes[offset]` (structure and trailer);
+/// returns its length, the address it holds and its payload.
+pub(crate) fn parse_record_at(
+    bytes: &[u8],
+    offset: usize,
+    address_len: usize,
+) -> Result<(usize, Address, &[u8]), String> {
+    let (total, _) = record_extent(&bytes[offset..], address_len)?;
+    let (address, payload) = parse_record(&bytes[offset..offset + total], offset as u64, address_len)?;
+    Ok((total, address, payload))
+}
+
+/// What a scan of a whole pack found.
+#[derive(Debug)]
+pub(crate) struct Scan {
+    /// The sound records, in order, up to the first unsound one.
+    pub(crate) records: Vec<RecordRef>,
+    /// Where the sound records end.
+    pub(crate) sound_end: u64,
+    /// What is wrong at `sound_end`, if the pack does not end there.
+    pub(crate) problem: Option<String>,
+    /// The pack's name, from the sound records.
+    pub(crate) id: PackId,
+}
+
+/// Scans a whole pack: structure, trailers, and addresses (hashed in one
+/// batch). Err when the header itself is wrong.
+pub(crate) fn scan(bytes: &[u8], hasher: &mut AddressHasher) -> Result<Scan, String> {
+    let address_len = hasher.algorithm().digest_len();
+    check_header(bytes, hasher.algorithm())?;
+    let mut toc = blake3::Hasher::new();
+    toc.update(&bytes[..PACK_HEADER_LEN]);
+    let mut records = Vec::new();
+    let mut payloads = Vec::new();
+    let mut offset = PACK_HEADER_LEN;
+    let mut problem = None;
+    while offset < bytes.len() {
+        match parse_record_at(bytes, offset, address_len) {
+            Ok((total, address, payload)) => {
+                records.push(RecordRef { address, offset: offset as u64, len: total as u32 });
+                payloads.push(payload);
+                offset += total;
+            }
+            Err(reason) => {
+                problem = Some(format!("at offset {offset}: {reason}"));
+                break;
+            }
+        }
+    }
+    let mut addresses = Vec::with_capacity(payloads.len());
+    hasher.addresses(&payloads, &mut addresses);
+    let mut sound = records.len();
+    if let Some(bad) = records.iter().zip(&addresses).position(|(record, address)| record.address != *address) {
+        let record = records[bad];
+        problem = Some(format!(
+            "at offset {}: the payload hashes to {}, not to the address {} the record claims",
+            record.offset, addresses[bad], record.address
+        ));
+        sound = bad;
+    }
+    records.truncate(sound);
+    for (record, payload) in records.iter().zip(&payloads) {
+        let start = record.offset as usize;
+        hash_toc(&mut toc, &bytes[start..start + record.len as usize], address_len, payload.len());
+    }
+    let sound_end = records.last().map_or(PACK_HEADER_LEN as u64, |r| r.offset + u64::from(r.len));
+    Ok(Scan { records, sound_end, problem, id: toc_id(&toc) })
+}
+
+/// The pack being filled. Records go to the file with vectored writes:
+/// each payload is written from the caller's buffer (the read-ahead of
+/// `put`) without a copy, between its header and its trailer.
+#[derive(Debug)]
+pub(crate) struct PackWriter {
+    file: File,
+    path: PathBuf,
+    len: u64,
+    toc: blake3::Hasher,
+    records: Vec<RecordRef>,
+    address_len: usize,
+    trailer: Algorithm,
+}
+
+/// A pack that is complete on disk (not yet published).
+#[derive(Debug)]
+pub(crate) struct Finished {
+    pub(crate) staged: PathBuf,
+    pub(crate) id: PackId,
+    pub(crate) records: Vec<RecordRef>,
+}
+
+/// A record's bytes other than its payload.
+struct Frame {
+    head: [u8; RECORD_HEADER_LEN + MAX_ADDRESS_LEN],
+    head_len: usize,
+    trailer: [u8; MAX_TRAILER_LEN],
+    trailer_len: usize,
+}
+
+impl PackWriter {
+    /// Starts a pack at `path` (replacing any file there).
+    pub(crate) fn create(path: &Path, address: Algorithm, trailer: Algorithm) -> io::Result<PackWriter> {
+        let mut file = File::create(path)?;
+        let header = pack_header(address, trailer);
+        faults::write_all(&mut file, &header)?;
+        let mut toc = blake3::Hasher::new();
+        toc.update(&header);
+        Ok(PackWriter {
+            file,
+            path: path.to_path_buf(),
+            len: PACK_HEADER_LEN as u64,
+            toc,
+            records: Vec::new(),
+            address_len: address.digest_len(),
+            trailer,
+        })
+    }
+
+    /// Bytes in the pack so far.
+    pub(crate) fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Records so far.
+    pub(crate) fn record_count(&self) -> usize {
+        self.records.len()
+    }
+
+    /// Appends records, in order.
+    pub(crate) fn append(&mut self, records: &[(Address, &[u8])]) -> io::Result<()> {
+        let mut frames = Vec::with_capacity(records.len());
+        let mut offset = self.len;
+        for (address, payload) in records {
+            let mut frame = Frame {
+                head: [0; RECORD_HEADER_LEN + MAX_ADDRESS_LEN],
+                head_len: RECORD_HEADER_LEN + self.address_len,
+                trailer: [0; MAX_TRAILER_LEN],
+                trailer_len: trailer_len(self.trailer),
+            };
+            frame.head[0] = RECORD_MAGIC;
+            frame.head[1..5].copy_from_slice(&(payload.len() as u32).to_le_bytes());
+            frame.head[5..frame.head_len].copy_from_slice(address.as_bytes());
+            seal_parts(&frame.head[..frame.head_len], payload, self.trailer, offset, &mut frame.trailer);
+            self.toc.update(&frame.head[..frame.head_len]);
+            self.toc.update(&frame.trailer[..frame.trailer_len]);
+            let len = frame.head_len + payload.len() + frame.trailer_len;
+            self.records.push(RecordRef { address: *address, offset, len: len as u32 });
+            offset += len as u64;
+            frames.push(frame);
+        }
+        let mut slices: Vec<IoSlice<'_>> = Vec::with_capacity(3 * records.len());
+        for (frame, (_, payload)) in frames.iter().zip(records) {
+            slices.push(IoSlice::new(&frame.head[..frame.head_len]));
+            slices.push(IoSlice::new(payload));
+            slices.push(IoSlice::new(&frame.trailer[..frame.trailer_len]));
+        }
+        faults::write_all_vectored(&mut self.file, &mut slices)?;
+        self.len = offset;
+        Ok(())
+    }
+
+    /// Closes the file.
+    pub(crate) fn finish(self) -> Finished {
+        Finished { staged: self.path, id: toc_id(&self.toc), records: self.records }
+    }
+}
+
+/// The trailer of the block `head ++ payload`, hashed in two parts so the
+/// payload need not be copied next to its header. By the trailer layout
+/// (`chunkhash::trailer`: the id, then the checksum XOR a mask made from the
+/// context and the id alone), the mask is the trailer of the empty block
+/// XOR the checksum of the empty block.
+fn seal_parts(head: &[u8], payload: &[u8], algorithm: Algorithm, context: u64, out: &mut [u8; MAX_TRAILER_LEN]) {
+    let mut hasher = StreamingHasher::new(algorithm);
+    hasher.update(head).update(payload);
+    let checksum = hasher.finalize();
+    let empty_trailer = trailer::seal(&[], algorithm, context);
+    let empty_checksum = chunkhash::digest(algorithm, &[]);
+    out[0] = algorithm.id();
+    for (i, byte) in checksum.as_bytes().iter().enumerate() {
+        out[1 + i] = byte ^ empty_trailer.as_bytes()[1 + i] ^ empty_checksum.as_bytes()[i];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trailers_sealed_in_parts_equal_the_registry_trailers() {
+        let block: Vec<u8> = (0..3000u32).map(|i| (i * 7 + i / 251) as u8).collect();
+        for &algorithm in Algorithm::all() {
+            for split in [0, 1, 25, 1500, 3000] {
+                for context in [0, 16, u64::MAX] {
+                    let mut out = [0u8; MAX_TRAILER_LEN];
+                    seal_parts(&block[..split], &block[split..], algorithm, context, &mut out);
+                    let expected = trailer::seal(&block, algorithm, context);
+                    assert_eq!(&out[..expected.len()], expected.as_bytes(), "{algorithm} split {split}");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,642 @@
+//! A store: opening and creating one, recovery after an interrupted writer,
+//! verified reads, and the commit that makes a snapshot visible.
+
+use crate::address::{check_address_algorithm, Address, AddressHasher, Hashing};
+use crate::error::{Error, Result};
+use crate::index::{self, Index, INDEX};
+use crate::location::{Directory, Location, WriterLock};
+use crate::manifest::{ChunkerSettings, Manifest, FORMAT_VERSION};
+use crate::object::{Content, Snapshot, Tree};
+use crate::pack::{self, PackId, PackWriter, RecordRef, OPEN_PACK, PACKS};
+use chunkhash::Algorithm;
+use std::collections::HashSet;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// The manifest's name.
+pub(crate) const MANIFEST: &str = "manifest";
+/// The folder of snapshot pointers.
+pub(crate) const SNAPSHOTS: &str = "snapshots";
+/// A pack is sealed once it holds this many bytes.
+pub const DEFAULT_PACK_TARGET: u64 = 32 << 20;
+
+/// How a new store is made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CreateOptions {
+    /// The address algorithm: BLAKE3-160 by default; BLAKE3, SHA-512/160,
+    /// SHA-256 and BLAKE2b-256 may be chosen.
+    pub address: Algorithm,
+    /// The trailer of every record: CRC32C by default, any algorithm of the
+    /// registry.
+    pub trailer: Algorithm,
+    /// The chunker.
+    pub chunker: ChunkerSettings,
+}
+
+impl Default for CreateOptions {
+    fn default() -> Self {
+        CreateOptions { address: Algorithm::Blake3_160, trailer: Algorithm::Crc32c, chunker: ChunkerSettings::DEFAULT }
+    }
+}
+
+/// How a store is opened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OpenOptions {
+    /// The address algorithm the caller expects, if any: another one is an
+    /// [`Error::UnexpectedAlgorithm`].
+    pub expect: Option<Algorithm>,
+    /// Take the writer lock (needed by `put` and `reindex`).
+    pub write: bool,
+    /// Make every commit durable with fsync (default). Without it a crash
+    /// of the process still leaves a sound store, a power cut may not.
+    pub fsync: bool,
+    /// Seal packs at this size.
+    pub pack_target: u64,
+}
+
+impl Default for OpenOptions {
+    fn default() -> Self {
+        OpenOptions { expect: None, write: false, fsync: true, pack_target: DEFAULT_PACK_TARGET }
+    }
+}
+
+/// An open store.
+#[derive(Debug)]
+pub struct Store {
+    pub(crate) location: Box<dyn Location>,
+    pub(crate) manifest: Manifest,
+    pub(crate) index: Index,
+    lock: Option<WriterLock>,
+    /// Another process held the writer lock when this one opened.
+    pub(crate) writer_active: bool,
+    pub(crate) options: OpenOptions,
+    notes: Vec<String>,
+}
+
+fn io_error(location: &dyn Location, action: &'static str, name: &str) -> impl FnOnce(io::Error) -> Error {
+    let path = PathBuf::from(location.describe(name));
+    move |source| Error::io(action, path, source)
+}
+
+impl Store {
+    /// Creates a store in `dir` (a new or empty directory) and opens it
+    /// for writing.
+    pub fn create(dir: &Path, create: CreateOptions, open: OpenOptions) -> Result<Store> {
+        check_address_algorithm(create.address)?;
+        if !create.trailer.is_available() {
+            return Err(Error::UnsupportedAlgorithm { algorithm: create.trailer, reason: "not in this build" });
+        }
+        create.chunker.check()?;
+        match std::fs::read_dir(dir) {
+            Ok(mut entries) => {
+                if entries.next().is_some() {
+                    return Err(Error::AlreadyExists(dir.to_path_buf()));
+                }
+            }
+            Err(error) if error.kind() == io::ErrorKind::NotFound => {}
+            Err(error) => return Err(Error::io("reading", dir, error)),
+        }
+        for folder in [PACKS, INDEX, SNAPSHOTS] {
+            let path = dir.join(folder);
+            std::fs::create_dir_all(&path).map_err(|e| Error::io("creating", &path, e))?;
+        }
+        let manifest = Manifest {
+            format_version: FORMAT_VERSION,
+            address: create.address,
+            trailer: create.trailer,
+            chunker: create.chunker,
+        };
+        let location = Directory::new(dir);
+        // The manifest last: a directory without one is not a store yet.
+        location
+            .write(MANIFEST, manifest.encode().as_bytes(), true)
+            .map_err(io_error(&location, "writing", MANIFEST))?;
+        Store::open(dir, OpenOptions { write: true, ..open })
+    }
+
+    /// Opens the store in `dir`.
+    pub fn open(dir: &Path, options: OpenOptions) -> Result<Store> {
+        Store::open_location(Box::new(Directory::new(dir)), options)
+    }
+
+    /// Opens a store at any [`Location`].
+    pub fn open_location(location: Box<dyn Location>, options: OpenOptions) -> Result<Store> {
+        let mut store = Store::open_unindexed(location, options)?;
+        store.load_index()?;
+        store.recover(true)?;
+        Ok(store)
+    }
+
+    /// Reads the manifest and takes the lock, without reading the index.
+    fn open_unindexed(location: Box<dyn Location>, options: OpenOptions) -> Result<Store> {
+        let manifest_path = PathBuf::from(location.describe(MANIFEST));
+        let bytes = match location.read(MANIFEST) {
+            Ok(bytes) => bytes,
+            Err(error) if error.kind() == io::ErrorKind::NotFound => {
+                return Err(Error::NotAStore(PathBuf::from(location.describe(""))));
+            }
+            Err(error) => return Err(Error::io("reading", manifest_path, error)),
+        };
+        let manifest = Manifest::parse(&bytes, &manifest_path)?;
+        if let Some(expected) = options.expect {
+            if expected != manifest.address {
+                return Err(Error::UnexpectedAlgorithm { expected, found: manifest.address });
+            }
+        }
+        let mut store = Store {
+            location,
+            manifest,
+            index: Index::default(),
+            lock: None,
+            writer_active: false,
+            options,
+            notes: Vec::new(),
+        };
+        if options.write {
+            store.lock = Some(store.take_lock()?.map_err(|holder| Error::Locked {
+                path: PathBuf::from(store.location.describe(crate::location::LOCK_FILE)),
+                holder,
+            })?);
+        }
+        Ok(store)
+    }
+
+    fn take_lock(&self) -> Result<Result<WriterLock, String>> {
+        let name = crate::location::LOCK_FILE;
+        self.location.try_lock().map_err(io_error(&*self.location, "locking", name))
+    }
+
+    /// The manifest.
+    pub fn manifest(&self) -> &Manifest {
+        &self.manifest
+    }
+
+    /// The address algorithm.
+    pub fn algorithm(&self) -> Algorithm {
+        self.manifest.address
+    }
+
+    /// The index.
+    pub fn index(&self) -> &Index {
+        &self.index
+    }
+
+    /// What opening the store found and repaired (a torn record cut off, a
+    /// pack indexed after an interrupted put), one message each.
+    pub fn notes(&self) -> &[String] {
+        &self.notes
+    }
+
+    pub(crate) fn note(&mut self, note: String) {
+        self.notes.push(note);
+    }
+
+    pub(crate) fn describe(&self, name: &str) -> String {
+        self.location.describe(name)
+    }
+
+    pub(crate) fn hasher(&self, hashing: Hashing) -> AddressHasher {
+        AddressHasher::new(self.manifest.address, hashing)
+    }
+
+    fn load_index(&mut self) -> Result<()> {
+        let names = self.location.list(INDEX).map_err(io_error(&*self.location, "listing", INDEX))?;
+        let mut index = Index::default();
+        for name in names.iter().filter(|name| index::is_index_file(name)) {
+            let name = format!("{INDEX}/{name}");
+            let bytes = match self.location.read(&name) {
+                Ok(bytes) => bytes,
+                // Removed by a concurrent reindex, which wrote its
+                // replacement first: read the folder again.
+                Err(error) if error.kind() == io::ErrorKind::NotFound => return self.load_index(),
+                Err(error) => return Err(Error::io("reading", self.location.describe(&name), error)),
+            };
+            index.merge_file(&bytes, self.manifest.address).map_err(|reason| {
+                Error::corrupt(
+                    format!("index file {}", self.location.describe(&name)),
+                    format!("{reason}; `chunkhash store reindex` rebuilds the index from the packs"),
+                )
+            })?;
+        }
+        self.index = index;
+        Ok(())
+    }
+
+    /// Repairs what an interrupted writer left: the open pack is cut back
+    /// to its last sound record and sealed, and packs missing from the index
+    /// are indexed. A reader does this only when no writer is running (as
+    /// SQLite readers roll back a hot journal); with `index_orphans` false
+    /// only the open pack is handled.
+    fn recover(&mut self, index_orphans: bool) -> Result<()> {
+        let _lock_for_recovery = if self.lock.is_some() {
+            None
+        } else {
+            if !self.needs_recovery(index_orphans)? {
+                return Ok(());
+            }
+            match self.take_lock() {
+                Ok(Ok(lock)) => Some(lock),
+                Ok(Err(_)) => {
+                    self.writer_active = true;
+                    return Ok(());
+                }
+                // A read-only store: nothing can be repaired, and readers
+                // ignore what a writer left unfinished.
+                Err(_) => return Ok(()),
+            }
+        };
+        let _ = self.location.remove_temporaries();
+        let mut recovered: Vec<(PackId, Vec<RecordRef>)> = Vec::new();
+        if let Some(sealed) = self.recover_open_pack()? {
+            recovered.push(sealed);
+        }
+        if index_orphans {
+            for id in self.orphan_packs()? {
+                if recovered.iter().any(|(done, _)| *done == id) {
+                    continue;
+                }
+                let name = pack::pack_file(&id);
+                let bytes = self.location.read(&name).map_err(io_error(&*self.location, "reading", &name))?;
+                let mut hasher = self.hasher(Hashing::Batch);
+                match pack::scan(&bytes, &mut hasher) {
+                    Ok(scan) => {
+                        if let Some(problem) = &scan.problem {
+                            self.note(format!(
+                                "{}: damaged {problem}; indexed the records before it",
+                                self.describe(&name)
+                            ));
+                        }
+                        self.note(format!(
+                            "{}: indexed {} records of a pack an interrupted put sealed but did not index",
+                            self.describe(&name),
+                            scan.records.len()
+                        ));
+                        recovered.push((id, scan.records));
+                    }
+                    Err(reason) => self.note(format!("{}: not indexed: {reason}", self.describe(&name))),
+                }
+            }
+        }
+        if !recovered.is_empty() {
+            self.write_index_file(&recovered)?;
+        }
+        Ok(())
+    }
+
+    fn open_pack_path(&self) -> PathBuf {
+        self.location.staging().join(OPEN_PACK)
+    }
+
+    fn needs_recovery(&self, index_orphans: bool) -> Result<bool> {
+        if self.open_pack_path().exists() {
+            return Ok(true);
+        }
+        Ok(index_orphans && !self.orphan_packs()?.is_empty())
+    }
+
+    /// Packs in the folder that the index does not know.
+    pub(crate) fn orphan_packs(&self) -> Result<Vec<PackId>> {
+        let names = self.location.list(PACKS).map_err(io_error(&*self.location, "listing", PACKS))?;
+        Ok(names.iter().filter_map(|name| pack::parse_pack_file(name)).filter(|id| !self.index.has_pack(id)).collect())
+    }
+
+    /// Cuts a torn tail off the open pack and seals what is sound.
+    fn recover_open_pack(&mut self) -> Result<Option<(PackId, Vec<RecordRef>)>> {
+        let path = self.open_pack_path();
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(error) => return Err(Error::io("reading", &path, error)),
+        };
+        let mut hasher = self.hasher(Hashing::Batch);
+        let scan = match pack::scan(&bytes, &mut hasher) {
+            Ok(scan) => scan,
+            Err(reason) => {
+                self.note(format!("{}: removed a pack an interrupted put had just started ({reason})", path.display()));
+                remove_file(&path)?;
+                return Ok(None);
+            }
+        };
+        if let Some(problem) = &scan.problem {
+            let cut = bytes.len() as u64 - scan.sound_end;
+            self.note(format!(
+                "{}: cut off {cut} bytes of a torn record left by an interrupted put ({problem})",
+                path.display()
+            ));
+            crate::faults::step("truncation");
+            let file =
+                std::fs::OpenOptions::new().write(true).open(&path).map_err(|e| Error::io("opening", &path, e))?;
+            file.set_len(scan.sound_end).map_err(|e| Error::io("truncating", &path, e))?;
+        }
+        if scan.records.is_empty() {
+            remove_file(&path)?;
+            return Ok(None);
+        }
+        self.note(format!("{}: sealed {} records of an interrupted put", path.display(), scan.records.len()));
+        self.publish_pack(&path, &scan.id)?;
+        Ok(Some((scan.id, scan.records)))
+    }
+
+    /// Moves a finished pack into `packs/` under its name.
+    fn publish_pack(&self, staged: &Path, id: &PackId) -> Result<()> {
+        let name = pack::pack_file(id);
+        self.location.publish(staged, &name, self.options.fsync).map_err(io_error(&*self.location, "publishing", &name))
+    }
+
+    /// Writes one index file for `packs` and adds them to the index.
+    pub(crate) fn write_index_file(&mut self, packs: &[(PackId, Vec<RecordRef>)]) -> Result<String> {
+        let (name, bytes) = index::encode_file(packs, self.manifest.address, self.manifest.trailer);
+        self.location.write(&name, &bytes, self.options.fsync).map_err(io_error(&*self.location, "writing", &name))?;
+        for (id, records) in packs {
+            self.index.add(*id, records);
+        }
+        Ok(name)
+    }
+
+    /// The verified payload of the record at `address`: its trailer, the
+    /// address it holds and the hash of its payload all checked.
+    pub(crate) fn read_object(&self, address: &Address) -> Result<Vec<u8>> {
+        let mut hasher = self.hasher(Hashing::Batch);
+        Ok(self.read_verified(&[*address], &mut hasher)?.pop().unwrap_or_default())
+    }
+
+    /// Reads and verifies many records, hashing their payloads in one batch.
+    pub(crate) fn read_verified(&self, addresses: &[Address], hasher: &mut AddressHasher) -> Result<Vec<Vec<u8>>> {
+        let address_len = self.manifest.address.digest_len();
+        let mut records = Vec::with_capacity(addresses.len());
+        for address in addresses {
+            let location = self.index.get(address).ok_or(Error::MissingObject(*address))?;
+            let name = pack::pack_file(&self.index.pack(location.pack));
+            let what = || format!("object {address} in {} at offset {}", self.describe(&name), location.offset);
+            let mut bytes = vec![0u8; location.len as usize];
+            match self.location.read_at(&name, location.offset, &mut bytes) {
+                Ok(()) => {}
+                Err(error) if error.kind() == io::ErrorKind::NotFound => {
+                    return Err(Error::corrupt(what(), "the pack is missing"));
+                }
+                Err(error) if error.kind() == io::ErrorKind::UnexpectedEof => {
+                    return Err(Error::corrupt(what(), "the pack ends before the record (truncated)"));
+                }
+                Err(error) => return Err(Error::io("reading", self.describe(&name), error)),
+            }
+            let (stored, payload) = pack::parse_record(&bytes, location.offset, address_len)
+                .map_err(|reason| Error::corrupt(what(), reason))?;
+            if stored != *address {
+                return Err(Error::corrupt(what(), format!("the record there holds {stored}")));
+            }
+            let payload = payload.len();
+            bytes.drain(..pack::RECORD_HEADER_LEN + address_len);
+            bytes.truncate(payload);
+            records.push(bytes);
+        }
+        let slices: Vec<&[u8]> = records.iter().map(Vec::as_slice).collect();
+        let mut computed = Vec::with_capacity(slices.len());
+        hasher.addresses(&slices, &mut computed);
+        for (address, computed) in addresses.iter().zip(&computed) {
+            if address != computed {
+                let location = self.index.get(address).unwrap_or(crate::index::Location { pack: 0, offset: 0, len: 0 });
+                let name = pack::pack_file(&self.index.pack(location.pack));
+                return Err(Error::corrupt(
+                    format!("object {address} in {} at offset {}", self.describe(&name), location.offset),
+                    format!("its bytes hash to {computed}: damaged with a matching trailer"),
+                ));
+            }
+        }
+        Ok(records)
+    }
+
+    pub(crate) fn read_tree(&self, address: &Address) -> Result<Tree> {
+        let bytes = self.read_object(address)?;
+        Tree::decode(&bytes, self.manifest.address.digest_len())
+            .map_err(|reason| Error::corrupt(format!("tree {address}"), reason))
+    }
+
+    /// The chunk addresses of a file, reading its chunk lists.
+    pub(crate) fn chunks_of(&self, content: &Content) -> Result<Vec<Address>> {
+        let mut level = content.clone();
+        while level.level > 0 {
+            let mut next = Content { level: level.level - 1, addresses: Vec::new() };
+            for list in &level.addresses {
+                let bytes = self.read_object(list)?;
+                let child = Content::decode_list(&bytes, self.manifest.address.digest_len())
+                    .map_err(|reason| Error::corrupt(format!("chunk list {list}"), reason))?;
+                if child.level != next.level {
+                    return Err(Error::corrupt(format!("chunk list {list}"), "its level does not fit its place"));
+                }
+                next.addresses.extend(child.addresses);
+            }
+            level = next;
+        }
+        Ok(level.addresses)
+    }
+
+    /// The snapshot root at `address`.
+    pub fn snapshot(&self, address: &Address) -> Result<Snapshot> {
+        let bytes = self.read_object(address)?;
+        Snapshot::decode(&bytes, self.manifest.address.digest_len())
+            .map_err(|reason| Error::corrupt(format!("snapshot {address}"), reason))
+    }
+
+    /// Every snapshot, by address, sorted by address.
+    pub fn snapshots(&self) -> Result<Vec<Address>> {
+        let names = self.location.list(SNAPSHOTS).map_err(io_error(&*self.location, "listing", SNAPSHOTS))?;
+        let length = self.manifest.address.digest_len();
+        Ok(names
+            .iter()
+            .filter_map(|name| Address::from_hex(name).ok())
+            .filter(|address| address.as_bytes().len() == length)
+            .collect())
+    }
+
+    /// The snapshot named by `text`: its full address, or a prefix of at
+    /// least 4 hex digits that only it has.
+    pub fn resolve(&self, text: &str) -> Result<Address> {
+        let text = text.trim().to_ascii_lowercase();
+        if text.len() < 4 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(Error::BadAddress(format!(
+                "{text:?} is not a snapshot address (hex, the full address or at least its first 4 digits)"
+            )));
+        }
+        let matches: Vec<Address> =
+            self.snapshots()?.into_iter().filter(|address| address.to_hex().starts_with(&text)).collect();
+        match matches[..] {
+            [one] => Ok(one),
+            [] => Err(Error::SnapshotNotFound(text)),
+            _ => Err(Error::AmbiguousSnapshot(text)),
+        }
+    }
+
+    /// Reads the pointer file of a snapshot, checking it names itself.
+    pub(crate) fn check_pointer(&self, address: &Address) -> Result<()> {
+        let name = format!("{SNAPSHOTS}/{address}");
+        let bytes = self.location.read(&name).map_err(io_error(&*self.location, "reading", &name))?;
+        if bytes != format!("{address}\n").as_bytes() {
+            return Err(Error::corrupt(
+                format!("snapshot pointer {}", self.describe(&name)),
+                "it does not hold its own address",
+            ));
+        }
+        Ok(())
+    }
+}
+
+fn remove_file(path: &Path) -> Result<()> {
+    crate::faults::step("removal");
+    match std::fs::remove_file(path) {
+        Err(error) if error.kind() != io::ErrorKind::NotFound => Err(Error::io("removing", path, error)),
+        _ => Ok(()),
+    }
+}
+
+/// The records one `put` adds, and the pack being filled.
+#[derive(Debug)]
+pub(crate) struct Commit {
+    writer: Option<PackWriter>,
+    sealed: Vec<(PackId, Vec<RecordRef>)>,
+    added: HashSet<Address>,
+}
+
+impl Store {
+    pub(crate) fn begin(&self) -> Result<Commit> {
+        if self.lock.is_none() {
+            return Err(Error::io(
+                "writing",
+                self.describe(""),
+                io::Error::new(io::ErrorKind::PermissionDenied, "the store was opened for reading"),
+            ));
+        }
+        Ok(Commit { writer: None, sealed: Vec::new(), added: HashSet::new() })
+    }
+
+    /// Whether `address` is stored, or added by `commit`.
+    pub(crate) fn has(&self, commit: &Commit, address: &Address) -> bool {
+        self.index.contains(address) || commit.added.contains(address)
+    }
+
+    /// Stores `payload` under `address` unless it is there already; true
+    /// when it was new.
+    pub(crate) fn add(&self, commit: &mut Commit, address: &Address, payload: &[u8]) -> Result<bool> {
+        Ok(self.add_all(commit, &[(*address, payload)])?.0 == 1)
+    }
+
+    /// Stores every record whose address is new (once, also when it repeats
+    /// within `records`), sealing packs as they reach the target size.
+    /// Returns how many records were new and their payload bytes.
+    pub(crate) fn add_all(&self, commit: &mut Commit, records: &[(Address, &[u8])]) -> Result<(u64, u64)> {
+        let mut new = Vec::with_capacity(records.len());
+        for (address, payload) in records {
+            if self.has(commit, address) {
+                continue;
+            }
+            if u32::try_from(payload.len()).is_err() {
+                return Err(Error::BadInput {
+                    path: PathBuf::from(address.to_hex()),
+                    reason: "an object larger than 4 GiB cannot be stored".into(),
+                });
+            }
+            commit.added.insert(*address);
+            new.push((*address, *payload));
+        }
+        let bytes = new.iter().map(|(_, payload)| payload.len() as u64).sum();
+        let path = self.open_pack_path();
+        let mut rest = &new[..];
+        while !rest.is_empty() {
+            let writer = match &mut commit.writer {
+                Some(writer) => writer,
+                None => commit.writer.insert(
+                    PackWriter::create(&path, self.manifest.address, self.manifest.trailer)
+                        .map_err(|e| Error::io("creating", &path, e))?,
+                ),
+            };
+            // As many records as fit below the target, and at least one.
+            let mut room = self.options.pack_target.saturating_sub(writer.len());
+            let mut take = 0;
+            while take < rest.len() && (take == 0 || room > 0) {
+                room = room.saturating_sub(rest[take].1.len() as u64);
+                take += 1;
+            }
+            writer.append(&rest[..take]).map_err(|e| Error::io("writing", &path, e))?;
+            rest = &rest[take..];
+            if writer.len() >= self.options.pack_target {
+                self.seal(commit)?;
+            }
+        }
+        Ok((new.len() as u64, bytes))
+    }
+
+    /// Finishes the open pack and publishes it.
+    fn seal(&self, commit: &mut Commit) -> Result<()> {
+        let Some(writer) = commit.writer.take() else { return Ok(()) };
+        if writer.record_count() == 0 {
+            return Ok(());
+        }
+        let finished = writer.finish();
+        self.publish_pack(&finished.staged, &finished.id)?;
+        commit.sealed.push((finished.id, finished.records));
+        Ok(())
+    }
+
+    /// Makes the commit durable and `snapshot` visible: packs, then the
+    /// index file, then the snapshot pointer, each written, fsynced and
+    /// renamed into place.
+    pub(crate) fn finish(&mut self, mut commit: Commit, snapshot: &Address) -> Result<()> {
+        self.seal(&mut commit)?;
+        if !commit.sealed.is_empty() {
+            self.write_index_file(&commit.sealed)?;
+        }
+        let name = format!("{SNAPSHOTS}/{snapshot}");
+        self.location.write(&name, format!("{snapshot}\n").as_bytes(), self.options.fsync).map_err(io_error(
+            &*self.location,
+            "writing",
+            &name,
+        ))?;
+        Ok(())
+    }
+
+    /// Gives up a commit after an error: what it sealed is indexed (sound
+    /// data, reused by the next put), the open pack is dropped. No snapshot
+    /// becomes visible.
+    pub(crate) fn abandon(&mut self, mut commit: Commit) {
+        if commit.writer.take().is_some() {
+            let _ = remove_file(&self.open_pack_path());
+        }
+        if !commit.sealed.is_empty() {
+            let _ = self.write_index_file(&commit.sealed);
+        }
+    }
+
+    /// Rebuilds the index from the packs alone: every pack is read and its
+    /// records checked; one new index file replaces all others. Returns the
+    /// problems found in packs (their sound records are still indexed).
+    pub fn reindex(dir: &Path, options: OpenOptions) -> Result<(Store, Vec<String>)> {
+        let mut store = Store::open_unindexed(Box::new(Directory::new(dir)), OpenOptions { write: true, ..options })?;
+        store.recover(false)?;
+        let names = store.location.list(PACKS).map_err(io_error(&*store.location, "listing", PACKS))?;
+        let mut packs = Vec::new();
+        let mut problems = Vec::new();
+        let mut hasher = store.hasher(Hashing::Batch);
+        for id in names.iter().filter_map(|name| pack::parse_pack_file(name)) {
+            let name = pack::pack_file(&id);
+            let bytes = store.location.read(&name).map_err(io_error(&*store.location, "reading", &name))?;
+            match pack::scan(&bytes, &mut hasher) {
+                Ok(scan) => {
+                    if let Some(problem) = scan.problem {
+                        problems.push(format!("{}: damaged {problem}", store.describe(&name)));
+                    }
+                    packs.push((id, scan.records));
+                }
+                Err(reason) => problems.push(format!("{}: {reason}", store.describe(&name))),
+            }
+        }
+        let old = store.location.list(INDEX).map_err(io_error(&*store.location, "listing", INDEX))?;
+        store.index = Index::default();
+        let new = store.write_index_file(&packs)?;
+        for name in old.iter().filter(|name| index::is_index_file(name)) {
+            let name = format!("{INDEX}/{name}");
+            if name != new {
+                store.location.remove(&name).map_err(io_error(&*store.location, "removing", &name))?;
+            }
+        }
+        Ok((store, problems))
+    }
+}
