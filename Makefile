@@ -21,8 +21,11 @@ export CHUNKHASH_PEER_OPENSSL ?= $(or $(shell command -v openssl 2>/dev/null),/u
 # Backends to run the whole suite on, forced with CHUNKHASH_BACKEND; the ones
 # this CPU lacks are skipped with a note.
 BACKENDS ?= portable sse41 avx2 avx512
+# CRC kernels to run the registry and CRC tests on, forced with
+# CHUNKHASH_CRC_BACKEND (each kernel's own tests force them all anyway).
+CRC_BACKENDS ?= portable sse42 pclmul vpclmul
 
-.PHONY: run test test-rust test-c test-features check-golden test-backends test-targets lint pydeps peers install js test-js \
+.PHONY: run test test-rust test-c test-features check-golden test-backends test-crc-backends test-targets lint pydeps peers install js test-js \
 	python-venv python-wheel test-python
 
 # The main job: `chunkhash bench` with its defaults (every algorithm, 64 B to
@@ -30,7 +33,7 @@ BACKENDS ?= portable sse41 avx2 avx512
 run:
 	$(CARGO) run --release -p chunkhash-cli -- bench
 
-test: lint pydeps peers test-rust test-features test-c check-golden test-backends test-targets test-js test-python
+test: lint pydeps peers test-rust test-features test-c check-golden test-backends test-crc-backends test-targets test-js test-python
 
 # Installs the C library (header, libchunkhash.a, libchunkhash.so, chunkhash.pc):
 #   make install PREFIX=/usr/local   (also DESTDIR, LIBDIR, INCLUDEDIR)
@@ -63,17 +66,16 @@ test-c:
 	$(MAKE) -C bindings/c test-native
 
 # The registry with its families off (no_std without them; the tests check
-# that missing algorithms are errors) and with the sha2-hw backend.
+# that missing algorithms are errors), and every family without std.
 test-features:
 	$(CARGO) build -q -p chunkhash --no-default-features
-	$(CARGO) build -q -p chunkhash --no-default-features --features xxhash,blake2,sha2
+	$(CARGO) build -q -p chunkhash --no-default-features --features xxhash,crc,blake2,sha2
 	$(CARGO) clippy -q -p chunkhash --no-default-features -- -D warnings
-	$(CARGO) clippy -q -p chunkhash --features sha2-hw -- -D warnings
+	$(CARGO) clippy -q -p chunkhash --no-default-features --features crc -- -D warnings
 	$(CARGO) test -q -p chunkhash --no-default-features --features std --test registry --test trailer
-	$(CARGO) test -q -p chunkhash --features sha2-hw --test registry --test trailer
 
-# vectors/golden.json against independent references (hashlib, xxhash,
-# crc32c, blake3); installs the pinned Python packages it needs.
+# vectors/golden.json against independent references (hashlib, zlib, xxhash,
+# crc32c, awscrt, blake3); installs the pinned Python packages it needs.
 check-golden:
 	$(PYTHON) -m pip install -q --disable-pip-version-check --root-user-action=ignore -r vectors/tools/requirements.txt
 	$(PYTHON) vectors/tools/check_golden.py
@@ -87,6 +89,18 @@ test-backends:
 	    CHUNKHASH_BACKEND=$$backend $(CARGO) test -q -p chunkhash --all-features || exit 1; \
 	  else \
 	    echo "note: backend $$backend not supported on this machine, skipped"; \
+	  fi; \
+	done
+
+# The CRC, registry and trailer tests on each CRC kernel in turn (with the
+# features of test-backends, whose build they reuse).
+test-crc-backends:
+	@for backend in $(CRC_BACKENDS); do \
+	  if $(CARGO) run -q --release -p chunkhash --example backend_supported -- crc:$$backend; then \
+	    echo "== CHUNKHASH_CRC_BACKEND=$$backend"; \
+	    CHUNKHASH_CRC_BACKEND=$$backend $(CARGO) test -q -p chunkhash --all-features --test crc --test registry --test trailer || exit 1; \
+	  else \
+	    echo "note: CRC backend $$backend not supported on this machine, skipped"; \
 	  fi; \
 	done
 

@@ -46,6 +46,10 @@ wrapper! {
     /// XXH3-64.
     Xxh3_64(RawXxh3_64<DefaultSecret>): 8, implementation: xxh3_implementation();
     {
+        // In line: twox-hash's length dispatch joins the registry's
+        // (callgrind, 64 bytes through `digest`: 123 instructions out of
+        // line, against 70 for the direct call).
+        #[inline(always)]
         hash(input) => XxHash3_64::oneshot(input).to_be_bytes();
         new() => RawXxh3_64::new(SecretBuffer64::default());
         update(state, input) => Hasher::write(state, input);

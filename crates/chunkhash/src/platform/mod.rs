@@ -16,6 +16,8 @@
 //!   `simd128.rs`: the kernels.
 
 pub(crate) mod backend;
+#[cfg(feature = "crc")]
+pub(crate) mod crc;
 pub(crate) mod job;
 pub(crate) mod spec;
 
