@@ -158,6 +158,7 @@ mod platform;
 mod registry;
 pub mod trailer;
 mod wrapper;
+pub mod xxh3;
 
 #[cfg(feature = "blake2")]
 mod blake2b;

@@ -19,48 +19,42 @@
 //! for twox-hash, 0.44 s for xxhash-rust. Without `std` twox-hash runs its
 //! portable code.
 
-use crate::wrapper::{aarch64_has, wrapper, x86_has};
+use crate::wrapper::wrapper;
+use crate::xxh3::{self, Kernel};
 use core::hash::Hasher;
-use twox_hash::xxhash3_128::{RawHasher as RawXxh3_128, SecretBuffer as SecretBuffer128};
-use twox_hash::xxhash3_64::{RawHasher as RawXxh3_64, SecretBuffer as SecretBuffer64};
-use twox_hash::{XxHash32, XxHash3_128, XxHash3_64, XxHash64};
+use twox_hash::{XxHash32, XxHash64};
 
-/// The default secret, borrowed: the streaming XXH3 states allocate nothing.
-type DefaultSecret = &'static [u8; 192];
-
-/// What twox-hash 2.1 runs for XXH3's long inputs (`xxhash3/large.rs`):
-/// with `std`, AVX2 or else SSE2 on x86-64 and NEON on aarch64, picked at
-/// run time; otherwise its scalar code. Inputs up to 240 bytes always take
-/// the scalar path.
+/// chunkhash's own XXH3 and the kernel its long-input loop runs on here.
 fn xxh3_implementation() -> &'static str {
-    let std = cfg!(feature = "std");
-    match (std && cfg!(target_arch = "x86_64"), x86_has!("avx2"), std && aarch64_has!("neon")) {
-        (true, true, _) => "twox-hash avx2",
-        (true, false, _) => "twox-hash sse2",
-        (false, _, true) => "twox-hash neon",
-        (false, _, false) => "twox-hash scalar",
+    match Kernel::detect() {
+        Kernel::Avx512 => "chunkhash avx512",
+        Kernel::Avx2 => "chunkhash avx2",
+        Kernel::Sse2 => "chunkhash sse2",
+        Kernel::Neon => "chunkhash neon",
+        Kernel::Simd128 => "chunkhash simd128",
+        _ => "chunkhash portable",
     }
 }
 
 wrapper! {
     /// XXH3-64.
-    Xxh3_64(RawXxh3_64<DefaultSecret>): 8, implementation: xxh3_implementation();
+    Xxh3_64(xxh3::Hasher64<'static>): 8, implementation: xxh3_implementation();
     {
-        hash(input) => XxHash3_64::oneshot(input).to_be_bytes();
-        new() => RawXxh3_64::new(SecretBuffer64::default());
-        update(state, input) => Hasher::write(state, input);
-        finalize(state) => Hasher::finish(state).to_be_bytes();
+        hash(input) => xxh3::hash64(input).to_be_bytes();
+        new() => State::new();
+        update(state, input) => state.update(input);
+        finalize(state) => state.finalize().to_be_bytes();
     }
 }
 
 wrapper! {
     /// XXH3-128.
-    Xxh3_128(RawXxh3_128<DefaultSecret>): 16, implementation: xxh3_implementation();
+    Xxh3_128(xxh3::Hasher128<'static>): 16, implementation: xxh3_implementation();
     {
-        hash(input) => XxHash3_128::oneshot(input).to_be_bytes();
-        new() => RawXxh3_128::new(SecretBuffer128::default());
-        update(state, input) => state.write(input);
-        finalize(state) => state.finish_128().to_be_bytes();
+        hash(input) => xxh3::hash128(input).to_be_bytes();
+        new() => State::new();
+        update(state, input) => state.update(input);
+        finalize(state) => state.finalize().to_be_bytes();
     }
 }
 
