@@ -19,10 +19,14 @@
 mod harness;
 mod size;
 
+#[cfg(feature = "c-xxhash")]
+pub mod c_xxhash;
 pub mod compare;
 pub mod json;
 pub mod plot;
 pub mod run;
 
-pub use harness::{consume, core_ghz, median, median_ratio, random_input, run_interleaved, Case, Timing};
+pub use harness::{
+    consume, core_ghz, median, median_ratio, random_input, run_interleaved, run_interleaved_best_of, Case, Timing,
+};
 pub use size::{format_size, parse_size};

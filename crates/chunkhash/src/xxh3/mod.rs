@@ -144,6 +144,8 @@ impl<'a> Xxh3<'a> {
     #[inline]
     pub fn hash64(&self, input: &[u8]) -> u64 {
         match self.key {
+            // Seed 0 on the path with constant secret words, as `hash64`.
+            Key::Seed(0) => keyed64(input, &DEFAULT_SECRET, self.kernel),
             Key::Seed(seed) => seeded64(input, seed, self.kernel),
             Key::Secret(secret) => keyed64(input, secret, self.kernel),
         }
@@ -153,6 +155,7 @@ impl<'a> Xxh3<'a> {
     #[inline]
     pub fn hash128(&self, input: &[u8]) -> u128 {
         match self.key {
+            Key::Seed(0) => keyed128(input, &DEFAULT_SECRET, self.kernel),
             Key::Seed(seed) => seeded128(input, seed, self.kernel),
             Key::Secret(secret) => keyed128(input, secret, self.kernel),
         }

@@ -74,8 +74,8 @@ fn modified_seed(seed: u64) -> u64 {
 #[inline(always)]
 fn hash64_4to8(input: &[u8], secret: &[u8], seed: u64) -> u64 {
     let len = input.len();
-    let first = u64::from(read32(input, 0));
-    let last = u64::from(read32(input, len - 4));
+    let first = u64::from(u32::from_le_bytes(*front(input)));
+    let last = u64::from(u32::from_le_bytes(*back(input)));
     let key = (read64(secret, 8) ^ read64(secret, 16)).wrapping_sub(modified_seed(seed));
     let mut value = key ^ (last | first << 32);
     value ^= value.rotate_left(49) ^ value.rotate_left(24);
@@ -88,8 +88,8 @@ fn hash64_4to8(input: &[u8], secret: &[u8], seed: u64) -> u64 {
 #[inline(always)]
 fn hash128_4to8(input: &[u8], secret: &[u8], seed: u64) -> (u64, u64) {
     let len = input.len();
-    let first = u64::from(read32(input, 0));
-    let last = u64::from(read32(input, len - 4));
+    let first = u64::from(u32::from_le_bytes(*front(input)));
+    let last = u64::from(u32::from_le_bytes(*back(input)));
     let key = (read64(secret, 16) ^ read64(secret, 24)).wrapping_add(modified_seed(seed));
     let value = key ^ (first | last << 32);
     let (mut low, mut high) = multiply(value, PRIME64_1.wrapping_add((len as u64) << 2));
@@ -104,8 +104,8 @@ fn hash128_4to8(input: &[u8], secret: &[u8], seed: u64) -> (u64, u64) {
 #[inline(always)]
 fn hash64_9to16(input: &[u8], secret: &[u8], seed: u64) -> u64 {
     let len = input.len();
-    let low = (read64(secret, 24) ^ read64(secret, 32)).wrapping_add(seed) ^ read64(input, 0);
-    let high = (read64(secret, 40) ^ read64(secret, 48)).wrapping_sub(seed) ^ read64(input, len - 8);
+    let low = (read64(secret, 24) ^ read64(secret, 32)).wrapping_add(seed) ^ u64::from_le_bytes(*front(input));
+    let high = (read64(secret, 40) ^ read64(secret, 48)).wrapping_sub(seed) ^ u64::from_le_bytes(*back(input));
     let value = (len as u64).wrapping_add(low.swap_bytes()).wrapping_add(high).wrapping_add(multiply_fold(low, high));
     avalanche(value)
 }
@@ -113,8 +113,8 @@ fn hash64_9to16(input: &[u8], secret: &[u8], seed: u64) -> u64 {
 #[inline(always)]
 fn hash128_9to16(input: &[u8], secret: &[u8], seed: u64) -> (u64, u64) {
     let len = input.len();
-    let first = read64(input, 0);
-    let last = read64(input, len - 8);
+    let first = u64::from_le_bytes(*front(input));
+    let last = u64::from_le_bytes(*back(input));
     let value1 = (read64(secret, 32) ^ read64(secret, 40)).wrapping_sub(seed) ^ first ^ last;
     let value2 = (read64(secret, 48) ^ read64(secret, 56)).wrapping_add(seed) ^ last;
     let (low, high) = multiply(value1, PRIME64_1);
@@ -137,37 +137,72 @@ fn mix16(input: &[u8], at: usize, secret: &[u8], key: usize, seed: u64) -> u64 {
     )
 }
 
-/// The spec's `mixTwoChunks` on the two accumulators of XXH3-128.
+/// The spec's `mixTwoChunks` on the two accumulators of XXH3-128: the
+/// first 16 bytes of `first` and of `second`, 32 bytes of secret at `key`.
 #[inline(always)]
-fn mix32(acc: &mut (u64, u64), input: &[u8], first: usize, second: usize, secret: &[u8], key: usize, seed: u64) {
-    acc.0 = acc.0.wrapping_add(mix16(input, first, secret, key, seed));
-    acc.1 = acc.1.wrapping_add(mix16(input, second, secret, key + 16, seed));
-    acc.0 ^= read64(input, second).wrapping_add(read64(input, second + 8));
-    acc.1 ^= read64(input, first).wrapping_add(read64(input, first + 8));
+fn mix32(acc: &mut (u64, u64), first: &[u8], second: &[u8], secret: &[u8], key: usize, seed: u64) {
+    acc.0 = acc.0.wrapping_add(mix16(first, 0, secret, key, seed));
+    acc.1 = acc.1.wrapping_add(mix16(second, 0, secret, key + 16, seed));
+    acc.0 ^= read64(second, 0).wrapping_add(read64(second, 8));
+    acc.1 ^= read64(first, 0).wrapping_add(read64(first, 8));
 }
 
+/// The first `N` bytes; callers have checked the length, so the check here
+/// folds away.
+#[inline(always)]
+fn front<const N: usize>(input: &[u8]) -> &[u8; N] {
+    input.first_chunk().unwrap()
+}
+
+/// The last `N` bytes.
+#[inline(always)]
+fn back<const N: usize>(input: &[u8]) -> &[u8; N] {
+    input.last_chunk().unwrap()
+}
+
+/// 17 to 128 bytes: pieces `i` from the front (secret at `32 * i`) and from
+/// the back (secret at `32 * i + 16`) for `i` below `(len - 1) / 32 + 1`;
+/// the spec's loop, unrolled by length. For XXH3-64 the order does not
+/// matter (the accumulator only adds).
 #[inline(always)]
 fn hash64_17to128(input: &[u8], secret: &[u8], seed: u64) -> u64 {
     let len = input.len();
     let mut acc = (len as u64).wrapping_mul(PRIME64_1);
-    // Pairs of 16-byte pieces from both ends, the innermost pair first (for
-    // XXH3-64 the order does not matter: the accumulator only adds).
-    let rounds = (len - 1) / 32 + 1;
-    for i in 0..rounds {
-        acc = acc.wrapping_add(mix16(input, 16 * i, secret, 32 * i, seed));
-        acc = acc.wrapping_add(mix16(input, len - 16 * i - 16, secret, 32 * i + 16, seed));
+    if len > 32 {
+        if len > 64 {
+            if len > 96 {
+                acc = acc.wrapping_add(mix16(front::<64>(input), 48, secret, 96, seed));
+                acc = acc.wrapping_add(mix16(back::<64>(input), 0, secret, 112, seed));
+            }
+            acc = acc.wrapping_add(mix16(front::<48>(input), 32, secret, 64, seed));
+            acc = acc.wrapping_add(mix16(back::<48>(input), 0, secret, 80, seed));
+        }
+        acc = acc.wrapping_add(mix16(front::<32>(input), 16, secret, 32, seed));
+        acc = acc.wrapping_add(mix16(back::<32>(input), 0, secret, 48, seed));
     }
+    acc = acc.wrapping_add(mix16(front::<16>(input), 0, secret, 0, seed));
+    acc = acc.wrapping_add(mix16(back::<16>(input), 0, secret, 16, seed));
     avalanche(acc)
 }
 
+/// As `hash64_17to128`, the innermost pair first, as the spec orders it
+/// (the accumulators mix with exclusive or as well as addition).
+/// As `hash64_17to128`, the innermost pair first, as the spec orders it
+/// (the accumulators mix with exclusive or as well as addition).
 #[inline(always)]
 fn hash128_17to128(input: &[u8], secret: &[u8], seed: u64) -> (u64, u64) {
     let len = input.len();
     let mut acc = ((len as u64).wrapping_mul(PRIME64_1), 0);
-    let rounds = (len - 1) / 32 + 1;
-    for i in (0..rounds).rev() {
-        mix32(&mut acc, input, 16 * i, len - 16 * i - 16, secret, 32 * i, seed);
+    if len > 32 {
+        if len > 64 {
+            if len > 96 {
+                mix32(&mut acc, &front::<64>(input)[48..], back::<64>(input), secret, 96, seed);
+            }
+            mix32(&mut acc, &front::<48>(input)[32..], back::<48>(input), secret, 64, seed);
+        }
+        mix32(&mut acc, &front::<32>(input)[16..], back::<32>(input), secret, 32, seed);
     }
+    mix32(&mut acc, front::<16>(input), back::<16>(input), secret, 0, seed);
     finish128(acc, len, seed)
 }
 
@@ -191,14 +226,17 @@ fn hash128_129to240(input: &[u8], secret: &[u8], seed: u64) -> (u64, u64) {
     let len = input.len();
     let mut acc = ((len as u64).wrapping_mul(PRIME64_1), 0);
     for i in 0..4 {
-        mix32(&mut acc, input, 32 * i, 32 * i + 16, secret, 32 * i, seed);
+        let piece = &input[32 * i..32 * i + 32];
+        mix32(&mut acc, piece, &piece[16..], secret, 32 * i, seed);
     }
     acc = (avalanche(acc.0), avalanche(acc.1));
     for i in 4..len / 32 {
-        mix32(&mut acc, input, 32 * i, 32 * i + 16, secret, 32 * (i - 4) + 3, seed);
+        let piece = &input[32 * i..32 * i + 32];
+        mix32(&mut acc, piece, &piece[16..], secret, 32 * (i - 4) + 3, seed);
     }
     // The last 32 bytes, halves swapped and the seed negated (spec).
-    mix32(&mut acc, input, len - 16, len - 32, secret, 103, seed.wrapping_neg());
+    let last = back::<32>(input);
+    mix32(&mut acc, &last[16..], last, secret, 103, seed.wrapping_neg());
     finish128(acc, len, seed)
 }
 

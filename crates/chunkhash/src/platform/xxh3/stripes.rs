@@ -19,6 +19,9 @@ pub(crate) const SECRET_MIN_LEN: usize = 136;
 /// Where the window of the last stripe starts, counted back from the
 /// secret's end (spec: `secretLength - 71`).
 const LAST_STRIPE_SECRET_FROM_END: usize = STRIPE_LEN + 7;
+/// The length of the default secret, and of a secret derived from a seed:
+/// kernels may specialise for it (16-stripe blocks).
+pub(crate) const DEFAULT_SECRET_LEN: usize = 192;
 /// The scramble multiplier (spec: `PRIME32_1`).
 pub(crate) const PRIME32_1: u32 = 0x9E37_79B1;
 
@@ -91,11 +94,23 @@ pub(crate) fn hash_long<A>(
     input: &[u8],
     secret: &[u8],
     mut accumulate: impl FnMut(&mut A, &[u8], &[u8]),
-    scramble: impl FnMut(&mut A, &[u8; STRIPE_LEN]),
+    mut scramble: impl FnMut(&mut A, &[u8; STRIPE_LEN]),
 ) {
     assert!(input.len() >= STRIPE_LEN, "at least one stripe");
     let whole = (input.len() - 1) / STRIPE_LEN * STRIPE_LEN;
-    consume(acc, &input[..whole], secret, 0, &mut accumulate, scramble);
+    if let Ok(secret) = <&[u8; DEFAULT_SECRET_LEN]>::try_from(secret) {
+        // The default length (default secret, or one derived from a seed):
+        // blocks of a size known here, so a kernel's loop over a block
+        // unrolls and its secret windows need no bounds checks.
+        let mut blocks = input[..whole].chunks_exact(stripes_per_block(DEFAULT_SECRET_LEN) * STRIPE_LEN);
+        for block in &mut blocks {
+            accumulate(acc, block, secret);
+            scramble(acc, scramble_key(secret));
+        }
+        accumulate(acc, blocks.remainder(), secret);
+    } else {
+        consume(acc, &input[..whole], secret, 0, &mut accumulate, &mut scramble);
+    }
     accumulate(acc, last_stripe(input), last_stripe_key(secret));
 }
 
