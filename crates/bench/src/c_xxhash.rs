@@ -76,8 +76,7 @@ pub fn xxh3_64_with_secret(input: &[u8], secret: &[u8]) -> u64 {
 pub fn xxh3_128_with_secret(input: &[u8], secret: &[u8]) -> u128 {
     assert!(secret.len() >= 136, "xxh3 secrets have at least 136 bytes");
     // SAFETY: as in `xxh3_64_with_secret`.
-    unsafe { XXH3_128bits_withSecret(input.as_ptr().cast(), input.len(), secret.as_ptr().cast(), secret.len()) }
-        .into()
+    unsafe { XXH3_128bits_withSecret(input.as_ptr().cast(), input.len(), secret.as_ptr().cast(), secret.len()) }.into()
 }
 
 /// The library's version, as "0.8.1".

@@ -112,7 +112,11 @@ fn main() -> ExitCode {
         eprintln!("xxh3_vs_c: needs a CPU with AVX2 and AVX-512F, and no CHUNKHASH_XXH3_KERNEL override");
         return ExitCode::from(2);
     }
-    println!("libxxhash {}, chunkhash kernel {}, {rounds} rounds of {slice:?} per case, the best of {tries} sub-slices each", c_xxhash::version(), Kernel::detect());
+    println!(
+        "libxxhash {}, chunkhash kernel {}, {rounds} rounds of {slice:?} per case, the best of {tries} sub-slices each",
+        c_xxhash::version(),
+        Kernel::detect()
+    );
     for (algorithm, wide) in [("XXH3-64", false), ("XXH3-128", true)] {
         let peers = peers(wide);
         if let Err(message) = cross_check(&peers) {

@@ -10,7 +10,7 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use super::stripes::{self, Accumulators, PRIME32_1, STRIPE_LEN};
+use super::stripes::{self, Accumulators, DEFAULT_BLOCK_LEN, DEFAULT_SECRET_LEN, PRIME32_1, STRIPE_LEN};
 
 type Vectors = [__m256i; 2];
 
@@ -78,28 +78,12 @@ fn scramble(acc: &mut Vectors, key: &[u8; STRIPE_LEN]) {
     }
 }
 
-/// See `stripes::consume`.
+/// A whole 16-stripe block of a default-length secret: the same loop, with
+/// sizes the compiler knows.
 #[target_feature(enable = "avx2")]
-pub(super) fn consume(acc: &mut Accumulators, input: &[u8], secret: &[u8], done: usize) -> usize {
-    let mut vectors = load_acc(acc);
-    let done =
-        stripes::consume(&mut vectors, input, secret, done, |a, s, k| accumulate(a, s, k), |a, k| scramble(a, k));
-    store_acc(acc, vectors);
-    done
+#[inline]
+fn accumulate_block(acc: &mut Vectors, block: &[u8; DEFAULT_BLOCK_LEN], secret: &[u8; DEFAULT_SECRET_LEN]) {
+    accumulate(acc, block, secret);
 }
 
-/// See `stripes::hash_long`.
-#[target_feature(enable = "avx2")]
-pub(super) fn hash_long(acc: &mut Accumulators, input: &[u8], secret: &[u8]) {
-    let mut vectors = load_acc(acc);
-    stripes::hash_long(&mut vectors, input, secret, |a, s, k| accumulate(a, s, k), |a, k| scramble(a, k));
-    store_acc(acc, vectors);
-}
-
-/// Accumulates the final stripe of an input.
-#[target_feature(enable = "avx2")]
-pub(super) fn accumulate_last(acc: &mut Accumulators, stripe: &[u8; STRIPE_LEN], secret: &[u8]) {
-    let mut vectors = load_acc(acc);
-    accumulate(&mut vectors, stripe, stripes::last_stripe_key(secret));
-    store_acc(acc, vectors);
-}
+stripes::entry_points!("avx2");

@@ -16,7 +16,7 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use super::stripes::{self, Accumulators, DEFAULT_SECRET_LEN, PRIME32_1, STRIPE_LEN};
+use super::stripes::{self, Accumulators, DEFAULT_BLOCK_LEN, DEFAULT_SECRET_LEN, PRIME32_1, STRIPE_LEN};
 
 /// Loads 64 bytes, unaligned.
 #[target_feature(enable = "avx512f")]
@@ -90,54 +90,14 @@ fn scramble_with(acc: &mut __m512i, key: __m512i) {
     *acc = _mm512_add_epi64(low, _mm512_slli_epi64::<32>(high));
 }
 
-/// See `stripes::consume`.
-#[target_feature(enable = "avx512f")]
-pub(super) fn consume(acc: &mut Accumulators, input: &[u8], secret: &[u8], done: usize) -> usize {
-    let mut vector = load_acc(acc);
-    let done = stripes::consume(&mut vector, input, secret, done, |a, s, k| accumulate(a, s, k), |a, k| scramble(a, k));
-    store_acc(acc, vector);
-    done
-}
-
-/// See `stripes::hash_long`.
-#[target_feature(enable = "avx512f")]
-pub(super) fn hash_long(acc: &mut Accumulators, input: &[u8], secret: &[u8]) {
-    let mut vector = load_acc(acc);
-    match <&[u8; DEFAULT_SECRET_LEN]>::try_from(secret) {
-        Ok(secret) => hash_long_default_len(&mut vector, input, secret),
-        Err(_) => stripes::hash_long(&mut vector, input, secret, |a, s, k| accumulate(a, s, k), |a, k| scramble(a, k)),
-    }
-    store_acc(acc, vector);
-}
-
-/// `stripes::hash_long` for a secret of the default length (the default
-/// secret, or one derived from a seed): 16-stripe blocks, whose 16 secret
-/// windows and scramble key stay in registers (AVX-512 has 32), so a
-/// stripe costs one load instead of two.
+/// A whole 16-stripe block of a default-length secret (the default one, or
+/// one derived from a seed). The 16 secret windows are loaded in the loop,
+/// but the compiler hoists them out of the caller's loop over blocks into
+/// registers (AVX-512 has 32), so a stripe costs one load instead of two.
 #[target_feature(enable = "avx512f")]
 #[inline]
-fn hash_long_default_len(acc: &mut __m512i, input: &[u8], secret: &[u8; DEFAULT_SECRET_LEN]) {
-    const STRIPES: usize = 16;
-    // Window 16 starts at byte 128: the last 64 bytes, the scramble key.
-    let keys: [__m512i; STRIPES + 1] = core::array::from_fn(|i| loadu(stripes::stripe_key(secret, i)));
-    let whole = (input.len() - 1) / STRIPE_LEN * STRIPE_LEN;
-    let mut blocks = input[..whole].chunks_exact(STRIPES * STRIPE_LEN);
-    for block in &mut blocks {
-        let mut products = *acc;
-        let mut data_sum = _mm512_setzero_si512();
-        for (stripe, key) in block.chunks_exact(STRIPE_LEN).zip(&keys) {
-            accumulate_one(&mut products, &mut data_sum, loadu(stripe.try_into().unwrap()), *key);
-        }
-        *acc = _mm512_add_epi64(products, swap_pairs(data_sum));
-        scramble_with(acc, keys[STRIPES]);
-    }
-    accumulate(acc, blocks.remainder(), secret);
-    accumulate(acc, stripes::last_stripe(input), stripes::last_stripe_key(secret));
+fn accumulate_block(acc: &mut __m512i, block: &[u8; DEFAULT_BLOCK_LEN], secret: &[u8; DEFAULT_SECRET_LEN]) {
+    accumulate(acc, block, secret);
 }
-/// Accumulates the final stripe of an input.
-#[target_feature(enable = "avx512f")]
-pub(super) fn accumulate_last(acc: &mut Accumulators, stripe: &[u8; STRIPE_LEN], secret: &[u8]) {
-    let mut vector = load_acc(acc);
-    accumulate(&mut vector, stripe, stripes::last_stripe_key(secret));
-    store_acc(acc, vector);
-}
+
+stripes::entry_points!("avx512f");

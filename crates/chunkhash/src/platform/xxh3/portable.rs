@@ -31,12 +31,12 @@ fn scramble(acc: &mut Accumulators, key: &[u8; STRIPE_LEN]) {
 
 /// See `stripes::consume`.
 pub(super) fn consume(acc: &mut Accumulators, input: &[u8], secret: &[u8], done: usize) -> usize {
-    stripes::consume(acc, input, secret, done, accumulate, scramble)
+    stripes::consume(acc, input, secret, done, accumulate, |a, b, k| accumulate(a, b, k), scramble)
 }
 
 /// See `stripes::hash_long`.
 pub(super) fn hash_long(acc: &mut Accumulators, input: &[u8], secret: &[u8]) {
-    stripes::hash_long(acc, input, secret, accumulate, scramble);
+    stripes::hash_long(acc, input, secret, accumulate, |a, b, k| accumulate(a, b, k), scramble);
 }
 
 /// Accumulates the final stripe of an input (see `stripes::last_stripe_key`).

@@ -47,11 +47,19 @@ pub(crate) fn stripe_key(secret: &[u8], index: usize) -> &[u8; STRIPE_LEN] {
     secret[index * SECRET_STEP..index * SECRET_STEP + STRIPE_LEN].try_into().unwrap()
 }
 
+/// Bytes in a block of the default secret length: 16 stripes.
+pub(crate) const DEFAULT_BLOCK_LEN: usize = (DEFAULT_SECRET_LEN - STRIPE_LEN) / SECRET_STEP * STRIPE_LEN;
+
 /// Accumulates whole `stripes` (a multiple of 64 bytes), the first of them
 /// stripe `done` of the current block, scrambling whenever a block fills.
 /// Returns the new position in the block. Only stripes that more input
 /// follows may come here: the block that holds the input's last byte is
 /// never scrambled.
+///
+/// `accumulate_block` takes whole blocks of a default-length secret (the
+/// default one, or one derived from a seed): with the sizes known, a
+/// kernel's loop over a block unrolls, its secret windows need no bounds
+/// checks and may stay in registers.
 ///
 /// # Panics
 ///
@@ -64,25 +72,44 @@ pub(crate) fn consume<A>(
     secret: &[u8],
     mut done: usize,
     mut accumulate: impl FnMut(&mut A, &[u8], &[u8]),
+    mut accumulate_block: impl FnMut(&mut A, &[u8; DEFAULT_BLOCK_LEN], &[u8; DEFAULT_SECRET_LEN]),
     mut scramble: impl FnMut(&mut A, &[u8; STRIPE_LEN]),
 ) -> usize {
     assert!(stripes.len() % STRIPE_LEN == 0 && secret.len() >= SECRET_MIN_LEN, "whole stripes, a valid secret");
     let per_block = stripes_per_block(secret.len());
     assert!(done < per_block, "a position inside a block");
-    while !stripes.is_empty() {
+    // The rest of the current block. Its windows end at byte 8 * per_block
+    // + 56 < secret.len(): in bounds.
+    if done > 0 {
         let take = (per_block - done).min(stripes.len() / STRIPE_LEN);
         let (now, later) = stripes.split_at(take * STRIPE_LEN);
-        // The windows of stripes done..done + take end at 8 * (done + take) +
-        // 56 <= 8 * per_block + 56 < secret.len(): in bounds.
         accumulate(acc, now, &secret[done * SECRET_STEP..]);
         done += take;
-        if done == per_block {
-            scramble(acc, scramble_key(secret));
-            done = 0;
+        if done < per_block {
+            return done;
         }
+        scramble(acc, scramble_key(secret));
         stripes = later;
     }
-    done
+    // Whole blocks.
+    let rest = if let Ok(secret) = <&[u8; DEFAULT_SECRET_LEN]>::try_from(secret) {
+        let mut blocks = stripes.chunks_exact(DEFAULT_BLOCK_LEN);
+        for block in &mut blocks {
+            accumulate_block(acc, block.try_into().unwrap(), secret);
+            scramble(acc, scramble_key(secret));
+        }
+        blocks.remainder()
+    } else {
+        let mut blocks = stripes.chunks_exact(per_block * STRIPE_LEN);
+        for block in &mut blocks {
+            accumulate(acc, block, secret);
+            scramble(acc, scramble_key(secret));
+        }
+        blocks.remainder()
+    };
+    // The start of the next block.
+    accumulate(acc, rest, secret);
+    rest.len() / STRIPE_LEN
 }
 
 /// The long-input loop of a one-shot hash (more than 240 bytes, at least one
@@ -94,23 +121,12 @@ pub(crate) fn hash_long<A>(
     input: &[u8],
     secret: &[u8],
     mut accumulate: impl FnMut(&mut A, &[u8], &[u8]),
-    mut scramble: impl FnMut(&mut A, &[u8; STRIPE_LEN]),
+    accumulate_block: impl FnMut(&mut A, &[u8; DEFAULT_BLOCK_LEN], &[u8; DEFAULT_SECRET_LEN]),
+    scramble: impl FnMut(&mut A, &[u8; STRIPE_LEN]),
 ) {
     assert!(input.len() >= STRIPE_LEN, "at least one stripe");
     let whole = (input.len() - 1) / STRIPE_LEN * STRIPE_LEN;
-    if let Ok(secret) = <&[u8; DEFAULT_SECRET_LEN]>::try_from(secret) {
-        // The default length (default secret, or one derived from a seed):
-        // blocks of a size known here, so a kernel's loop over a block
-        // unrolls and its secret windows need no bounds checks.
-        let mut blocks = input[..whole].chunks_exact(stripes_per_block(DEFAULT_SECRET_LEN) * STRIPE_LEN);
-        for block in &mut blocks {
-            accumulate(acc, block, secret);
-            scramble(acc, scramble_key(secret));
-        }
-        accumulate(acc, blocks.remainder(), secret);
-    } else {
-        consume(acc, &input[..whole], secret, 0, &mut accumulate, &mut scramble);
-    }
+    consume(acc, &input[..whole], secret, 0, &mut accumulate, accumulate_block, scramble);
     accumulate(acc, last_stripe(input), last_stripe_key(secret));
 }
 
@@ -126,3 +142,55 @@ pub(crate) fn last_stripe(input: &[u8]) -> &[u8] {
 pub(crate) fn last_stripe_key(secret: &[u8]) -> &[u8] {
     &secret[secret.len() - LAST_STRIPE_SECRET_FROM_END..]
 }
+
+/// The entry points of a SIMD kernel file, for its instruction set
+/// `$feature`, from the file's `load_acc` and `store_acc` (the eight
+/// accumulators in and out of registers) and its `accumulate`,
+/// `accumulate_block` and `scramble` (see `consume`), all
+/// `#[target_feature(enable = $feature)]`. The entry points are safe
+/// functions with that target feature: only code that has checked for the
+/// feature may call them (`mod.rs`, after `Kernel::checked`).
+macro_rules! entry_points {
+    ($feature:literal) => {
+        /// See `stripes::consume`.
+        #[target_feature(enable = $feature)]
+        pub(super) fn consume(acc: &mut Accumulators, stripes: &[u8], secret: &[u8], done: usize) -> usize {
+            let mut registers = load_acc(acc);
+            let done = stripes::consume(
+                &mut registers,
+                stripes,
+                secret,
+                done,
+                |a, s, k| accumulate(a, s, k),
+                |a, b, k| accumulate_block(a, b, k),
+                |a, k| scramble(a, k),
+            );
+            store_acc(acc, registers);
+            done
+        }
+
+        /// See `stripes::hash_long`.
+        #[target_feature(enable = $feature)]
+        pub(super) fn hash_long(acc: &mut Accumulators, input: &[u8], secret: &[u8]) {
+            let mut registers = load_acc(acc);
+            stripes::hash_long(
+                &mut registers,
+                input,
+                secret,
+                |a, s, k| accumulate(a, s, k),
+                |a, b, k| accumulate_block(a, b, k),
+                |a, k| scramble(a, k),
+            );
+            store_acc(acc, registers);
+        }
+
+        /// Accumulates the final stripe of an input.
+        #[target_feature(enable = $feature)]
+        pub(super) fn accumulate_last(acc: &mut Accumulators, stripe: &[u8; STRIPE_LEN], secret: &[u8]) {
+            let mut registers = load_acc(acc);
+            accumulate(&mut registers, stripe, stripes::last_stripe_key(secret));
+            store_acc(acc, registers);
+        }
+    };
+}
+pub(crate) use entry_points;
