@@ -13,7 +13,7 @@ export CHUNKHASH_PYDEPS := $(abspath $(PYDEPS))
 # this CPU lacks are skipped with a note.
 BACKENDS ?= portable sse41 avx2 avx512
 
-.PHONY: run test test-rust test-c test-features check-golden test-backends test-targets lint pydeps install js test-js
+.PHONY: run test test-rust test-c test-features check-golden test-backends test-targets lint pydeps install js test-js xxhash-c bench-xxh3
 
 # The main job: `chunkhash bench` with its defaults (every algorithm, 64 B to
 # 1 MiB); needs no input and ends well under a minute.
@@ -31,13 +31,31 @@ pydeps:
 	@$(PYTHON) -c "import sys; sys.path.insert(0, '$(PYDEPS)'); import xxhash" 2>/dev/null || \
 	  $(PYTHON) -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --target $(PYDEPS) xxhash
 
-lint:
+lint: xxhash-c
 	$(CARGO) fmt --all -- --check
 	$(CARGO) fmt --manifest-path bindings/c/header-gen/Cargo.toml -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(CARGO) clippy -q -p chunkhash-bench --all-targets --features c-xxhash -- -D warnings
 
-test-rust:
+# --all-features turns on the bench crate's `c-xxhash` (the XXH3 test
+# against the reference C library), which links Debian's libxxhash.
+test-rust: xxhash-c
 	$(CARGO) test --workspace --all-features
+
+# The reference C xxHash (header and library) for the bench crate's
+# `c-xxhash` feature; installed when missing.
+xxhash-c:
+	@test -f /usr/include/xxhash.h || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y libxxhash-dev; }
+
+# Not part of `make test`: XXH3 against the C library (xxh3_vs_c, interleaved
+# in one process) and the CLI against xxhsum on a 1 GiB file (page cache
+# warm). Figures in BENCHMARKS.md, "XXH3 against the reference C library".
+bench-xxh3: xxhash-c
+	@command -v xxhsum >/dev/null || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y xxhash; }
+	$(CARGO) run --release -p chunkhash-bench --features c-xxhash --bin xxh3_vs_c
+	$(CARGO) build --release -p chunkhash-cli
+	@test -f target/xxh3-1g.bin || head -c 1073741824 /dev/urandom > target/xxh3-1g.bin
+	$(PYTHON) crates/bench/scripts/xxh3_cli_vs_xxhsum.py target/xxh3-1g.bin
 
 # The C library (bindings/c): header drift check, the C tests under ASan and
 # UBSan and under valgrind, the C++ header check, install + pkg-config + the

@@ -31,9 +31,11 @@ const SIZES: [usize; 6] = [16, 64, 240, 4096, 64 * 1024, 1 << 20];
 
 /// One implementation: its label and its hash as a 128-bit value (XXH3-64
 /// widened), which is what is timed and compared.
+type Hash = Box<dyn Fn(&[u8]) -> u128>;
+
 struct Peer {
     label: &'static str,
-    hash: Box<dyn Fn(&[u8]) -> u128>,
+    hash: Hash,
 }
 
 fn peer(label: &'static str, hash: impl Fn(&[u8]) -> u128 + 'static) -> Peer {
@@ -46,7 +48,7 @@ fn peers(wide: bool) -> Vec<Peer> {
     let avx2 = Xxh3::new().with_kernel(Kernel::Avx2).expect("the CPU has AVX2");
     if wide {
         vec![
-            peer("chunkhash", |d| xxh3::hash128(d)),
+            peer("chunkhash", xxh3::hash128),
             peer("C dispatch", c_xxhash::xxh3_128),
             peer("C avx512", forced::avx512_xxh3_128),
             peer("chunkhash avx2", move |d| avx2.hash128(d)),

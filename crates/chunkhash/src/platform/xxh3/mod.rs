@@ -295,8 +295,8 @@ impl Checked {
             // SAFETY: the kernel is supported: NEON is part of the target.
             Kernel::Neon => unsafe { neon::hash_long(acc, input, secret) },
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-            // SAFETY: the kernel is supported: the build enables SIMD128.
-            Kernel::Simd128 => unsafe { simd128::hash_long(acc, input, secret) },
+            // Safe to call: the build enables SIMD128 everywhere.
+            Kernel::Simd128 => simd128::hash_long(acc, input, secret),
             _ => portable::hash_long(acc, input, secret),
         }
     }
@@ -325,8 +325,8 @@ impl Checked {
             // SAFETY: the kernel is supported: NEON is part of the target.
             Kernel::Neon => unsafe { neon::consume(acc, stripes, secret, done) },
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-            // SAFETY: the kernel is supported: the build enables SIMD128.
-            Kernel::Simd128 => unsafe { simd128::consume(acc, stripes, secret, done) },
+            // Safe to call: the build enables SIMD128 everywhere.
+            Kernel::Simd128 => simd128::consume(acc, stripes, secret, done),
             _ => portable::consume(acc, stripes, secret, done),
         }
     }
@@ -354,8 +354,8 @@ impl Checked {
             // SAFETY: the kernel is supported: NEON is part of the target.
             Kernel::Neon => unsafe { neon::accumulate_last(acc, stripe, secret) },
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-            // SAFETY: the kernel is supported: the build enables SIMD128.
-            Kernel::Simd128 => unsafe { simd128::accumulate_last(acc, stripe, secret) },
+            // Safe to call: the build enables SIMD128 everywhere.
+            Kernel::Simd128 => simd128::accumulate_last(acc, stripe, secret),
             _ => portable::accumulate_last(acc, stripe, secret),
         }
     }

@@ -75,7 +75,10 @@ pub(crate) fn consume<A>(
     mut accumulate_block: impl FnMut(&mut A, &[u8; DEFAULT_BLOCK_LEN], &[u8; DEFAULT_SECRET_LEN]),
     mut scramble: impl FnMut(&mut A, &[u8; STRIPE_LEN]),
 ) -> usize {
-    assert!(stripes.len() % STRIPE_LEN == 0 && secret.len() >= SECRET_MIN_LEN, "whole stripes, a valid secret");
+    assert!(
+        stripes.len().is_multiple_of(STRIPE_LEN) && secret.len() >= SECRET_MIN_LEN,
+        "whole stripes, a valid secret"
+    );
     let per_block = stripes_per_block(secret.len());
     assert!(done < per_block, "a position inside a block");
     // The rest of the current block. Its windows end at byte 8 * per_block
@@ -150,6 +153,12 @@ pub(crate) fn last_stripe_key(secret: &[u8]) -> &[u8] {
 /// `#[target_feature(enable = $feature)]`. The entry points are safe
 /// functions with that target feature: only code that has checked for the
 /// feature may call them (`mod.rs`, after `Kernel::checked`).
+#[cfg(any(
+    target_arch = "x86",
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_endian = "little"),
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 macro_rules! entry_points {
     ($feature:literal) => {
         /// See `stripes::consume`.
@@ -193,4 +202,10 @@ macro_rules! entry_points {
         }
     };
 }
+#[cfg(any(
+    target_arch = "x86",
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_endian = "little"),
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 pub(crate) use entry_points;
