@@ -81,9 +81,10 @@ impl Algorithm {
 
     /// The code that computes the algorithm on this machine, or `None` if
     /// this build lacks it: the crate chunkhash wraps and the instruction set
-    /// that crate picks on this CPU (`"twox-hash avx2"`, `"crc32c sse4.2"`,
-    /// `"sha2 shani"`, `"blake2b_simd avx2"`, `"hmac-sha256 portable"`), or
-    /// for BLAKE3 and BLAKE3-160 chunkhash's own backend
+    /// that crate picks on this CPU (`"crc32c sse4.2"`, `"sha2 shani"`,
+    /// `"blake2b_simd avx2"`, `"hmac-sha256 portable"`), for XXH3
+    /// chunkhash's own kernel (`"chunkhash avx512"`), or for BLAKE3 and
+    /// BLAKE3-160 chunkhash's own backend
     /// ([`Backend::detect`](crate::Backend::detect): `"avx512"`,
     /// `"neon"`, ...). For reports and benchmarks; the spelling may change.
     ///

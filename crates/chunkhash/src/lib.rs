@@ -47,15 +47,15 @@
 //! dispatch, the C library's constants) is made from it. Adding an
 //! algorithm is a row, its wrapper module and its golden vectors.
 //! [`Algorithm::implementation`] says which code computes an algorithm on
-//! this machine (`"twox-hash avx2"`, `"sha2 shani"`, ...).
+//! this machine (`"chunkhash avx512"`, `"sha2 shani"`, ...).
 //!
 //! | id | name | bytes | cryptographic | [`bsd_tag`](Algorithm::bsd_tag) | computed by (cargo feature) |
 //! | ---: | --- | ---: | --- | --- | --- |
 //! | 0 | reserved | | | | |
 //! | 1 | BLAKE3 | 32 | yes | `BLAKE3` | chunkhash's [`blake3`] (always) |
 //! | 2 | BLAKE3-160 | 20 | yes, 80-bit collisions | `BLAKE3-160` | first 20 bytes of BLAKE3, the chunk address (always) |
-//! | 3 | XXH3-64 | 8 | no | `XXH3` | twox-hash (`xxhash`) |
-//! | 4 | XXH3-128 | 16 | no | `XXH128` | twox-hash (`xxhash`) |
+//! | 3 | XXH3-64 | 8 | no | `XXH3` | chunkhash's [`xxh3`] (`xxhash`) |
+//! | 4 | XXH3-128 | 16 | no | `XXH128` | chunkhash's [`xxh3`] (`xxhash`) |
 //! | 5 | XXH64 | 8 | no | `XXH64` | twox-hash (`xxhash`) |
 //! | 6 | XXH32 | 4 | no | `XXH32` | twox-hash (`xxhash`) |
 //! | 7 | CRC32C | 4 | no | `CRC32C` | crc32c (`crc32c`) |
@@ -73,8 +73,9 @@
 //! ## Cargo features
 //!
 //! - `std` (default): `std::io` traits, `std::error::Error`, and the
-//!   `CHUNKHASH_BACKEND` environment override; run-time SIMD selection in
-//!   the xxHash and BLAKE2b crates. Without it the crate is `no_std`.
+//!   `CHUNKHASH_BACKEND` and `CHUNKHASH_XXH3_KERNEL` environment overrides;
+//!   run-time SIMD selection in the BLAKE2b crate. Without it the crate is
+//!   `no_std` (BLAKE3 and XXH3 still pick their kernels at run time).
 //! - `alloc` (implied by `std`): `Vec`-returning conveniences.
 //! - `parallel`: `blake3::Hasher::update_parallel`, multi-threaded with rayon.
 //! - `xxhash`, `crc32c`, `blake2`, `sha2` (all default): the registry's
@@ -91,6 +92,28 @@
 //!
 //! ## Dependencies, and why each crate
 //!
+//! XXH3 (64 and 128) is chunkhash's own too ([`xxh3`], written from the
+//! xxHash specification, no dependency): its long-input loop runs on
+//! AVX-512, AVX2 or SSE2 picked at run time, NEON or SIMD128, against
+//! the reference C library (Debian's libxxhash 0.8.1, run-time dispatch to
+//! AVX-512 here; `xxh3_vs_c` in `crates/bench`, BENCHMARKS.md "XXH3 against
+//! the reference C library", medians of 31 interleaved rounds, 3 runs on a
+//! loaded 2-core Zen 4):
+//!
+//! | size | XXH3-64 | XXH3-128 | XXH3-64, both forced to AVX2 | XXH3-128, both AVX2 |
+//! | ---: | ---: | ---: | ---: | ---: |
+//! | 16 B | 0.99-1.09x | 1.07-1.10x | 1.00-1.10x | 1.02-1.04x |
+//! | 64 B | 1.00-1.02x | 1.08-1.11x | 1.00-1.03x | 1.01-1.02x |
+//! | 240 B | 1.13-1.14x | 1.18x | 1.09-1.11x | 1.15-1.28x |
+//! | 4 KiB | 1.34-1.44x | 1.28-1.39x | 1.17-1.21x | 1.13-1.16x |
+//! | 64 KiB | 1.56-1.66x | 1.55-1.66x | 1.20-1.25x | 1.18-1.26x |
+//! | 1 MiB | 1.48-1.56x | 1.56-1.60x | 1.17-1.21x | 1.21x |
+//!
+//! (C time / chunkhash time; above 1, chunkhash is faster.) It replaced
+//! `twox-hash`, which stops at AVX2 and ran 0.65-0.81x the C library's speed;
+//! XXH64 and XXH32 stay on `twox-hash` (scalar algorithms, equal to
+//! `xxhash-rust` within noise, nothing for kernels to win).
+//!
 //! The BLAKE3 core needs two small `no_std` crates: `arrayvec`, for the
 //! fixed-capacity stack of chaining values and the buffered chunk inside
 //! [`blake3::Hasher`] (no heap), and `cpufeatures` (x86 only), for cached
@@ -106,15 +129,15 @@
 //!
 //! | family | crate chosen | measured against | speed, default build | clean build alone (CPU) | why |
 //! | --- | --- | --- | --- | --- | --- |
-//! | XXH3-64, XXH3-128, XXH64, XXH32 | `twox-hash` 2.1 | `xxhash-rust` 0.8 | XXH3 1.8-1.9x faster from 4 KiB (56.6 vs 30.2 GB/s at 1 MiB); XXH64, XXH32 equal | 0.68 s vs 0.44 s | AVX2 picked at run time; xxhash-rust picks SIMD at compile time only (with `target-cpu=native` its AVX-512 XXH3 is 1.1x faster: what run-time AVX-512 dispatch would add) |
+//! | XXH64, XXH32 (XXH3: chunkhash's own, above) | `twox-hash` 2.1 | `xxhash-rust` 0.8 | XXH64, XXH32 equal | 0.68 s vs 0.44 s | when it also served XXH3, twox-hash picked AVX2 at run time and xxhash-rust only at compile time (XXH3 1.8-1.9x faster from 4 KiB) |
 //! | CRC32C | `crc32c` 0.6 | `crc-fast` 1.10 | crc-fast 2.2x faster from 4 KiB (46 vs 22 GB/s at 1 MiB) | 0.71 s vs 4.4 s | crc-fast alone costs more build than all of `blake3`; 22 GB/s outruns storage |
 //! | BLAKE2b-512, BLAKE2b-256 | `blake2b_simd` 1.0 | `blake2` 0.11 | within 10% (0.7-1.2 GB/s); 1.27x faster with `target-cpu=native` | 2.1 s vs 3.1 s | lighter (no `digest` stack), never slower |
 //! | SHA-256, SHA-512 | `hmac-sha256` + `hmac-sha512` 1.1; `sha2` 0.11 with `sha2-hw` | `sha2` 0.11, `sha2` 0.10 | sha2 (SHA-NI) 5.8x faster for SHA-256 (1.28 vs 0.22 GB/s at 1 MiB), 1.1x for SHA-512 | 0.43 s vs 3.9 s | build cost of an on-by-default family; speed one feature away |
 //!
 //! Through the registry ([`digest()`] with an algorithm known only at run
 //! time) a 64-byte input costs a few nanoseconds more than calling the crate
-//! directly (XXH3-64: 9.2 vs 6.5 ns; CRC32C: 20 vs 15 ns); from 4 KiB the
-//! difference is within noise.
+//! directly (CRC32C: 20 vs 15 ns; XXH3-64 through twox-hash: 9.2 vs 6.5 ns);
+//! from 4 KiB the difference is within noise.
 //!
 //! Each wrapper module's source (`src/xxhash.rs`, `src/crc32c.rs`,
 //! `src/blake2b.rs`, `src/sha2.rs`) gives the full reasoning.

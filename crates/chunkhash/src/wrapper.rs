@@ -29,8 +29,9 @@ pub(crate) trait Wrapper<const N: usize>: Clone {
     }
 
     /// The code that runs on this machine: the crate, and the instruction set
-    /// it picks here (`"twox-hash avx2"`, `"sha2 shani"`), or for chunkhash's
-    /// own BLAKE3 the backend name (`"avx512"`). A wrapper knows the crate's
+    /// it picks here (`"crc32c sse4.2"`, `"sha2 shani"`), for chunkhash's
+    /// own XXH3 its kernel (`"chunkhash avx512"`), or for chunkhash's own
+    /// BLAKE3 the backend name (`"avx512"`). A wrapper knows the crate's
     /// version and features, so it reads the crate's dispatch rule, not the
     /// caller.
     fn implementation() -> &'static str;

@@ -18,11 +18,13 @@
 //! ```sh
 //! make bench-xxh3
 //! cargo run --release -p chunkhash-bench --features c-xxhash --bin xxh3_vs_c -- --rounds 31
+//! # Options: --rounds N (31), --slice-ms MS per case and round (10),
+//! # --tries N sub-slices, the fastest kept (5), --sizes 16,64,4KiB
 //! ```
 
 use chunkhash::xxh3::{self, Kernel, Xxh3};
 use chunkhash_bench::c_xxhash::{self, forced};
-use chunkhash_bench::{format_size, median_ratio, random_input, run_interleaved_best_of, Case, Timing};
+use chunkhash_bench::{format_size, median_ratio, parse_size, random_input, run_interleaved_best_of, Case, Timing};
 use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -80,8 +82,8 @@ fn cross_check(peers: &[Peer]) -> Result<(), String> {
     Ok(())
 }
 
-fn parse_args() -> Result<(usize, Duration, usize), String> {
-    let (mut rounds, mut slice_ms, mut tries) = (31usize, 10u64, 5usize);
+fn parse_args() -> Result<(usize, Duration, usize, Vec<usize>), String> {
+    let (mut rounds, mut slice_ms, mut tries, mut sizes) = (31usize, 10u64, 5usize, SIZES.to_vec());
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or_else(|| format!("{arg} needs a value"));
@@ -89,13 +91,14 @@ fn parse_args() -> Result<(usize, Duration, usize), String> {
             "--rounds" => rounds = value()?.parse().map_err(|e| format!("--rounds: {e}"))?,
             "--slice-ms" => slice_ms = value()?.parse().map_err(|e| format!("--slice-ms: {e}"))?,
             "--tries" => tries = value()?.parse().map_err(|e| format!("--tries: {e}"))?,
-            _ => return Err(format!("unknown argument {arg:?} (expected --rounds, --slice-ms or --tries)")),
+            "--sizes" => sizes = value()?.split(',').map(parse_size).collect::<Result<_, _>>()?,
+            _ => return Err(format!("unknown argument {arg:?} (expected --rounds, --slice-ms, --tries or --sizes)")),
         }
     }
     if rounds == 0 || slice_ms == 0 || tries == 0 {
         return Err("--rounds, --slice-ms and --tries must be at least 1".into());
     }
-    Ok((rounds, Duration::from_millis(slice_ms), tries))
+    Ok((rounds, Duration::from_millis(slice_ms), tries, sizes))
 }
 
 fn gbps(timing: &Timing) -> f64 {
@@ -103,7 +106,7 @@ fn gbps(timing: &Timing) -> f64 {
 }
 
 fn main() -> ExitCode {
-    let (rounds, slice, tries) = match parse_args() {
+    let (rounds, slice, tries, sizes) = match parse_args() {
         Ok(args) => args,
         Err(message) => {
             eprintln!("xxh3_vs_c: {message}");
@@ -128,7 +131,7 @@ fn main() -> ExitCode {
         println!("\n{algorithm}: GB/s (median), and C time / chunkhash time (median of per-round ratios)\n");
         println!("| size | chunkhash | C dispatch | ratio | C avx512 | ratio | chunkhash avx2 | C avx2 | ratio |");
         println!("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
-        for size in SIZES {
+        for &size in &sizes {
             let input = random_input(size, size as u64);
             let mut cases: Vec<Case<'_>> = peers
                 .iter()

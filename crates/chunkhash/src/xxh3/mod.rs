@@ -144,8 +144,17 @@ impl<'a> Xxh3<'a> {
     #[inline]
     pub fn hash64(&self, input: &[u8]) -> u64 {
         match self.key {
-            // Seed 0 on the path with constant secret words, as `hash64`.
+            // Seed 0 inline, on the path with constant secret words, as
+            // `hash64`; the others out of line, so that this stays small
+            // where it is inlined.
             Key::Seed(0) => keyed64(input, &DEFAULT_SECRET, self.kernel),
+            _ => self.hash64_keyed(input),
+        }
+    }
+
+    #[inline(never)]
+    fn hash64_keyed(&self, input: &[u8]) -> u64 {
+        match self.key {
             Key::Seed(seed) => seeded64(input, seed, self.kernel),
             Key::Secret(secret) => keyed64(input, secret, self.kernel),
         }
@@ -156,6 +165,13 @@ impl<'a> Xxh3<'a> {
     pub fn hash128(&self, input: &[u8]) -> u128 {
         match self.key {
             Key::Seed(0) => keyed128(input, &DEFAULT_SECRET, self.kernel),
+            _ => self.hash128_keyed(input),
+        }
+    }
+
+    #[inline(never)]
+    fn hash128_keyed(&self, input: &[u8]) -> u128 {
+        match self.key {
             Key::Seed(seed) => seeded128(input, seed, self.kernel),
             Key::Secret(secret) => keyed128(input, secret, self.kernel),
         }
@@ -214,29 +230,29 @@ pub fn hash128_with_secret(input: &[u8], secret: Secret<'_>) -> u128 {
 #[inline(always)]
 fn seeded64(input: &[u8], seed: u64, kernel: impl Into<Checked>) -> u64 {
     if input.len() <= SHORT_MAX {
-        short::hash64(input, &DEFAULT_SECRET, seed)
+        short::hash64(input, short::key(&DEFAULT_SECRET), seed)
     } else if seed == 0 {
         long64(input, &DEFAULT_SECRET, kernel.into())
     } else {
-        long64(input, &spec::derive_secret(seed), kernel.into())
+        seeded_long64(input, seed, kernel.into())
     }
 }
 
 #[inline(always)]
 fn seeded128(input: &[u8], seed: u64, kernel: impl Into<Checked>) -> u128 {
     if input.len() <= SHORT_MAX {
-        join(short::hash128(input, &DEFAULT_SECRET, seed))
+        join(short::hash128(input, short::key(&DEFAULT_SECRET), seed))
     } else if seed == 0 {
         long128(input, &DEFAULT_SECRET, kernel.into())
     } else {
-        long128(input, &spec::derive_secret(seed), kernel.into())
+        seeded_long128(input, seed, kernel.into())
     }
 }
 
 #[inline(always)]
 fn keyed64(input: &[u8], secret: &[u8], kernel: impl Into<Checked>) -> u64 {
     if input.len() <= SHORT_MAX {
-        short::hash64(input, secret, 0)
+        short::hash64(input, short::key(secret), 0)
     } else {
         long64(input, secret, kernel.into())
     }
@@ -245,7 +261,7 @@ fn keyed64(input: &[u8], secret: &[u8], kernel: impl Into<Checked>) -> u64 {
 #[inline(always)]
 fn keyed128(input: &[u8], secret: &[u8], kernel: impl Into<Checked>) -> u128 {
     if input.len() <= SHORT_MAX {
-        join(short::hash128(input, secret, 0))
+        join(short::hash128(input, short::key(secret), 0))
     } else {
         long128(input, secret, kernel.into())
     }
@@ -257,6 +273,18 @@ fn long64(input: &[u8], secret: &[u8], kernel: Checked) -> u64 {
     let mut acc = INITIAL_ACCUMULATORS;
     kernel.hash_long(&mut acc, input, secret);
     merge64(&acc, secret, input.len() as u64)
+}
+
+/// Out of line with its derived secret, so that the 192 bytes of stack it
+/// needs are not set up on every short-input call (they were, inlined).
+#[inline(never)]
+fn seeded_long64(input: &[u8], seed: u64, kernel: Checked) -> u64 {
+    long64(input, &spec::derive_secret(seed), kernel)
+}
+
+#[inline(never)]
+fn seeded_long128(input: &[u8], seed: u64, kernel: Checked) -> u128 {
+    long128(input, &spec::derive_secret(seed), kernel)
 }
 
 #[inline(never)]

@@ -3,10 +3,26 @@
 //! latency (a few multiplications on a dependency chain; the branches only
 //! on the length).
 //!
-//! Every function takes the seed and a secret of at least 136 bytes; the
-//! offsets below are the spec's and read no further than byte 135.
+//! Every function takes the seed and the first 136 bytes of the secret (the
+//! shortest allowed; the spec's offsets read no further than byte 135), as
+//! an array, so that no read needs a bounds check.
 
 use super::spec::*;
+
+/// The part of the secret the short paths read.
+pub(crate) type Key = [u8; SHORT_SECRET_LEN];
+/// Its length: the shortest secret allowed.
+pub(crate) const SHORT_SECRET_LEN: usize = 136;
+
+/// The short paths' part of a secret of at least 136 bytes.
+///
+/// # Panics
+///
+/// If the secret is shorter (a `Secret` never is).
+#[inline(always)]
+pub(crate) fn key(secret: &[u8]) -> &Key {
+    secret.first_chunk().expect("xxh3 secrets have at least 136 bytes")
+}
 
 /// Bytes up to which the mixing of 16-byte pieces covers the input from
 /// both ends (spec, "17-128 bytes of input").
@@ -14,32 +30,50 @@ const MIDSIZE_SPLIT: usize = 128;
 /// The largest input the short paths take.
 pub(crate) const SHORT_MAX: usize = 240;
 
-/// XXH3-64 of an input of at most 240 bytes.
+/// XXH3-64 of an input of at most 240 bytes. The length tests form a
+/// shallow tree (two tests reach every path up to 128 bytes), as they run on
+/// every call.
 #[inline(always)]
-pub(crate) fn hash64(input: &[u8], secret: &[u8], seed: u64) -> u64 {
-    match input.len() {
-        0 => avalanche_xxh64(seed ^ read64(secret, 56) ^ read64(secret, 64)),
-        1..=3 => hash64_1to3(input, secret, seed),
-        4..=8 => hash64_4to8(input, secret, seed),
-        9..=16 => hash64_9to16(input, secret, seed),
-        17..=MIDSIZE_SPLIT => hash64_17to128(input, secret, seed),
-        _ => hash64_129to240(input, secret, seed),
+pub(crate) fn hash64(input: &[u8], secret: &Key, seed: u64) -> u64 {
+    let len = input.len();
+    if len <= 16 {
+        if len > 8 {
+            hash64_9to16(input, secret, seed)
+        } else if len >= 4 {
+            hash64_4to8(input, secret, seed)
+        } else if len > 0 {
+            hash64_1to3(input, secret, seed)
+        } else {
+            avalanche_xxh64(seed ^ read64(secret, 56) ^ read64(secret, 64))
+        }
+    } else if len <= MIDSIZE_SPLIT {
+        hash64_17to128(input, secret, seed)
+    } else {
+        hash64_129to240(input, secret, seed)
     }
 }
 
 /// XXH3-128 of an input of at most 240 bytes, as (low, high).
 #[inline(always)]
-pub(crate) fn hash128(input: &[u8], secret: &[u8], seed: u64) -> (u64, u64) {
-    match input.len() {
-        0 => (
-            avalanche_xxh64(seed ^ read64(secret, 64) ^ read64(secret, 72)),
-            avalanche_xxh64(seed ^ read64(secret, 80) ^ read64(secret, 88)),
-        ),
-        1..=3 => hash128_1to3(input, secret, seed),
-        4..=8 => hash128_4to8(input, secret, seed),
-        9..=16 => hash128_9to16(input, secret, seed),
-        17..=MIDSIZE_SPLIT => hash128_17to128(input, secret, seed),
-        _ => hash128_129to240(input, secret, seed),
+pub(crate) fn hash128(input: &[u8], secret: &Key, seed: u64) -> (u64, u64) {
+    let len = input.len();
+    if len <= 16 {
+        if len > 8 {
+            hash128_9to16(input, secret, seed)
+        } else if len >= 4 {
+            hash128_4to8(input, secret, seed)
+        } else if len > 0 {
+            hash128_1to3(input, secret, seed)
+        } else {
+            (
+                avalanche_xxh64(seed ^ read64(secret, 64) ^ read64(secret, 72)),
+                avalanche_xxh64(seed ^ read64(secret, 80) ^ read64(secret, 88)),
+            )
+        }
+    } else if len <= MIDSIZE_SPLIT {
+        hash128_17to128(input, secret, seed)
+    } else {
+        hash128_129to240(input, secret, seed)
     }
 }
 
@@ -51,13 +85,13 @@ fn combine_1to3(input: &[u8]) -> u32 {
 }
 
 #[inline(always)]
-fn hash64_1to3(input: &[u8], secret: &[u8], seed: u64) -> u64 {
+fn hash64_1to3(input: &[u8], secret: &Key, seed: u64) -> u64 {
     let key = u64::from(read32(secret, 0) ^ read32(secret, 4)).wrapping_add(seed);
     avalanche_xxh64(key ^ u64::from(combine_1to3(input)))
 }
 
 #[inline(always)]
-fn hash128_1to3(input: &[u8], secret: &[u8], seed: u64) -> (u64, u64) {
+fn hash128_1to3(input: &[u8], secret: &Key, seed: u64) -> (u64, u64) {
     let combined = combine_1to3(input);
     let low_key = u64::from(read32(secret, 0) ^ read32(secret, 4)).wrapping_add(seed);
     let high_key = u64::from(read32(secret, 8) ^ read32(secret, 12)).wrapping_sub(seed);
@@ -72,7 +106,7 @@ fn modified_seed(seed: u64) -> u64 {
 }
 
 #[inline(always)]
-fn hash64_4to8(input: &[u8], secret: &[u8], seed: u64) -> u64 {
+fn hash64_4to8(input: &[u8], secret: &Key, seed: u64) -> u64 {
     let len = input.len();
     let first = u64::from(u32::from_le_bytes(*front(input)));
     let last = u64::from(u32::from_le_bytes(*back(input)));
@@ -86,7 +120,7 @@ fn hash64_4to8(input: &[u8], secret: &[u8], seed: u64) -> u64 {
 }
 
 #[inline(always)]
-fn hash128_4to8(input: &[u8], secret: &[u8], seed: u64) -> (u64, u64) {
+fn hash128_4to8(input: &[u8], secret: &Key, seed: u64) -> (u64, u64) {
     let len = input.len();
     let first = u64::from(u32::from_le_bytes(*front(input)));
     let last = u64::from(u32::from_le_bytes(*back(input)));
@@ -102,7 +136,7 @@ fn hash128_4to8(input: &[u8], secret: &[u8], seed: u64) -> (u64, u64) {
 }
 
 #[inline(always)]
-fn hash64_9to16(input: &[u8], secret: &[u8], seed: u64) -> u64 {
+fn hash64_9to16(input: &[u8], secret: &Key, seed: u64) -> u64 {
     let len = input.len();
     let low = (read64(secret, 24) ^ read64(secret, 32)).wrapping_add(seed) ^ u64::from_le_bytes(*front(input));
     let high = (read64(secret, 40) ^ read64(secret, 48)).wrapping_sub(seed) ^ u64::from_le_bytes(*back(input));
@@ -111,7 +145,7 @@ fn hash64_9to16(input: &[u8], secret: &[u8], seed: u64) -> u64 {
 }
 
 #[inline(always)]
-fn hash128_9to16(input: &[u8], secret: &[u8], seed: u64) -> (u64, u64) {
+fn hash128_9to16(input: &[u8], secret: &Key, seed: u64) -> (u64, u64) {
     let len = input.len();
     let first = u64::from_le_bytes(*front(input));
     let last = u64::from_le_bytes(*back(input));
@@ -130,7 +164,7 @@ fn hash128_9to16(input: &[u8], secret: &[u8], seed: u64) -> (u64, u64) {
 
 /// The spec's `mixStep`: 16 bytes of input at `at`, 16 of the secret at `key`.
 #[inline(always)]
-fn mix16(input: &[u8], at: usize, secret: &[u8], key: usize, seed: u64) -> u64 {
+fn mix16(input: &[u8], at: usize, secret: &Key, key: usize, seed: u64) -> u64 {
     multiply_fold(
         read64(input, at) ^ read64(secret, key).wrapping_add(seed),
         read64(input, at + 8) ^ read64(secret, key + 8).wrapping_sub(seed),
@@ -140,7 +174,7 @@ fn mix16(input: &[u8], at: usize, secret: &[u8], key: usize, seed: u64) -> u64 {
 /// The spec's `mixTwoChunks` on the two accumulators of XXH3-128: the
 /// first 16 bytes of `first` and of `second`, 32 bytes of secret at `key`.
 #[inline(always)]
-fn mix32(acc: &mut (u64, u64), first: &[u8], second: &[u8], secret: &[u8], key: usize, seed: u64) {
+fn mix32(acc: &mut (u64, u64), first: &[u8], second: &[u8], secret: &Key, key: usize, seed: u64) {
     acc.0 = acc.0.wrapping_add(mix16(first, 0, secret, key, seed));
     acc.1 = acc.1.wrapping_add(mix16(second, 0, secret, key + 16, seed));
     acc.0 ^= read64(second, 0).wrapping_add(read64(second, 8));
@@ -165,7 +199,7 @@ fn back<const N: usize>(input: &[u8]) -> &[u8; N] {
 /// the spec's loop, unrolled by length. For XXH3-64 the order does not
 /// matter (the accumulator only adds).
 #[inline(always)]
-fn hash64_17to128(input: &[u8], secret: &[u8], seed: u64) -> u64 {
+fn hash64_17to128(input: &[u8], secret: &Key, seed: u64) -> u64 {
     let len = input.len();
     let mut acc = (len as u64).wrapping_mul(PRIME64_1);
     if len > 32 {
@@ -190,7 +224,7 @@ fn hash64_17to128(input: &[u8], secret: &[u8], seed: u64) -> u64 {
 /// As `hash64_17to128`, the innermost pair first, as the spec orders it
 /// (the accumulators mix with exclusive or as well as addition).
 #[inline(always)]
-fn hash128_17to128(input: &[u8], secret: &[u8], seed: u64) -> (u64, u64) {
+fn hash128_17to128(input: &[u8], secret: &Key, seed: u64) -> (u64, u64) {
     let len = input.len();
     let mut acc = ((len as u64).wrapping_mul(PRIME64_1), 0);
     if len > 32 {
@@ -207,7 +241,7 @@ fn hash128_17to128(input: &[u8], secret: &[u8], seed: u64) -> (u64, u64) {
 }
 
 #[inline(always)]
-fn hash64_129to240(input: &[u8], secret: &[u8], seed: u64) -> u64 {
+fn hash64_129to240(input: &[u8], secret: &Key, seed: u64) -> u64 {
     let len = input.len();
     let mut acc = (len as u64).wrapping_mul(PRIME64_1);
     for i in 0..8 {
@@ -222,7 +256,7 @@ fn hash64_129to240(input: &[u8], secret: &[u8], seed: u64) -> u64 {
 }
 
 #[inline(always)]
-fn hash128_129to240(input: &[u8], secret: &[u8], seed: u64) -> (u64, u64) {
+fn hash128_129to240(input: &[u8], secret: &Key, seed: u64) -> (u64, u64) {
     let len = input.len();
     let mut acc = ((len as u64).wrapping_mul(PRIME64_1), 0);
     for i in 0..4 {

@@ -141,7 +141,7 @@ impl<'a> State<'a> {
 
     fn finalize64(&self) -> u64 {
         if self.is_short() {
-            short::hash64(&self.buffer[..self.buffered], self.secret.short(), self.seed)
+            short::hash64(&self.buffer[..self.buffered], short::key(self.secret.short()), self.seed)
         } else {
             merge64(&self.long_accumulators(), self.secret.long(), self.total_len)
         }
@@ -149,7 +149,7 @@ impl<'a> State<'a> {
 
     fn finalize128(&self) -> u128 {
         if self.is_short() {
-            join(short::hash128(&self.buffer[..self.buffered], self.secret.short(), self.seed))
+            join(short::hash128(&self.buffer[..self.buffered], short::key(self.secret.short()), self.seed))
         } else {
             merge128(&self.long_accumulators(), self.secret.long(), self.total_len)
         }
