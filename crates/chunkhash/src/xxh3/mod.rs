@@ -89,9 +89,12 @@ impl fmt::Display for SecretError {
 #[cfg(feature = "std")]
 impl std::error::Error for SecretError {}
 
-/// What keys a hash: a seed, or a custom secret (with seed 0).
+/// What keys a hash: seed 0 and the default secret, a non-zero seed, or a
+/// custom secret (with seed 0). The default has a variant of its own so
+/// that one comparison finds it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Key<'a> {
+    Default,
     Seed(u64),
     Secret(&'a [u8]),
 }
@@ -119,7 +122,8 @@ impl Xxh3<'static> {
 
     /// A seed, with the default secret.
     pub fn with_seed(seed: u64) -> Self {
-        Xxh3 { key: Key::Seed(seed), kernel: Checked::detect() }
+        let key = if seed == 0 { Key::Default } else { Key::Seed(seed) };
+        Xxh3 { key, kernel: Checked::detect() }
     }
 }
 
@@ -147,7 +151,7 @@ impl<'a> Xxh3<'a> {
             // Seed 0 inline, on the path with constant secret words, as
             // `hash64`; the others out of line, so that this stays small
             // where it is inlined.
-            Key::Seed(0) => keyed64(input, &DEFAULT_SECRET, self.kernel),
+            Key::Default => keyed64(input, &DEFAULT_SECRET, self.kernel),
             _ => self.hash64_keyed(input),
         }
     }
@@ -155,6 +159,7 @@ impl<'a> Xxh3<'a> {
     #[inline(never)]
     fn hash64_keyed(&self, input: &[u8]) -> u64 {
         match self.key {
+            Key::Default => keyed64(input, &DEFAULT_SECRET, self.kernel),
             Key::Seed(seed) => seeded64(input, seed, self.kernel),
             Key::Secret(secret) => keyed64(input, secret, self.kernel),
         }
@@ -164,7 +169,7 @@ impl<'a> Xxh3<'a> {
     #[inline]
     pub fn hash128(&self, input: &[u8]) -> u128 {
         match self.key {
-            Key::Seed(0) => keyed128(input, &DEFAULT_SECRET, self.kernel),
+            Key::Default => keyed128(input, &DEFAULT_SECRET, self.kernel),
             _ => self.hash128_keyed(input),
         }
     }
@@ -172,6 +177,7 @@ impl<'a> Xxh3<'a> {
     #[inline(never)]
     fn hash128_keyed(&self, input: &[u8]) -> u128 {
         match self.key {
+            Key::Default => keyed128(input, &DEFAULT_SECRET, self.kernel),
             Key::Seed(seed) => seeded128(input, seed, self.kernel),
             Key::Secret(secret) => keyed128(input, secret, self.kernel),
         }

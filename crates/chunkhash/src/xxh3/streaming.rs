@@ -64,7 +64,7 @@ struct State<'a> {
 impl<'a> State<'a> {
     fn new(key: Key<'a>, kernel: Checked) -> Self {
         let (seed, secret) = match key {
-            Key::Seed(0) => (0, Secret::Default),
+            Key::Default | Key::Seed(0) => (0, Secret::Default),
             Key::Seed(seed) => (seed, Secret::Derived(spec::derive_secret(seed))),
             Key::Secret(secret) => (0, Secret::Custom(secret)),
         };
