@@ -24,14 +24,15 @@ CHUNKHASH = os.path.join(os.path.dirname(__file__), "../../../target/release/chu
 
 
 def run(command):
-    """Wall and CPU seconds of one run, its output discarded."""
+    """Wall, user and system seconds of one run, its output discarded."""
     start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    # No terminal on stderr: neither tool draws a progress indicator.
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - start
     if status != 0:
         sys.exit(f"{command}: exit status {status}")
-    return wall, usage.ru_utime + usage.ru_stime
+    return wall, usage.ru_utime, usage.ru_stime
 
 
 def digest(command):
@@ -61,11 +62,11 @@ def main():
             times["xxhsum"].append(run(theirs))
         print(f"\n{' '.join(ours[1:4])} vs xxhsum {flag}")
         for name, samples in times.items():
-            wall = statistics.median(s[0] for s in samples) * 1e3
-            cpu = statistics.median(s[1] for s in samples) * 1e3
-            print(f"  {name:10} median wall {wall:7.1f} ms, median CPU {cpu:7.1f} ms")
-        for index, label in ((0, "wall"), (1, "CPU")):
-            ratios = [b[index] / a[index] for a, b in zip(times["chunkhash"], times["xxhsum"])]
+            wall, user, system = (statistics.median(s[i] for s in samples) * 1e3 for i in range(3))
+            cpu = statistics.median(s[1] + s[2] for s in samples) * 1e3
+            print(f"  {name:10} median wall {wall:6.1f} ms, CPU {cpu:6.1f} ms (user {user:5.1f}, system {system:6.1f})")
+        for label, measure in (("wall", lambda s: s[0]), ("CPU", lambda s: s[1] + s[2])):
+            ratios = [measure(b) / measure(a) for a, b in zip(times["chunkhash"], times["xxhsum"])]
             print(f"  xxhsum / chunkhash, median of per-round {label} ratios: {statistics.median(ratios):.3f}")
     print(f"\nload after: {os.getloadavg()}")
 

@@ -94,25 +94,27 @@
 //!
 //! XXH3 (64 and 128) is chunkhash's own too ([`xxh3`], written from the
 //! xxHash specification, no dependency): its long-input loop runs on
-//! AVX-512, AVX2 or SSE2 picked at run time, NEON or SIMD128, against
-//! the reference C library (Debian's libxxhash 0.8.1, run-time dispatch to
-//! AVX-512 here; `xxh3_vs_c` in `crates/bench`, BENCHMARKS.md "XXH3 against
-//! the reference C library", medians of 31 interleaved rounds, 3 runs on a
-//! loaded 2-core Zen 4):
+//! AVX-512, AVX2 or SSE2 picked at run time, NEON or SIMD128. Against the
+//! reference C library (Debian's libxxhash 0.8.1 with its run-time
+//! dispatcher, AVX-512 here; `xxh3_vs_c` in `crates/bench`, BENCHMARKS.md
+//! "XXH3 against the reference C library": C time / chunkhash time, medians
+//! of 31 interleaved rounds, range over 3 runs, loaded 2-core Zen 4):
 //!
-//! | size | XXH3-64 | XXH3-128 | XXH3-64, both forced to AVX2 | XXH3-128, both AVX2 |
+//! | size | XXH3-64 | XXH3-128 | XXH3-64, both AVX2 | XXH3-128, both AVX2 |
 //! | ---: | ---: | ---: | ---: | ---: |
-//! | 16 B | 0.99-1.09x | 1.07-1.10x | 1.00-1.10x | 1.02-1.04x |
-//! | 64 B | 1.00-1.02x | 1.08-1.11x | 1.00-1.03x | 1.01-1.02x |
-//! | 240 B | 1.13-1.14x | 1.18x | 1.09-1.11x | 1.15-1.28x |
-//! | 4 KiB | 1.34-1.44x | 1.28-1.39x | 1.17-1.21x | 1.13-1.16x |
-//! | 64 KiB | 1.56-1.66x | 1.55-1.66x | 1.20-1.25x | 1.18-1.26x |
-//! | 1 MiB | 1.48-1.56x | 1.56-1.60x | 1.17-1.21x | 1.21x |
+//! | 16 B | 1.15-1.25x | 0.97-1.19x | 1.19-1.21x | 0.96-1.06x |
+//! | 64 B | 1.02-1.03x | 1.07-1.09x | 1.03-1.07x | 1.06-1.08x |
+//! | 240 B | 1.14-1.16x | 1.20x | 1.11-1.18x | 1.14x |
+//! | 4 KiB | 1.44-1.45x | 1.38-1.41x | 1.22-1.24x | 1.16-1.19x |
+//! | 64 KiB | 1.38-1.40x | 1.37-1.38x | 1.16-1.17x | 1.16-1.17x |
+//! | 1 MiB | 1.31-1.35x (74 GB/s) | 1.31-1.35x | 1.10-1.12x | 1.12-1.13x |
 //!
-//! (C time / chunkhash time; above 1, chunkhash is faster.) It replaced
-//! `twox-hash`, which stops at AVX2 and ran 0.65-0.81x the C library's speed;
-//! XXH64 and XXH32 stay on `twox-hash` (scalar algorithms, equal to
-//! `xxhash-rust` within noise, nothing for kernels to win).
+//! (At 16 B the harness cannot resolve a few percent on that machine: the
+//! same code measured 0.99-1.21x depending on its place in a round.) It
+//! replaced `twox-hash`, which stops at AVX2 and ran XXH3 at 0.65-0.81x the
+//! C library's speed. XXH64 and XXH32 stay on `twox-hash` (scalar
+//! algorithms, equal to `xxhash-rust` within noise, nothing for kernels to
+//! win).
 //!
 //! The BLAKE3 core needs two small `no_std` crates: `arrayvec`, for the
 //! fixed-capacity stack of chaining values and the buffered chunk inside
