@@ -94,8 +94,12 @@ impl Kernel {
         }
     }
 
-    /// Whether this CPU (and this build) can run the kernel.
+    /// Whether this CPU (and this build) can run the kernel. Under Miri only
+    /// the portable one: Miri runs no SIMD intrinsics.
     pub fn is_supported(self) -> bool {
+        if cfg!(miri) {
+            return self == Kernel::Portable;
+        }
         match self {
             Kernel::Portable => true,
             #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
@@ -112,11 +116,7 @@ impl Kernel {
     }
 
     /// The best kernel this machine supports, ignoring `CHUNKHASH_XXH3_KERNEL`.
-    /// Under Miri, the portable one (Miri runs no SIMD intrinsics).
     pub fn best_supported() -> Kernel {
-        if cfg!(miri) {
-            return Kernel::Portable;
-        }
         *ALL_KERNELS.iter().rev().find(|kernel| kernel.is_supported()).unwrap_or(&Kernel::Portable)
     }
 
