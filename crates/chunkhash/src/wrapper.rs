@@ -188,7 +188,7 @@ fn prefix<const N: usize, const M: usize>(output: [u8; N]) -> [u8; M] {
 /// cached by std), otherwise whether the build enables them, which is all
 /// those crates can know without `std` too (except sha2, see sha2.rs).
 /// Always false on other architectures.
-#[cfg(any(feature = "xxhash", feature = "crc32c", feature = "blake2", feature = "sha2-hw"))]
+#[cfg(any(feature = "crc32c", feature = "blake2", feature = "sha2-hw"))]
 macro_rules! x86_has {
     ($($feature:tt),+) => {{
         #[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
@@ -198,12 +198,12 @@ macro_rules! x86_has {
         has
     }};
 }
-#[cfg(any(feature = "xxhash", feature = "crc32c", feature = "blake2", feature = "sha2-hw"))]
+#[cfg(any(feature = "crc32c", feature = "blake2", feature = "sha2-hw"))]
 pub(crate) use x86_has;
 
 /// [`x86_has`] for aarch64: `is_aarch64_feature_detected!` with `std`,
 /// otherwise the build's target features. Always false elsewhere.
-#[cfg(any(feature = "xxhash", feature = "crc32c", feature = "sha2-hw"))]
+#[cfg(any(feature = "crc32c", feature = "sha2-hw"))]
 macro_rules! aarch64_has {
     ($feature:tt) => {{
         #[cfg(all(feature = "std", target_arch = "aarch64"))]
@@ -213,5 +213,5 @@ macro_rules! aarch64_has {
         has
     }};
 }
-#[cfg(any(feature = "xxhash", feature = "crc32c", feature = "sha2-hw"))]
+#[cfg(any(feature = "crc32c", feature = "sha2-hw"))]
 pub(crate) use aarch64_has;

@@ -136,15 +136,16 @@ impl Kernel {
     #[cold]
     fn detect_once() -> Kernel {
         #[cfg(feature = "std")]
-        let kernel = Kernel::from_env().unwrap_or_else(|error| {
-            // A silently ignored override would let a forced-kernel test run
-            // pass on the wrong kernel.
-            std::eprintln!("chunkhash: CHUNKHASH_XXH3_KERNEL: {error}; using detection instead");
-            None
-        });
+        let kernel = Kernel::from_env()
+            .unwrap_or_else(|error| {
+                // A silently ignored override would let a forced-kernel test
+                // run pass on the wrong kernel.
+                std::eprintln!("chunkhash: CHUNKHASH_XXH3_KERNEL: {error}; using detection instead");
+                None
+            })
+            .unwrap_or_else(Kernel::best_supported);
         #[cfg(not(feature = "std"))]
-        let kernel = None;
-        let kernel = kernel.unwrap_or_else(Kernel::best_supported);
+        let kernel = Kernel::best_supported();
         let index = ALL_KERNELS.iter().position(|k| *k == kernel).expect("every kernel is in ALL_KERNELS");
         DETECTED.store(index as u8 + 1, core::sync::atomic::Ordering::Relaxed);
         kernel
