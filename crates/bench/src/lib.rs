@@ -24,6 +24,8 @@ mod harness;
 mod rng;
 mod size;
 
+#[cfg(feature = "c-xxhash")]
+pub mod c_xxhash;
 pub mod compare;
 pub mod json;
 pub mod plot;
@@ -31,8 +33,8 @@ pub mod run;
 pub mod store;
 
 pub use harness::{
-    consume, core_ghz, median, median_paired_ratio, median_ratio, run_interleaved, spread, thread_cpu_seconds, Case,
-    Timing,
+    consume, core_ghz, median, median_paired_ratio, median_ratio, run_interleaved, run_interleaved_best_of, spread,
+    thread_cpu_seconds, Case, Timing,
 };
 pub use rng::{random_input, SeededRng};
 pub use size::{format_size, parse_size};

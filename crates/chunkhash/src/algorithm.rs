@@ -83,12 +83,13 @@ impl Algorithm {
 
     /// The code that computes the algorithm on this machine, or `None` if
     /// this build lacks it: the crate chunkhash wraps and the instruction set
-    /// that crate picks on this CPU (`"twox-hash avx2"`, `"sha2 shani"`,
-    /// `"blake2b_simd avx2"`), or for chunkhash's own code its backend: for
-    /// BLAKE3 and BLAKE3-160 [`Backend::detect`](crate::Backend::detect)'s
-    /// (`"avx512"`, `"neon"`, ...), for the CRCs the CRC kernel's
-    /// (`"vpclmul"`, `"pclmul"`, `"sse42"`, `"aarch64"`, `"portable"`). For
-    /// reports and benchmarks; the spelling may change.
+    /// that crate picks on this CPU (`"sha2 shani"`, `"blake2b_simd avx2"`,
+    /// `"twox-hash scalar"`), or for chunkhash's own code its kernel: for
+    /// XXH3 `"chunkhash avx512"` and the like, for BLAKE3 and BLAKE3-160
+    /// [`Backend::detect`](crate::Backend::detect)'s (`"avx512"`, `"neon"`,
+    /// ...), for the CRCs the CRC kernel's (`"vpclmul"`, `"pclmul"`,
+    /// `"sse42"`, `"aarch64"`, `"portable"`). For reports and benchmarks;
+    /// the spelling may change.
     ///
     /// ```
     /// use chunkhash::Algorithm;

@@ -47,15 +47,15 @@
 //! dispatch, the C library's constants) is made from it. Adding an
 //! algorithm is a row, its wrapper module and its golden vectors.
 //! [`Algorithm::implementation`] says which code computes an algorithm on
-//! this machine (`"twox-hash avx2"`, `"sha2 shani"`, `"vpclmul"`, ...).
+//! this machine (`"chunkhash avx512"`, `"sha2 shani"`, `"vpclmul"`, ...).
 //!
 //! | id | name | bytes | cryptographic | [`bsd_tag`](Algorithm::bsd_tag) | computed by (cargo feature) |
 //! | ---: | --- | ---: | --- | --- | --- |
 //! | 0 | reserved | | | | |
 //! | 1 | BLAKE3 | 32 | yes | `BLAKE3` | chunkhash's [`blake3`] (always) |
 //! | 2 | BLAKE3-160 | 20 | yes, 80-bit collisions | `BLAKE3-160` | first 20 bytes of BLAKE3, the chunk address (always) |
-//! | 3 | XXH3-64 | 8 | no | `XXH3` | twox-hash (`xxhash`) |
-//! | 4 | XXH3-128 | 16 | no | `XXH128` | twox-hash (`xxhash`) |
+//! | 3 | XXH3-64 | 8 | no | `XXH3` | chunkhash's [`xxh3`] (`xxhash`) |
+//! | 4 | XXH3-128 | 16 | no | `XXH128` | chunkhash's [`xxh3`] (`xxhash`) |
 //! | 5 | XXH64 | 8 | no | `XXH64` | twox-hash (`xxhash`) |
 //! | 6 | XXH32 | 4 | no | `XXH32` | twox-hash (`xxhash`) |
 //! | 7 | CRC32C | 4 | no | `CRC32C` | chunkhash's [`crc`] kernels (`crc`) |
@@ -77,8 +77,9 @@
 //! ## Cargo features
 //!
 //! - `std` (default): `std::io` traits, `std::error::Error`, and the
-//!   `CHUNKHASH_BACKEND` environment override; run-time SIMD selection in
-//!   the xxHash and BLAKE2b crates. Without it the crate is `no_std`.
+//!   `CHUNKHASH_BACKEND` and `CHUNKHASH_XXH3_KERNEL` environment overrides;
+//!   run-time SIMD selection in the BLAKE2b crate. Without it the crate is
+//!   `no_std` (BLAKE3 and XXH3 still pick their kernels at run time).
 //! - `alloc` (implied by `std`): `Vec`-returning conveniences.
 //! - `parallel`: `blake3::Hasher::update_parallel`, multi-threaded with rayon.
 //! - `xxhash`, `crc`, `blake2`, `sha2` (all default): the registry's
@@ -109,6 +110,30 @@
 //!
 //! ## Dependencies, and why each crate
 //!
+//! XXH3 (64 and 128) is chunkhash's own too ([`xxh3`], written from the
+//! xxHash specification, no dependency): its long-input loop runs on
+//! AVX-512, AVX2 or SSE2 picked at run time, NEON or SIMD128. Against the
+//! reference C library (Debian's libxxhash 0.8.1 with its run-time
+//! dispatcher, AVX-512 here; `xxh3_vs_c` in `crates/bench`, BENCHMARKS.md
+//! "XXH3 against the reference C library": C time / chunkhash time, medians
+//! of 31 interleaved rounds, range over 3 runs, loaded 2-core Zen 4):
+//!
+//! | size | XXH3-64 | XXH3-128 | XXH3-64, both AVX2 | XXH3-128, both AVX2 |
+//! | ---: | ---: | ---: | ---: | ---: |
+//! | 16 B | 1.15-1.25x | 0.97-1.19x | 1.19-1.21x | 0.96-1.06x |
+//! | 64 B | 1.02-1.03x | 1.07-1.09x | 1.03-1.07x | 1.06-1.08x |
+//! | 240 B | 1.14-1.16x | 1.20x | 1.11-1.18x | 1.14x |
+//! | 4 KiB | 1.44-1.45x | 1.38-1.41x | 1.22-1.24x | 1.16-1.19x |
+//! | 64 KiB | 1.38-1.40x | 1.37-1.38x | 1.16-1.17x | 1.16-1.17x |
+//! | 1 MiB | 1.31-1.35x (74 GB/s) | 1.31-1.35x | 1.10-1.12x | 1.12-1.13x |
+//!
+//! (At 16 B the harness cannot resolve a few percent on that machine: the
+//! same code measured 0.99-1.21x depending on its place in a round.) It
+//! replaced `twox-hash`, which stops at AVX2 and ran XXH3 at 0.65-0.81x the
+//! C library's speed. XXH64 and XXH32 stay on `twox-hash` (scalar
+//! algorithms, equal to `xxhash-rust` within noise, nothing for kernels to
+//! win).
+//!
 //! The BLAKE3 core needs two small `no_std` crates: `arrayvec`, for the
 //! fixed-capacity stack of chaining values and the buffered chunk inside
 //! [`blake3::Hasher`] (no heap), and `cpufeatures` (x86 only), for cached
@@ -126,7 +151,7 @@
 //!
 //! | family | crate chosen | measured against | speed, default build | clean build alone (CPU) | why |
 //! | --- | --- | --- | --- | --- | --- |
-//! | XXH3-64, XXH3-128, XXH64, XXH32 | `twox-hash` 2.1 | `xxhash-rust` 0.8 | XXH3 1.8-1.9x faster from 4 KiB (56.6 vs 30.2 GB/s at 1 MiB); XXH64, XXH32 equal | 0.68 s vs 0.44 s | AVX2 picked at run time; xxhash-rust picks SIMD at compile time only (with `target-cpu=native` its AVX-512 XXH3 is 1.1x faster: what run-time AVX-512 dispatch would add) |
+//! | XXH64, XXH32 (XXH3: chunkhash's own, above) | `twox-hash` 2.1 | `xxhash-rust` 0.8 | XXH64, XXH32 equal | 0.68 s vs 0.44 s | when it also served XXH3, twox-hash picked AVX2 at run time and xxhash-rust only at compile time (XXH3 1.8-1.9x faster from 4 KiB) |
 //! | CRC32C, CRC-32, CRC-64/NVME | chunkhash's own kernels (`crc`) | `crc-fast` 1.10, `crc32c` 0.6 | CRC32C (fastest rounds, loaded machine): 1.09x crc-fast at 64 B called directly, 1.20x at 4 KiB, 1.01-1.09x at 64 KiB, 0.99-1.12x at 1 MiB (58-66 GB/s); 2.1-2.8x crc32c 0.6 from 4 KiB; CRC-32 and CRC-64/NVME 1.00-1.08x crc-fast from 4 KiB | about 2 s (the kernels) vs 4.4 s (crc-fast), 0.71 s (crc32c, CRC32C only) | as fast as crc-fast or faster, a third of its build, and CRC-32 and CRC-64/NVME with the same code |
 //! | BLAKE2b-512, BLAKE2b-256 | `blake2b_simd` 1.0 | `blake2` 0.11 | within 10% (0.7-1.2 GB/s); 1.27x faster with `target-cpu=native` | 2.1 s vs 3.1 s | lighter (no `digest` stack), never slower |
 //! | SHA-256, SHA-512 | `sha2` 0.11 | `hmac-sha256` + `hmac-sha512` 1.1, `sha2` 0.10 | sha2 (SHA-NI, picked at run time) 5.8x faster for SHA-256 (1.28 vs 0.22 GB/s at 1 MiB), 1.1x for SHA-512 | 3.9 s vs 0.43 s | the fastest by default; its build cost is the price, the lean build avoids it |
@@ -171,6 +196,7 @@ mod platform;
 mod registry;
 pub mod trailer;
 mod wrapper;
+pub mod xxh3;
 
 #[cfg(feature = "blake2")]
 mod blake2b;

@@ -20,6 +20,7 @@ pub(crate) mod backend;
 pub(crate) mod crc;
 pub(crate) mod job;
 pub(crate) mod spec;
+pub(crate) mod xxh3;
 
 #[cfg(any(
     target_arch = "x86",
