@@ -260,6 +260,9 @@ impl ProllyMap {
                 let inputs: Vec<&[u8]> = built.iter().map(Node::bytes).collect();
                 self.hasher.addresses(&inputs, &mut addresses);
             }
+            if let Some(recorded) = &mut self.recorded {
+                recorded.push(built.iter().map(|node| node.bytes().to_vec()).collect());
+            }
             let level_made: Vec<(Address, Arc<Node>)> =
                 addresses.into_iter().zip(built.into_iter().map(Arc::new)).collect();
             for (address, node) in &level_made {

@@ -147,6 +147,8 @@ pub struct ProllyMap {
     nodes: Nodes,
     hasher: AddressHasher,
     stats: MapStats,
+    /// The bytes of the nodes each level of each commit made, when kept.
+    recorded: Option<Vec<Vec<Vec<u8>>>>,
 }
 
 impl ProllyMap {
@@ -158,13 +160,29 @@ impl ProllyMap {
     pub fn new(store: Store, hashing: Hashing) -> ProllyMap {
         let hasher = AddressHasher::new(store.algorithm(), hashing);
         let nodes = Nodes::new(store, nodes::hasher_like(&hasher), DEFAULT_CACHE_BYTES);
-        ProllyMap { nodes, hasher, stats: MapStats::default() }
+        ProllyMap { nodes, hasher, stats: MapStats::default(), recorded: None }
     }
 
     /// Bounds the cache of decoded nodes (emptied when full) to `bytes`.
     pub fn with_cache_bytes(mut self, bytes: usize) -> ProllyMap {
         self.nodes.set_cache_limit(bytes);
         self
+    }
+
+    /// Undocumented and unstable, for benchmarks only: keeps (or stops
+    /// keeping) the bytes of the nodes each level of each commit makes, so
+    /// that their hashing can be replayed alone.
+    #[doc(hidden)]
+    pub fn record_levels(&mut self, on: bool) {
+        self.recorded = on.then(Vec::new);
+    }
+
+    /// Undocumented and unstable, for benchmarks only: the levels kept
+    /// since [`record_levels`](Self::record_levels), each the nodes one
+    /// level of one commit made.
+    #[doc(hidden)]
+    pub fn take_recorded_levels(&mut self) -> Vec<Vec<Vec<u8>>> {
+        self.recorded.as_mut().map(std::mem::take).unwrap_or_default()
     }
 
     /// The store.
