@@ -175,6 +175,9 @@ fn rebuild_level(
     Ok(())
 }
 
+/// Nodes a commit made, with their addresses.
+type Made = Vec<(Address, Arc<Node>)>;
+
 fn hashes_in_batches(algorithm: Algorithm, hashing: Hashing) -> bool {
     matches!(algorithm, Algorithm::Blake3 | Algorithm::Blake3_160) && hashing == Hashing::Batch
 }
@@ -220,15 +223,10 @@ impl ProllyMap {
     }
 
     /// The levels rebuilt: the new root and the nodes to store.
-    fn rebuild(
-        &mut self,
-        old_root: &Arc<Node>,
-        root: &Address,
-        mut edits: Vec<LevelEdit>,
-    ) -> Result<(Address, Vec<(Address, Arc<Node>)>)> {
+    fn rebuild(&mut self, old_root: &Arc<Node>, root: &Address, mut edits: Vec<LevelEdit>) -> Result<(Address, Made)> {
         let old_height = old_root.level();
         let batches = hashes_in_batches(self.hasher.algorithm(), self.hasher.hashing());
-        let mut made: Vec<(Address, Arc<Node>)> = Vec::new();
+        let mut made: Made = Vec::new();
         let mut level = 0u8;
         let top = loop {
             let mut built = Vec::new();
