@@ -65,8 +65,8 @@ fn all(map: &mut ProllyMap, root: &Address) -> Vec<(Vec<u8>, Vec<u8>)> {
 }
 
 fn from_scratch(map: &mut ProllyMap, entries: &Oracle) -> Address {
-    let edits = entries.iter().map(|(k, v)| Edit::put(k.clone(), v.clone()));
-    map.apply(&map.empty_root(), edits).unwrap()
+    let edits: Vec<Edit> = entries.iter().map(|(k, v)| Edit::put(k.clone(), v.clone())).collect();
+    map.apply(&map.empty_root(), &edits).unwrap()
 }
 
 #[test]
@@ -79,7 +79,7 @@ fn the_map_matches_a_btreemap_over_random_edit_sequences() {
     for commit in 0..40 {
         let count = [1, 10, 200, 2000][commit % 4];
         let edits = random_edits(&mut rng, &mut oracle, count, 12_000);
-        root = map.apply(&root, edits).unwrap();
+        root = map.apply(&root, &edits).unwrap();
         let expected: Vec<(Vec<u8>, Vec<u8>)> = oracle.clone().into_iter().collect();
         assert_eq!(all(&mut map, &root), expected, "commit {commit}");
         for _ in 0..50 {
@@ -165,7 +165,7 @@ fn equal_entries_give_equal_roots_whatever_the_history() {
                         ));
                     }
                 }
-                root = map.apply(&root, edits).unwrap();
+                root = map.apply(&root, &edits).unwrap();
                 rest = &rest[take..];
             }
             let gone: Vec<Edit> = all(map, &root)
@@ -173,7 +173,7 @@ fn equal_entries_give_equal_roots_whatever_the_history() {
                 .filter(|(k, _)| !entries.contains_key(k))
                 .map(|(k, _)| Edit::delete(k))
                 .collect();
-            root = map.apply(&root, gone).unwrap();
+            root = map.apply(&root, &gone).unwrap();
             assert_eq!(root, reference, "round {round} (seed {seed})");
         }
     }
@@ -190,15 +190,17 @@ fn deleting_everything_gives_the_empty_root_and_shrinking_maps_lose_levels() {
     let keys: Vec<Vec<u8>> = entries.keys().cloned().collect();
     let mut root = full;
     for chunk in keys.chunks(3000) {
-        root = map.apply(&root, chunk.iter().skip(3).map(|k| Edit::delete(k.clone()))).unwrap();
+        let deletes: Vec<Edit> = chunk.iter().skip(3).map(|k| Edit::delete(k.clone())).collect();
+        root = map.apply(&root, &deletes).unwrap();
         for k in chunk.iter().skip(3) {
             entries.remove(k);
         }
         assert_eq!(root, from_scratch(&mut map, &entries), "after deleting down to {} entries", entries.len());
     }
-    let root = map.apply(&root, keys.iter().map(|k| Edit::delete(k.clone()))).unwrap();
+    let deletes: Vec<Edit> = keys.iter().map(|k| Edit::delete(k.clone())).collect();
+    let root = map.apply(&root, &deletes).unwrap();
     assert_eq!(root, map.empty_root());
-    assert_eq!(map.apply(&root, []).unwrap(), root);
+    assert_eq!(map.apply(&root, &[]).unwrap(), root);
     assert!(all(&mut map, &root).is_empty());
 }
 
@@ -231,7 +233,7 @@ fn diff_matches_the_oracle_and_skips_shared_subtrees() {
     for count in [0, 1, 5, 300, 5000] {
         let mut new = old.clone();
         let edits = random_edits(&mut rng, &mut new, count, 30_000);
-        let v2 = map.apply(&v1, edits).unwrap();
+        let v2 = map.apply(&v1, &edits).unwrap();
         let mut expected = Vec::new();
         let keys: std::collections::BTreeSet<&Vec<u8>> = old.keys().chain(new.keys()).collect();
         for key in keys {
@@ -285,7 +287,7 @@ fn every_proof_verifies_and_every_tampered_proof_fails() {
         let mut entries = Oracle::new();
         random_edits(&mut rng, &mut entries, 6000, 20_000);
         let root = from_scratch(&mut map, &entries);
-        let other = map.apply(&root, [Edit::put("k0000000", "changed")]).unwrap();
+        let other = map.apply(&root, &[Edit::put("k0000000", "changed")]).unwrap();
         let mut keys: Vec<Vec<u8>> = entries.keys().step_by(7).cloned().collect();
         keys.extend((0..300).map(|_| key(&mut rng, 25_000)));
         keys.extend([b"".to_vec(), b"a".to_vec(), b"zzz".to_vec(), b"k0005000\xff".to_vec()]);
@@ -357,10 +359,10 @@ fn bad_input_is_an_error_not_a_panic() {
     let long_key = Edit::put(vec![b'k'; MAX_KEY_LEN + 1], "v");
     let long_value = Edit::put("k", vec![0u8; MAX_VALUE_LEN + 1]);
     for edit in [long_key, long_value] {
-        let error = map.apply(&empty, [edit]).unwrap_err();
+        let error = map.apply(&empty, &[edit]).unwrap_err();
         assert!(matches!(error, Error::BadMapInput(_)), "{error}");
     }
-    let root = map.apply(&empty, [Edit::put(vec![b'k'; MAX_KEY_LEN], vec![1u8; MAX_VALUE_LEN])]).unwrap();
+    let root = map.apply(&empty, &[Edit::put(vec![b'k'; MAX_KEY_LEN], vec![1u8; MAX_VALUE_LEN])]).unwrap();
     assert_eq!(map.get(&root, &[b'k'; MAX_KEY_LEN]).unwrap().map(|v| v.len()), Some(MAX_VALUE_LEN));
     // A root the store does not hold; an object that is not a map node.
     let missing = Address::from_slice(&[7u8; 20]).unwrap();
@@ -388,7 +390,7 @@ fn bad_input_is_an_error_not_a_panic() {
     drop(map);
     let reader = Store::open(&dir.join("store"), OpenOptions::default()).unwrap();
     let mut map = ProllyMap::new(reader, Hashing::Batch);
-    assert!(map.apply(&root, [Edit::put("x", "y")]).is_err());
+    assert!(map.apply(&root, &[Edit::put("x", "y")]).is_err());
     assert!(map.get(&root, b"x").unwrap().is_none());
 }
 

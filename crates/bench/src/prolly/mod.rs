@@ -409,11 +409,12 @@ fn measure_inserts(
                         .collect();
                     let (root, seconds, cpu) = timed(|| {
                         let mut root = map.empty_root();
-                        for batch in batches {
+                        for batch in &batches {
                             root = map.apply(&root, batch)?;
                         }
                         Ok(root)
                     })?;
+                    drop(batches);
                     check_agreement(&mut roots, method, root)?;
                     if record {
                         recorded = map.take_recorded_levels();
@@ -520,7 +521,7 @@ fn measure_kv(
     for (i, method) in plan.methods.iter().enumerate() {
         let mut map = fresh_map(&base.join(format!("kv-store-{i}")), method, plan.fsync)?;
         let puts = kv_puts(&keys, plan.seed ^ 0x7075);
-        let (root, seconds, _) = timed(|| Ok(map.apply(&map.empty_root(), puts)?))?;
+        let (root, seconds, _) = timed(|| Ok(map.apply(&map.empty_root(), &puts)?))?;
         check_agreement(&mut agreed, method, root)?;
         progress(format_args!("{}: built in {seconds:.3} s", method.name));
         run.kv_build_seconds.push((*method, seconds));
@@ -543,7 +544,7 @@ fn measure_kv(
                 let edits = kv_puts(&updated, plan.seed ^ (0x7600 + round as u64));
                 let map = &mut maps[index];
                 let before = map.stats().hash_time;
-                let (root, seconds, cpu) = timed(|| Ok(map.apply(&roots[index], edits)?))?;
+                let (root, seconds, cpu) = timed(|| Ok(map.apply(&roots[index], &edits)?))?;
                 check_agreement(&mut agreed, &methods[index], root)?;
                 roots[index] = root;
                 let hash_seconds = (map.stats().hash_time - before).as_secs_f64();

@@ -24,6 +24,7 @@ use super::{Edit, MapStats, ProllyMap};
 use crate::address::{Address, Hashing};
 use crate::error::{Error, Result};
 use chunkhash::Algorithm;
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::sync::Arc;
 use std::time::Instant;
@@ -32,15 +33,15 @@ use std::time::Instant;
 /// a delete carries the address it removes, so that a child rebuilt
 /// unchanged cancels out.
 #[derive(Debug)]
-struct LevelEdit {
-    key: Vec<u8>,
-    value: Option<Vec<u8>>,
+struct LevelEdit<'e> {
+    key: Cow<'e, [u8]>,
+    value: Option<Cow<'e, [u8]>>,
     removes: Option<Address>,
 }
 
 /// Checks, sorts and deduplicates the user's edits (the last edit of a key wins).
-fn leaf_edits(edits: impl IntoIterator<Item = Edit>) -> Result<Vec<LevelEdit>> {
-    let mut sorted = Vec::new();
+fn leaf_edits(edits: &[Edit]) -> Result<Vec<LevelEdit<'_>>> {
+    let mut sorted = Vec::with_capacity(edits.len());
     for edit in edits {
         let (key, value) = match edit {
             Edit::Put { key, value } => (key, Some(value)),
@@ -57,11 +58,11 @@ fn leaf_edits(edits: impl IntoIterator<Item = Edit>) -> Result<Vec<LevelEdit>> {
                 )));
             }
         }
-        sorted.push(LevelEdit { key, value, removes: None });
+        sorted.push(LevelEdit { key: Cow::Borrowed(key), value: value.map(|v| Cow::Borrowed(&v[..])), removes: None });
     }
     // Stable: of edits of one key, the last given stays last.
     sorted.sort_by(|a, b| a.key.cmp(&b.key));
-    let mut unique: Vec<LevelEdit> = Vec::with_capacity(sorted.len());
+    let mut unique: Vec<LevelEdit<'_>> = Vec::with_capacity(sorted.len());
     for edit in sorted {
         match unique.last_mut() {
             Some(last) if last.key == edit.key => *last = edit,
@@ -73,17 +74,23 @@ fn leaf_edits(edits: impl IntoIterator<Item = Edit>) -> Result<Vec<LevelEdit>> {
 
 /// The next level's edits: each rebuilt old node's entry removed, each new
 /// node's entry put; an entry removed and put back unchanged cancels out.
-fn parent_edits(removed: Vec<(Vec<u8>, Address)>, made: &[(Address, Arc<Node>)]) -> Vec<LevelEdit> {
-    let mut edits: Vec<LevelEdit> =
-        removed.into_iter().map(|(key, address)| LevelEdit { key, value: None, removes: Some(address) }).collect();
+fn parent_edits(removed: Vec<(Vec<u8>, Address)>, made: &[(Address, Arc<Node>)]) -> Vec<LevelEdit<'static>> {
+    let mut edits: Vec<LevelEdit<'static>> = removed
+        .into_iter()
+        .map(|(key, address)| LevelEdit { key: Cow::Owned(key), value: None, removes: Some(address) })
+        .collect();
     for (address, node) in made {
         // Nodes made by the builder hold at least one entry.
         let key = node.last_key().unwrap_or_default().to_vec();
-        edits.push(LevelEdit { key, value: Some(address.as_bytes().to_vec()), removes: None });
+        edits.push(LevelEdit {
+            key: Cow::Owned(key),
+            value: Some(Cow::Owned(address.as_bytes().to_vec())),
+            removes: None,
+        });
     }
     // Stable: a key's removal (pushed first) comes before its put.
     edits.sort_by(|a, b| a.key.cmp(&b.key));
-    let mut merged: Vec<LevelEdit> = Vec::with_capacity(edits.len());
+    let mut merged: Vec<LevelEdit<'static>> = Vec::with_capacity(edits.len());
     for edit in edits {
         match merged.last_mut() {
             Some(last) if last.key == edit.key => {
@@ -107,7 +114,7 @@ fn rebuild_level(
     stats: &mut MapStats,
     (root, root_address): (&Arc<Node>, &Address),
     level: u8,
-    edits: &[LevelEdit],
+    edits: &[LevelEdit<'_>],
     removed: &mut Vec<(Vec<u8>, Address)>,
     emit: &mut dyn FnMut(Node),
 ) -> Result<()> {
@@ -139,7 +146,7 @@ fn rebuild_level(
             let bound = if last { None } else { node.last_key() };
             let mut i = 0;
             loop {
-                let edit = edits.get(e).filter(|edit| bound.is_none_or(|bound| edit.key.as_slice() <= bound));
+                let edit = edits.get(e).filter(|edit| bound.is_none_or(|bound| edit.key[..] <= *bound));
                 let order = match (i < node.len(), edit) {
                     (false, None) => break,
                     (true, None) => Ordering::Less,
@@ -184,11 +191,11 @@ fn hashes_in_batches(algorithm: Algorithm, hashing: Hashing) -> bool {
 
 impl ProllyMap {
     /// Applies `edits` (puts and deletes, in any order; the last edit of a
-    /// key wins) to the version `root`, as one commit, and returns the new
+    /// key wins; borrowed, so the caller's buffers are neither copied nor freed) to the version `root`, as one commit, and returns the new
     /// version's root. The new nodes are durable in the store when it
     /// returns (fsynced if the store was opened with fsync); `root` and
     /// every older version stay readable.
-    pub fn apply(&mut self, root: &Address, edits: impl IntoIterator<Item = Edit>) -> Result<Address> {
+    pub fn apply(&mut self, root: &Address, edits: &[Edit]) -> Result<Address> {
         let start = Instant::now();
         let edits = leaf_edits(edits)?;
         let old_root = self.load(root, None)?;
@@ -223,8 +230,9 @@ impl ProllyMap {
     }
 
     /// The levels rebuilt: the new root and the nodes to store.
-    fn rebuild(&mut self, old_root: &Arc<Node>, root: &Address, mut edits: Vec<LevelEdit>) -> Result<(Address, Made)> {
+    fn rebuild(&mut self, old_root: &Arc<Node>, root: &Address, leaf: Vec<LevelEdit<'_>>) -> Result<(Address, Made)> {
         let old_height = old_root.level();
+        let mut edits = leaf;
         let batches = hashes_in_batches(self.hasher.algorithm(), self.hasher.hashing());
         let mut made: Made = Vec::new();
         let mut level = 0u8;

@@ -24,8 +24,8 @@
 //! # let _ = std::fs::remove_dir_all(&dir);
 //! let store = Store::create(&dir, CreateOptions::default(), OpenOptions::default())?;
 //! let mut map = ProllyMap::new(store, Hashing::Batch);
-//! let v1 = map.apply(&map.empty_root(), [Edit::put("apple", "red"), Edit::put("kiwi", "green")])?;
-//! let v2 = map.apply(&v1, [Edit::delete("apple")])?;
+//! let v1 = map.apply(&map.empty_root(), &[Edit::put("apple", "red"), Edit::put("kiwi", "green")])?;
+//! let v2 = map.apply(&v1, &[Edit::delete("apple")])?;
 //! assert_eq!(map.get(&v1, b"apple")?, Some(b"red".to_vec()));
 //! assert_eq!(map.get(&v2, b"apple")?, None);
 //! assert_eq!(map.diff(&v1, &v2)?.len(), 1);
