@@ -175,8 +175,8 @@ pub struct Row {
     pub commits: u64,
     /// Seconds of each run.
     pub seconds: Vec<f64>,
-    /// Seconds of each run spent computing node addresses (for verify: all
-    /// of the proof checking's hashing).
+    /// Seconds of each run spent computing the addresses of the commits'
+    /// nodes (zeros for SQLite and proofs).
     pub hash_seconds: Vec<f64>,
     /// On-CPU seconds of each run (empty where the system does not say).
     pub cpu_seconds: Vec<f64>,
@@ -197,15 +197,21 @@ impl Row {
         self.ops as f64 / self.median_seconds()
     }
 
-    /// The median over runs of the share of time spent hashing (`None` for SQLite).
-    pub fn hash_share(&self) -> Option<f64> {
-        let shares: Vec<f64> = self.hash_seconds.iter().zip(&self.seconds).map(|(h, s)| h / s).collect();
-        (!shares.is_empty()).then(|| median(&shares))
+    /// Whether the row measured the hashing of commits (not SQLite, not proofs).
+    fn hashes_commits(&self) -> bool {
+        self.method().is_some() && self.commits > 0 && !self.hash_seconds.is_empty()
     }
 
-    /// The median hashing seconds per commit.
+    /// The median over runs of the share of time spent hashing the
+    /// commits' nodes (`None` for SQLite and proofs).
+    pub fn hash_share(&self) -> Option<f64> {
+        let shares: Vec<f64> = self.hash_seconds.iter().zip(&self.seconds).map(|(h, s)| h / s).collect();
+        self.hashes_commits().then(|| median(&shares))
+    }
+
+    /// The median hashing seconds per commit (`None` for SQLite and proofs).
     pub fn hash_seconds_per_commit(&self) -> Option<f64> {
-        (self.commits > 0 && !self.hash_seconds.is_empty()).then(|| median(&self.hash_seconds) / self.commits as f64)
+        self.hashes_commits().then(|| median(&self.hash_seconds) / self.commits as f64)
     }
 
     /// The interquartile range of the runs' times over their median.
@@ -702,12 +708,8 @@ impl Run {
                 row.engine.name(),
                 row.median_seconds(),
                 row.ops_per_s(),
-                row.hash_share()
-                    .filter(|_| row.method().is_some() && row.commits > 0)
-                    .map_or("-".into(), |s| format!("{:.1}%", 100.0 * s)),
-                row.hash_seconds_per_commit()
-                    .filter(|_| row.method().is_some())
-                    .map_or("-".into(), |s| format!("{:.3} ms", 1e3 * s)),
+                row.hash_share().map_or("-".into(), |s| format!("{:.1}%", 100.0 * s)),
+                row.hash_seconds_per_commit().map_or("-".into(), |s| format!("{:.3} ms", 1e3 * s)),
                 ratio(self.vs_sha512_160(row)),
                 ratio(self.vs_sqlite(row)),
                 100.0 * row.noise(),
