@@ -19,6 +19,9 @@
 //! - [`json`], [`compare`], [`plot`]: a run saved, compared, drawn.
 //! - [`store`]: [`store::Plan`], [`store::measure`], [`store::Run`], the
 //!   corpus and the JSON of `chunkhash store bench`.
+//! - [`prolly`]: the prolly map's workloads of `chunkhash store bench-kv`
+//!   (sysbench inserts, key updates, proofs; SQLite beside them with the
+//!   `sqlite` feature).
 
 mod harness;
 mod rng;
@@ -29,6 +32,7 @@ pub mod c_xxhash;
 pub mod compare;
 pub mod json;
 pub mod plot;
+pub mod prolly;
 pub mod run;
 pub mod store;
 
