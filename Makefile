@@ -27,8 +27,8 @@ TEST_PARTS = lint pydeps peers test-rust test-features test-c check-golden test-
 # number of runs from a fixed seed instead: see scripts/test/fuzz.sh).
 FUZZ_SECONDS ?= 600
 
-.PHONY: run test test-rust test-c test-features check-golden test-matrix test-miri test-fuzz fuzz lint pydeps peers \
-	install js test-js python-venv python-wheel test-python
+.PHONY: run test test-rust test-c test-features check-golden test-matrix test-crc-backends test-miri test-fuzz fuzz \
+	lint pydeps peers install js test-js python-venv python-wheel test-python xxhash-c bench-xxh3
 
 # The main job: `chunkhash bench` with its defaults (every algorithm, 64 B to
 # 1 MiB); needs no input and ends well under a minute.
@@ -54,14 +54,32 @@ peers:
 	@test -x $(CHUNKHASH_PEER_B3SUM) || \
 	  $(CARGO) install --quiet --locked b3sum --version $(B3SUM_VERSION) --root $(PEERS)
 
-lint:
+lint: xxhash-c
 	$(CARGO) fmt --all -- --check
 	$(CARGO) fmt --manifest-path bindings/c/header-gen/Cargo.toml -- --check
 	$(CARGO) fmt --manifest-path fuzz/Cargo.toml -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(CARGO) clippy -q -p chunkhash-bench --all-targets --features c-xxhash -- -D warnings
 
-test-rust:
+# --all-features turns on the bench crate's `c-xxhash` (the XXH3 test
+# against the reference C library), which links Debian's libxxhash.
+test-rust: xxhash-c
 	$(CARGO) test --workspace --all-features
+
+# The reference C xxHash (header and library) for the bench crate's
+# `c-xxhash` feature; installed when missing.
+xxhash-c:
+	@test -f /usr/include/xxhash.h || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y libxxhash-dev; }
+
+# Not part of `make test`: XXH3 against the C library (xxh3_vs_c, interleaved
+# in one process) and the CLI against xxhsum on a 1 GiB file (page cache
+# warm). Figures in BENCHMARKS.md, "XXH3 against the reference C library".
+bench-xxh3: xxhash-c
+	@command -v xxhsum >/dev/null || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y xxhash; }
+	$(CARGO) run --release -p chunkhash-bench --features c-xxhash --bin xxh3_vs_c
+	$(CARGO) build --release -p chunkhash-cli
+	@test -f target/xxh3-1g.bin || head -c 1073741824 /dev/urandom > target/xxh3-1g.bin
+	$(PYTHON) crates/bench/scripts/xxh3_cli_vs_xxhsum.py target/xxh3-1g.bin
 
 # The C library (bindings/c): header drift check, the C tests under ASan and
 # UBSan and under valgrind, the C++ header check, install + pkg-config + the
@@ -70,22 +88,22 @@ test-c:
 	$(MAKE) -C bindings/c test-native
 
 # The registry with its families off (no_std without them; the tests check
-# that missing algorithms are errors) and with the sha2-hw backend.
+# that missing algorithms are errors), and every family without std.
 test-features:
 	$(CARGO) build -q -p chunkhash --no-default-features
-	$(CARGO) build -q -p chunkhash --no-default-features --features xxhash,blake2,sha2
+	$(CARGO) build -q -p chunkhash --no-default-features --features xxhash,crc,blake2,sha2
 	$(CARGO) clippy -q -p chunkhash --no-default-features -- -D warnings
-	$(CARGO) clippy -q -p chunkhash --features sha2-hw -- -D warnings
+	$(CARGO) clippy -q -p chunkhash --no-default-features --features crc -- -D warnings
 	$(CARGO) test -q -p chunkhash --no-default-features --features std --test registry --test trailer
-	$(CARGO) test -q -p chunkhash --features sha2-hw --test registry --test trailer
 
-# vectors/golden.json against independent references (hashlib, xxhash,
-# crc32c, blake3); installs the pinned Python packages it needs.
+# vectors/golden.json against independent references (hashlib, zlib, xxhash,
+# crc32c, awscrt, blake3); installs the pinned Python packages it needs.
 check-golden:
 	$(PYTHON) -m pip install -q --disable-pip-version-check --root-user-action=ignore -r vectors/tools/requirements.txt
 	$(PYTHON) vectors/tools/check_golden.py
 
-# The chunkhash suite on every kernel: each x86 backend forced (a backend
+# The chunkhash suite on every kernel: each x86 backend forced, with the
+# XXH3 kernel of the same level, and each x86 CRC kernel (a backend
 # this CPU lacks fails when CHUNKHASH_REQUIRE_BACKENDS names it, as .ci/run
 # does, and is reported MISSING otherwise), NEON and portable on aarch64
 # under qemu-user, SIMD128 and scalar wasm32-wasip1 under Node's WASI,
@@ -94,6 +112,11 @@ check-golden:
 # kernel or forcing knob) are the table in scripts/test/matrix.sh.
 test-matrix:
 	scripts/test/matrix.sh
+
+# The CRC rows of the matrix alone: the CRC, registry and trailer tests on
+# each x86 CRC kernel forced in turn (CHUNKHASH_CRC_BACKEND).
+test-crc-backends:
+	scripts/test/matrix.sh crc-portable crc-sse42 crc-pclmul crc-vpclmul
 
 # Miri (nightly, installed when missing) over the portable kernel, tree,
 # hasher, batch scheduler, hex, trailers and the C binding's pointer helpers.

@@ -22,17 +22,27 @@ cd "$(dirname "$0")/../.."
 # One row per run of the suite. Adding a kernel or a forcing knob is one
 # line: the target it runs on, its name in the table (the name
 # CHUNKHASH_REQUIRE_BACKENDS uses), the /proc/cpuinfo flags it needs on an
-# x86_64 host ("-" for none), and the environment that forces it.
+# x86_64 host ("-" for none), the tests it runs ("all": the library's unit
+# tests and every integration test; else a comma-separated list of
+# integration tests), and the environment that forces it. The BLAKE3 rows
+# force the XXH3 kernel of the same level too; the CRC rows run what the
+# CRC kernel decides (the CRC, registry and trailer tests) on each x86 CRC
+# kernel. Elsewhere the CRC and XXH3 kernels' own tests force every one the
+# target has (aarch64 CRC+PMULL, NEON, SIMD128).
 MATRIX='
-x86_64          portable    -                  CHUNKHASH_BACKEND=portable
-x86_64          sse41       sse4_1             CHUNKHASH_BACKEND=sse41
-x86_64          avx2        avx2               CHUNKHASH_BACKEND=avx2
-x86_64          avx512      avx512f,avx512vl   CHUNKHASH_BACKEND=avx512
-aarch64         neon        -                  CHUNKHASH_BACKEND=neon
-aarch64         portable    -                  CHUNKHASH_BACKEND=portable
-wasm32-simd128  wasm32simd  -                  CHUNKHASH_BACKEND=wasm32simd
-wasm32          portable    -                  CHUNKHASH_BACKEND=portable
-s390x           portable    -                  CHUNKHASH_BACKEND=portable
+x86_64          portable      -                              all                 CHUNKHASH_BACKEND=portable CHUNKHASH_XXH3_KERNEL=portable
+x86_64          sse41         sse4_1                         all                 CHUNKHASH_BACKEND=sse41 CHUNKHASH_XXH3_KERNEL=sse2
+x86_64          avx2          avx2                           all                 CHUNKHASH_BACKEND=avx2 CHUNKHASH_XXH3_KERNEL=avx2
+x86_64          avx512        avx512f,avx512vl               all                 CHUNKHASH_BACKEND=avx512 CHUNKHASH_XXH3_KERNEL=avx512
+x86_64          crc-portable  -                              crc,registry,trailer CHUNKHASH_CRC_BACKEND=portable
+x86_64          crc-sse42     sse4_2                         crc,registry,trailer CHUNKHASH_CRC_BACKEND=sse42
+x86_64          crc-pclmul    sse4_2,pclmulqdq               crc,registry,trailer CHUNKHASH_CRC_BACKEND=pclmul
+x86_64          crc-vpclmul   sse4_2,pclmulqdq,avx512f,vpclmulqdq crc,registry,trailer CHUNKHASH_CRC_BACKEND=vpclmul
+aarch64         neon          -                              all                 CHUNKHASH_BACKEND=neon CHUNKHASH_XXH3_KERNEL=neon CHUNKHASH_CRC_BACKEND=aarch64
+aarch64         portable      -                              all                 CHUNKHASH_BACKEND=portable CHUNKHASH_XXH3_KERNEL=portable CHUNKHASH_CRC_BACKEND=portable
+wasm32-simd128  wasm32simd    -                              all                 CHUNKHASH_BACKEND=wasm32simd CHUNKHASH_XXH3_KERNEL=simd128
+wasm32          portable      -                              all                 CHUNKHASH_BACKEND=portable
+s390x           portable      -                              all                 CHUNKHASH_BACKEND=portable
 '
 
 # How each target builds and runs: sets triple, rustflags, runner,
@@ -91,7 +101,7 @@ done
 cpu_flags=" $(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null | cut -d: -f2) "
 
 failed=0
-while read -r target name needs knobs; do
+while read -r target name needs tests knobs; do
   [ -n "$target" ] || continue
   wanted "$target" "$name" || continue
   label="$target/$name"
@@ -114,7 +124,7 @@ while read -r target name needs knobs; do
   setup_target "$target"
   log=$REPORT_DIR/matrix-${target}-${name}.log
   mkdir -p "$REPORT_DIR"
-  echo "== $label: cargo test -p chunkhash --target $triple $test_args ($knobs, scale $scale${runner:+, under ${runner%% *}})"
+  echo "== $label: cargo test -p chunkhash --target $triple $test_args, tests $tests ($knobs, scale $scale${runner:+, under ${runner%% *}})"
   # The runner and flags apply to this target only; the knobs and scale to
   # the tests. A cross run does not inherit the host's required list.
   status=0
@@ -126,12 +136,17 @@ while read -r target name needs knobs; do
     [ -z "$rustflags" ] || export RUSTFLAGS="$rustflags"
     for knob in $knobs; do export "${knob?}"; done
     export CHUNKHASH_TEST_SCALE=$scale
-    # Doc tests do not run for other targets; on the host they ran in test-rust.
-    # shellcheck disable=SC2086
     # The host build is test-rust's own (target/debug): no --target.
     cross=()
     [ "$target" = x86_64 ] || cross=(--target "$triple" --target-dir "$target_dir")
-    cargo test -p chunkhash "${cross[@]}" --lib --tests $test_args
+    # Doc tests do not run for other targets; on the host they ran in test-rust.
+    selection=(--lib --tests)
+    if [ "$tests" != all ]; then
+      selection=()
+      for test in ${tests//,/ }; do selection+=(--test "$test"); done
+    fi
+    # shellcheck disable=SC2086
+    cargo test -p chunkhash "${cross[@]}" "${selection[@]}" $test_args
   ) >"$log" 2>&1 || status=$?
   finish_row matrix "$target" "$name" "$log" "$status" "$start" || failed=1
 done <<<"$MATRIX"

@@ -16,8 +16,11 @@
 //!   `simd128.rs`: the kernels.
 
 pub(crate) mod backend;
+#[cfg(feature = "crc")]
+pub(crate) mod crc;
 pub(crate) mod job;
 pub(crate) mod spec;
+pub(crate) mod xxh3;
 
 #[cfg(any(
     target_arch = "x86",
