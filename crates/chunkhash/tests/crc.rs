@@ -8,7 +8,7 @@
 
 use chunkhash::crc::{self, CrcBackend, CrcKernels};
 use chunkhash::{crc_combine, digest, Algorithm, CrcCombineError, StreamingHasher};
-use vectors::TestRng;
+use vectors::{TestRng, TestScale};
 
 const CRCS: [Algorithm; 3] = [Algorithm::Crc32c, Algorithm::Crc32, Algorithm::Crc64Nvme];
 
@@ -39,7 +39,7 @@ fn crc_fast_algorithm(algorithm: Algorithm) -> crc_fast::CrcAlgorithm {
 #[test]
 fn functions_equal_the_registry_and_crc_fast() {
     let mut rng = TestRng::new(vectors::test_seed("functions_equal_the_registry_and_crc_fast", 41));
-    for _ in 0..200 {
+    for _ in 0..TestScale::pick(200, 30, 3) {
         let len = rng.range(0..=70_000);
         let data = rng.bytes(len);
         for algorithm in CRCS {
@@ -56,7 +56,7 @@ fn functions_equal_the_registry_and_crc_fast() {
 fn combine_equals_the_crc_of_the_concatenation() {
     let mut rng = TestRng::new(vectors::test_seed("combine_equals_the_crc_of_the_concatenation", 42));
     let data = rng.bytes(1 << 20);
-    for round in 0..300 {
+    for round in 0..TestScale::pick(300, 50, 25) {
         let len = if round < 20 { round } else { rng.range(0..=data.len()) };
         let whole = &data[..len];
         let split = rng.range(0..=len);
@@ -151,7 +151,7 @@ fn combine_errors_name_the_problem() {
 #[test]
 fn streaming_in_pieces_equals_one_shot() {
     let mut rng = TestRng::new(vectors::test_seed("crc streaming_in_pieces_equals_one_shot", 44));
-    for _ in 0..50 {
+    for _ in 0..TestScale::pick(50, 10, 2) {
         let len = rng.range(0..=100_000);
         let data = rng.bytes(len);
         for algorithm in CRCS {
