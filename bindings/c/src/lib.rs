@@ -470,6 +470,20 @@ mod tests {
             assert_eq!(status, CHUNKHASH_TRAILER_TRUNCATED);
             let status = chunkhash_trailer_verify(data.as_ptr(), 1, trailer[1..].as_ptr(), 5, 7, verified_id);
             assert_eq!(status, CHUNKHASH_CHECKSUM_MISMATCH);
+
+            // CRC combine into an unaligned out parameter: CRC-32C of the
+            // input from its two halves.
+            let (a, b) = data.split_at(20);
+            let crc = |part: &[u8]| {
+                u64::from(u32::from_be_bytes(
+                    *chunkhash::digest(chunkhash::Algorithm::Crc32c, part).as_bytes().first_chunk().unwrap(),
+                ))
+            };
+            let mut combined_bytes = [0u8; 9];
+            let combined = combined_bytes[1..].as_mut_ptr().cast::<u64>();
+            let status = crc::chunkhash_crc_combine(crc32c, crc(a), crc(b), b.len() as u64, combined);
+            assert_eq!(status, CHUNKHASH_OK);
+            assert_eq!(combined.read_unaligned(), crc(&data));
         }
     }
 
