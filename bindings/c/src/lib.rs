@@ -427,14 +427,20 @@ mod tests {
             assert_eq!(chunkhash_algorithm_name(id.read_unaligned(), &mut name), CHUNKHASH_OK);
             assert_eq!(CStr::from_ptr(name).to_str(), Ok("XXH3-64"));
 
-            let crc32c = chunkhash::Algorithm::Crc32c.id() as u32;
+            // BLAKE3-160: in every build (the C tests also run without the
+            // registry's optional families).
+            let blake3_160 = chunkhash::Algorithm::Blake3_160.id() as u32;
             let mut registry: *mut chunkhash_hasher = core::ptr::null_mut();
-            assert_eq!(chunkhash_hasher_new(crc32c, &mut registry), CHUNKHASH_OK);
+            assert_eq!(chunkhash_hasher_new(blake3_160, &mut registry), CHUNKHASH_OK);
             assert_eq!(chunkhash_hasher_update(registry, data.as_ptr(), data.len()), CHUNKHASH_OK);
-            assert_eq!(chunkhash_hasher_finalize(registry, out[3..].as_mut_ptr(), 4), CHUNKHASH_OK);
-            let mut one_shot = [0u8; 4];
-            assert_eq!(chunkhash_digest(crc32c, data.as_ptr(), data.len(), one_shot.as_mut_ptr(), 4), CHUNKHASH_OK);
-            assert_eq!(out[3..7], one_shot);
+            assert_eq!(chunkhash_hasher_finalize(registry, out[3..].as_mut_ptr(), 20), CHUNKHASH_OK);
+            let mut one_shot = [0u8; 20];
+            assert_eq!(
+                chunkhash_digest(blake3_160, data.as_ptr(), data.len(), one_shot.as_mut_ptr(), 20),
+                CHUNKHASH_OK
+            );
+            assert_eq!(out[3..23], one_shot);
+            assert_eq!(one_shot, expected[..20]);
             assert_eq!(chunkhash_hasher_reset(registry), CHUNKHASH_OK);
             chunkhash_hasher_free(registry);
 
@@ -458,21 +464,26 @@ mod tests {
             assert_eq!(status, CHUNKHASH_OK);
             assert_eq!(addresses[..20], expected[..20]);
 
-            let mut trailer = [0u8; 6];
-            let status = chunkhash_trailer_seal(data.as_ptr(), data.len(), crc32c, 7, trailer[1..].as_mut_ptr(), 5);
+            let mut trailer = [0u8; 22];
+            let status =
+                chunkhash_trailer_seal(data.as_ptr(), data.len(), blake3_160, 7, trailer[1..].as_mut_ptr(), 21);
             assert_eq!(status, CHUNKHASH_OK);
             let mut verified = [0u8; 5];
             let verified_id = verified[1..].as_mut_ptr().cast::<u32>();
-            let status = chunkhash_trailer_verify(data.as_ptr(), data.len(), trailer[1..].as_ptr(), 5, 7, verified_id);
+            let status = chunkhash_trailer_verify(data.as_ptr(), data.len(), trailer[1..].as_ptr(), 21, 7, verified_id);
             assert_eq!(status, CHUNKHASH_OK);
-            assert_eq!(verified_id.read_unaligned(), crc32c);
-            let status = chunkhash_trailer_verify(data.as_ptr(), data.len(), trailer[1..].as_ptr(), 4, 7, verified_id);
+            assert_eq!(verified_id.read_unaligned(), blake3_160);
+            let status = chunkhash_trailer_verify(data.as_ptr(), data.len(), trailer[1..].as_ptr(), 20, 7, verified_id);
             assert_eq!(status, CHUNKHASH_TRAILER_TRUNCATED);
-            let status = chunkhash_trailer_verify(data.as_ptr(), 1, trailer[1..].as_ptr(), 5, 7, verified_id);
+            let status = chunkhash_trailer_verify(data.as_ptr(), 1, trailer[1..].as_ptr(), 21, 7, verified_id);
             assert_eq!(status, CHUNKHASH_CHECKSUM_MISMATCH);
-
-            // CRC combine into an unaligned out parameter: CRC-32C of the
-            // input from its two halves.
+        }
+        // CRC combine into an unaligned out parameter: CRC-32C of the input
+        // from its two halves.
+        #[cfg(feature = "crc")]
+        // SAFETY: the out parameter points into a local of 8 bytes.
+        unsafe {
+            let crc32c = chunkhash::Algorithm::Crc32c.id() as u32;
             let (a, b) = data.split_at(20);
             let crc = |part: &[u8]| {
                 u64::from(u32::from_be_bytes(
