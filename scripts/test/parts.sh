@@ -33,7 +33,7 @@ echo
 echo "==== make test: every part, target and backend ($(((SECONDS - started) / 60)) min $(((SECONDS - started) % 60)) s)"
 awk -F'\t' '
   FILENAME == ARGV[1] { rows[$1] = rows[$1] $0 "\n"; if ($2 != "fuzz" && $5 ~ /^[0-9]+$/) sum[$1] += $5; if ($6 == "FAIL") bad++; next }
-  BEGIN { fmt = "%-14s %-10s %-28s %-26s %10s  %-7s %6s\n"; printf fmt, "part", "kind", "target", "backend / run", "tests", "result", "time" }
+  BEGIN { fmt = "%-17s %-7s %-26s %-36s %12s  %-7s %6s\n"; printf fmt, "part", "kind", "target", "backend / run", "tests", "result", "time" }
   {
     part = $1; tests = (part in sum) ? sum[part] : $2
     printf fmt, part, "", "", "", tests, $3, $4 "s"
