@@ -22,32 +22,30 @@ cd "$(dirname "$0")/../.."
 budget=${1:?usage: scripts/test/fuzz.sh smoke|SECONDS [TARGET...]}
 shift
 [ "$budget" = smoke ] || [[ $budget =~ ^[0-9]+$ ]] || die "the budget is smoke or a number of seconds, not $budget"
-# Every target, with the longest input it is given (the hashing targets need
+# Every target: the longest input it is given (the hashing targets need
 # room for 16 chunks and more; the parsers, lines and names of a few
 # hundred bytes) and its runs in make test (about 5 s each on the 2-core
 # machine, 40 s for all).
-declare -A MAX_LEN=(
-  [hex]=512
-  [algorithm_names]=128
-  [trailer_verify]=4096
-  [check_line]=1024
-  [blake3_one_shot]=20000
-  [blake3_hasher_splits]=512
-  [blake3_hash_many]=2048
-  [registry_streaming]=8192
-)
-declare -A SMOKE_RUNS=(
-  [hex]=60000
-  [algorithm_names]=40000
-  [trailer_verify]=150000
-  [check_line]=150000
-  [blake3_one_shot]=40000
-  [blake3_hasher_splits]=1500
-  [blake3_hash_many]=1200
-  [registry_streaming]=10000
-)
+TARGETS='
+hex                   512    60000
+algorithm_names       128    40000
+trailer_verify        4096   150000
+check_line            1024   150000
+blake3_one_shot       20000  40000
+blake3_hasher_splits  512    1500
+blake3_hash_many      2048   1200
+registry_streaming    8192   10000
+'
+declare -A MAX_LEN SMOKE_RUNS
+all=()
+while read -r name max_len smoke_runs; do
+  [ -n "$name" ] || continue
+  all+=("$name")
+  MAX_LEN[$name]=$max_len
+  SMOKE_RUNS[$name]=$smoke_runs
+done <<<"$TARGETS"
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(hex algorithm_names trailer_verify check_line blake3_one_shot blake3_hasher_splits blake3_hash_many registry_streaming)
+[ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 
 need_nightly rust-src
 host=$(rustc -vV | sed -n 's/^host: //p')
