@@ -124,7 +124,9 @@ while read -r target name needs tests knobs; do
   setup_target "$target"
   log=$REPORT_DIR/matrix-${target}-${name}.log
   mkdir -p "$REPORT_DIR"
-  echo "== $label: cargo test -p chunkhash --target $triple $test_args, tests $tests ($knobs, scale $scale${runner:+, under ${runner%% *}})"
+  where=''
+  [ "$target" = x86_64 ] || where=" --target $triple"
+  echo "== $label: cargo test -p chunkhash$where $test_args, tests $tests ($knobs, scale $scale${runner:+, under ${runner%% *}})"
   # The runner and flags apply to this target only; the knobs and scale to
   # the tests. A cross run does not inherit the host's required list.
   status=0
