@@ -85,7 +85,7 @@ for target in "${targets[@]}"; do
   runs=$(count_tests "$log")
   if [ "$status" = 0 ]; then
     result=pass
-    echo "   $runs runs in $((SECONDS - start)) s, corpus $(ls "$corpus" | wc -l) new inputs, no crash"
+    echo "   $runs runs in $((SECONDS - start)) s, corpus of $(ls "$corpus" | wc -l) inputs, no crash"
   else
     result=FAIL
     failed=1
