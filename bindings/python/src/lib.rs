@@ -20,6 +20,7 @@ mod hasher;
 mod mmap;
 mod names;
 mod oneshot;
+mod subtree;
 
 use chunkhash::Algorithm;
 use pyo3::prelude::*;
@@ -102,6 +103,7 @@ fn _chunkhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Hasher>()?;
     module.add_class::<Blake3>()?;
     module.add_class::<arrow::DigestArray>()?;
+    subtree::add_to(module)?;
     module.add_function(wrap_pyfunction!(new, module)?)?;
     add_constructors(module)?;
     oneshot::add_to(module)?;

@@ -26,6 +26,7 @@ mod batch;
 mod hash;
 mod hasher;
 mod join;
+pub mod subtree;
 mod tree;
 
 pub use crate::hex::{HexError, HexString};

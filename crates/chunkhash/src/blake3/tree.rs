@@ -94,9 +94,17 @@ impl Mode {
     /// Key derivation: hashes the context string into the key of the
     /// key-material tree.
     pub(crate) fn derive_key(platform: Platform, context: &str) -> Mode {
-        let context_mode = Mode { key: IV, flags: DERIVE_KEY_CONTEXT, platform };
-        let context_key = context_mode.hash::<SerialJoin>(context.as_bytes());
-        Mode { key: cv_words(&context_key), flags: DERIVE_KEY_MATERIAL, platform }
+        Self::derive_key_material(platform, &Self::context_key(platform, context))
+    }
+
+    /// The hash of a key-derivation context: the key of the key-material tree.
+    pub(crate) fn context_key(platform: Platform, context: &str) -> [u8; KEY_LEN] {
+        Mode { key: IV, flags: DERIVE_KEY_CONTEXT, platform }.hash::<SerialJoin>(context.as_bytes())
+    }
+
+    /// The key-material tree of key derivation under a hashed context.
+    pub(crate) fn derive_key_material(platform: Platform, context_key: &[u8; KEY_LEN]) -> Mode {
+        Mode { key: cv_words(context_key), flags: DERIVE_KEY_MATERIAL, platform }
     }
 
     /// The same mode on another platform.
@@ -265,8 +273,9 @@ impl Mode {
         self.pair_up(&all[..left_count + right_count], out)
     }
 
-    /// The single chaining value of a complete, non-root subtree of two or
-    /// more chunks.
+    /// The single chaining value of a non-empty, non-root subtree whose
+    /// first chunk is number `first_chunk` of the message (one chunk, a
+    /// complete subtree, or the right edge of a tree).
     pub(crate) fn subtree_cv<J: Join>(&self, input: &[u8], first_chunk: u64) -> CvBytes {
         let mut cvs = [[0u8; 32]; MAX_LANES];
         let mut count = self.subtree_cvs::<J>(input, first_chunk, &mut cvs);
