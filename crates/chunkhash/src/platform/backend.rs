@@ -28,6 +28,10 @@ pub enum Backend {
     Avx2,
     /// x86 AVX-512F + AVX-512VL: 16 lanes; detected at run time.
     Avx512,
+    /// x86_64 AVX-512F + AVX-512VL (and BMI2), the kernels written in
+    /// assembly: 16 lanes (32 for runs of whole chunks); detected at run
+    /// time. The best where supported.
+    Avx512Asm,
     /// aarch64 NEON: 4 lanes; a build-time choice, part of every
     /// little-endian aarch64 target.
     Neon,
@@ -35,8 +39,15 @@ pub enum Backend {
     Wasm32Simd,
 }
 
-const ALL_BACKENDS: [Backend; 6] =
-    [Backend::Portable, Backend::Sse41, Backend::Avx2, Backend::Avx512, Backend::Neon, Backend::Wasm32Simd];
+const ALL_BACKENDS: [Backend; 7] = [
+    Backend::Portable,
+    Backend::Sse41,
+    Backend::Avx2,
+    Backend::Avx512,
+    Backend::Avx512Asm,
+    Backend::Neon,
+    Backend::Wasm32Simd,
+];
 
 /// One cached detector per x86 kernel file: the features its
 /// `#[target_feature]` attributes enable, with the older ones its
@@ -64,6 +75,16 @@ mod x86 {
     pub(super) fn avx512() -> bool {
         avx512_kernels::get() && avx2()
     }
+
+    // The assembly shifts by a register count (`shlx`).
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    cpufeatures::new!(bmi2, "bmi2");
+
+    /// `avx512_asm.rs`, whose dispatch also reaches `avx512.rs`.
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    pub(super) fn avx512_asm() -> bool {
+        bmi2::get() && avx512()
+    }
 }
 
 impl Backend {
@@ -79,6 +100,7 @@ impl Backend {
             Backend::Sse41 => "sse41",
             Backend::Avx2 => "avx2",
             Backend::Avx512 => "avx512",
+            Backend::Avx512Asm => "avx512asm",
             Backend::Neon => "neon",
             Backend::Wasm32Simd => "wasm32simd",
         }
@@ -90,7 +112,7 @@ impl Backend {
             Backend::Portable => 1,
             Backend::Sse41 | Backend::Neon | Backend::Wasm32Simd => 4,
             Backend::Avx2 => 8,
-            Backend::Avx512 => 16,
+            Backend::Avx512 | Backend::Avx512Asm => 16,
         }
     }
 
@@ -106,6 +128,11 @@ impl Backend {
             Backend::Avx512 => x86::avx512(),
             #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
             Backend::Sse41 | Backend::Avx2 | Backend::Avx512 => false,
+            // Assembly: neither 32-bit x86 nor something Miri can run.
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Backend::Avx512Asm => x86::avx512_asm(),
+            #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+            Backend::Avx512Asm => false,
             Backend::Neon => cfg!(all(target_arch = "aarch64", target_endian = "little")),
             Backend::Wasm32Simd => cfg!(all(target_arch = "wasm32", target_feature = "simd128")),
         }

@@ -1,0 +1,313 @@
+//! What the assembly lane kernels read: every lane's parameters laid out as
+//! vectors (one 32-bit word per lane), its block pointers, and scratch space.
+//!
+//! The kernels in `avx512_asm.rs` and `avx2_asm.rs` take one [`LaneParams`]
+//! and run every step of a call in assembly; this file builds it from lane
+//! jobs in safe code. A lane's block at step `s` is `base + 64 * s` while
+//! `s < whole` and `pad` from then on: its zero-padded last block, or a
+//! block of the idle chunk once its job is done. Every pointer therefore
+//! names 64 readable bytes at every step the kernel can reach, which is the
+//! invariant the kernels' loads rely on.
+
+use super::job::LaneJob;
+use super::spec::{CvWords, BLOCK_LEN, CHUNK_LEN, IV, MAX_LANES};
+use core::mem::MaybeUninit;
+
+/// What lanes without a job read, and where a job's lane reads after its
+/// last block: a whole chunk, so any step offset stays inside it.
+static IDLE_CHUNK: [u8; CHUNK_LEN] = [0; CHUNK_LEN];
+
+/// A lane that never ends: `last_block` no step reaches.
+const NEVER: u32 = u32::MAX;
+
+/// The parameters of one kernel call. Field offsets are part of the
+/// kernels' contract (`core::mem::offset_of!` in their operands).
+#[repr(C, align(64))]
+pub(super) struct LaneParams {
+    pub(super) counter_low: [u32; MAX_LANES],
+    pub(super) counter_high: [u32; MAX_LANES],
+    /// Flags of every block.
+    pub(super) flags: [u32; MAX_LANES],
+    /// Flags of a lane's first block (`flags | start_flags`).
+    pub(super) first_flags: [u32; MAX_LANES],
+    /// Added on a lane's last block; includes the start flags when that is
+    /// also its first.
+    pub(super) end_flags: [u32; MAX_LANES],
+    /// The step of a lane's last block (`NEVER` for an idle lane).
+    pub(super) last_block: [u32; MAX_LANES],
+    /// Bytes in a lane's last block.
+    pub(super) last_len: [u32; MAX_LANES],
+    /// The key words in 0..8, the first four IV words in 8..12.
+    pub(super) key_iv: [u32; MAX_LANES],
+    pub(super) base: [*const u8; MAX_LANES],
+    pub(super) whole: [u64; MAX_LANES],
+    pub(super) pad: [*const u8; MAX_LANES],
+    /// Steps of the call: the most blocks of any job.
+    pub(super) steps: u64,
+    /// log2 of the bytes between a lane's blocks of consecutive steps: 6
+    /// for the blocks of a chunk, 10 for independent blocks.
+    pub(super) stride_shift: u64,
+    /// Whether every step is a new set of independent one-block jobs (the
+    /// parents of one tree level), each lane's value written after every
+    /// step to `out + 512 * step`; otherwise the jobs are chains and their
+    /// values are written to `out` at the end.
+    pub(super) independent: u64,
+    /// Where the values go: 16 per step, 32 bytes each.
+    pub(super) out: *mut u8,
+    /// Steps whose values go to `out` (independent calls); later ones go to
+    /// the kernel's scratch memory.
+    pub(super) out_steps: u64,
+}
+
+/// Zero-padded last blocks of the lanes whose last block is partial.
+pub(super) type PaddedBlocks = MaybeUninit<[[u8; BLOCK_LEN]; MAX_LANES]>;
+
+impl LaneParams {
+    fn idle(key: &CvWords, flags: u8, first_flags: u8, end_flags: u8, out: *mut u8) -> LaneParams {
+        let mut key_iv = [0u32; MAX_LANES];
+        key_iv[..8].copy_from_slice(key);
+        key_iv[8..12].copy_from_slice(&IV[..4]);
+        let idle = IDLE_CHUNK.as_ptr();
+        LaneParams {
+            counter_low: [0; MAX_LANES],
+            counter_high: [0; MAX_LANES],
+            flags: [flags as u32; MAX_LANES],
+            first_flags: [first_flags as u32; MAX_LANES],
+            end_flags: [end_flags as u32; MAX_LANES],
+            last_block: [NEVER; MAX_LANES],
+            last_len: [BLOCK_LEN as u32; MAX_LANES],
+            key_iv,
+            base: [idle; MAX_LANES],
+            whole: [(CHUNK_LEN / BLOCK_LEN) as u64; MAX_LANES],
+            pad: [idle; MAX_LANES],
+            steps: 0,
+            stride_shift: BLOCK_LEN.ilog2() as u64,
+            independent: 0,
+            out,
+            out_steps: 0,
+        }
+    }
+
+    /// The parameters of `jobs` (at most `lanes`, at least one), whose
+    /// values go to `out` (room for `lanes` values). A lane whose last
+    /// block is partial gets it copied, zero-padded, into `padded`, which
+    /// must outlive the kernel call.
+    #[inline(always)]
+    pub(super) fn new(
+        key: &CvWords,
+        jobs: &[LaneJob<'_>],
+        lanes: usize,
+        out: *mut u8,
+        padded: &mut PaddedBlocks,
+    ) -> LaneParams {
+        assert!(!jobs.is_empty() && jobs.len() <= lanes && lanes <= MAX_LANES);
+        let first = &jobs[0];
+        let start_too = if first.block_count() == 1 { first.start_flags() } else { 0 };
+        let mut params = LaneParams::idle(
+            key,
+            first.flags(),
+            first.flags() | first.start_flags(),
+            first.end_flags() | start_too,
+            out,
+        );
+        let len = first.input().len();
+        if len > 0
+            && len.is_multiple_of(BLOCK_LEN)
+            && jobs.iter().all(|job| {
+                job.input().len() == len
+                    && job.flags() == first.flags()
+                    && job.start_flags() == first.start_flags()
+                    && job.end_flags() == first.end_flags()
+            })
+        {
+            // Uniform jobs (every chunk of a tree but the last): only the
+            // counters and the inputs differ.
+            let blocks = len / BLOCK_LEN;
+            for (lane, job) in jobs.iter().enumerate() {
+                params.counter_low[lane] = job.counter() as u32;
+                params.counter_high[lane] = (job.counter() >> 32) as u32;
+                params.base[lane] = job.input().as_ptr();
+                params.whole[lane] = blocks as u64;
+                params.last_block[lane] = blocks as u32 - 1;
+            }
+            params.steps = blocks as u64;
+            return params;
+        }
+        let padded = padded.as_mut_ptr().cast::<[u8; BLOCK_LEN]>();
+        let mut steps = 0;
+        for (lane, job) in jobs.iter().enumerate() {
+            let blocks = job.block_count();
+            let whole = job.input().len() / BLOCK_LEN;
+            params.counter_low[lane] = job.counter() as u32;
+            params.counter_high[lane] = (job.counter() >> 32) as u32;
+            params.flags[lane] = job.flags() as u32;
+            params.first_flags[lane] = (job.flags() | job.start_flags()) as u32;
+            let start_too = if blocks == 1 { job.start_flags() } else { 0 };
+            params.end_flags[lane] = (job.end_flags() | start_too) as u32;
+            params.last_block[lane] = blocks as u32 - 1;
+            params.base[lane] = job.input().as_ptr();
+            params.whole[lane] = whole as u64;
+            if whole < blocks {
+                let rest = &job.input()[whole * BLOCK_LEN..];
+                let mut block = [0u8; BLOCK_LEN];
+                block[..rest.len()].copy_from_slice(rest);
+                // `padded` has MAX_LANES slots and `lane < lanes <= MAX_LANES`.
+                let slot = padded.wrapping_add(lane);
+                // SAFETY: `slot` is inside `padded`, a live exclusive borrow,
+                // and aligned for `[u8; 64]` (alignment 1).
+                unsafe { slot.write(block) };
+                params.pad[lane] = slot.cast_const().cast();
+                params.last_len[lane] = rest.len() as u32;
+            }
+            steps = steps.max(blocks);
+        }
+        params.steps = steps as u64;
+        params
+    }
+
+    /// The parameters of sixteen whole chunks, consecutive in `input` and
+    /// in their counters from `first_counter`, with `[flags, start_flags,
+    /// end_flags]` as in `Platform::hash_chunks`.
+    #[inline(always)]
+    pub(super) fn chunks(
+        key: &CvWords,
+        input: &[u8],
+        first_counter: u64,
+        chunk_flags: [u8; 3],
+        out: *mut u8,
+    ) -> LaneParams {
+        assert_eq!(input.len(), MAX_LANES * CHUNK_LEN);
+        let [flags, start_flags, end_flags] = chunk_flags;
+        let mut params = LaneParams::idle(key, flags, flags | start_flags, end_flags, out);
+        const BLOCKS: usize = CHUNK_LEN / BLOCK_LEN;
+        for lane in 0..MAX_LANES {
+            let counter = first_counter + lane as u64;
+            params.counter_low[lane] = counter as u32;
+            params.counter_high[lane] = (counter >> 32) as u32;
+            params.base[lane] = input[lane * CHUNK_LEN..].as_ptr();
+            params.last_block[lane] = BLOCKS as u32 - 1;
+        }
+        params.steps = BLOCKS as u64;
+        params
+    }
+
+    /// The parameters of independent one-block jobs: block `16 * step +
+    /// lane` of `blocks` in `lane` at `step`, every one with `flags` and
+    /// counter 0. The values of the first `out_steps` steps go to `out`.
+    pub(super) fn blocks(
+        key: &CvWords,
+        flags: u8,
+        blocks: &[[u8; BLOCK_LEN]],
+        out: *mut u8,
+        out_steps: usize,
+    ) -> LaneParams {
+        let count = blocks.len();
+        assert!(count > 0);
+        let mut params = LaneParams::idle(key, flags, flags, 0, out);
+        for (lane, (base, whole)) in params.base.iter_mut().zip(&mut params.whole).enumerate() {
+            // The steps at which this lane has a block (none past `count`).
+            *whole = count.saturating_sub(lane).div_ceil(MAX_LANES) as u64;
+            if let Some(block) = blocks.get(lane) {
+                *base = block.as_ptr();
+            }
+        }
+        params.steps = count.div_ceil(MAX_LANES) as u64;
+        params.stride_shift = (MAX_LANES * BLOCK_LEN).ilog2() as u64;
+        params.independent = 1;
+        params.out_steps = out_steps as u64;
+        params
+    }
+}
+
+/// The parameters of a row-form kernel call: up to four chains, each
+/// compressed as four row vectors (spec section 2.2's state matrix,
+/// one 128-bit lane per chain). Per chain, the fourth state row of its
+/// first, middle and last blocks; the step of its last block in all four
+/// words (for a per-word lane mask); its block pointers as in
+/// [`LaneParams`].
+#[repr(C, align(64))]
+pub(super) struct RowParams {
+    pub(super) row3_first: [[u32; 4]; ROW_CHAINS],
+    pub(super) row3_middle: [[u32; 4]; ROW_CHAINS],
+    pub(super) row3_last: [[u32; 4]; ROW_CHAINS],
+    pub(super) last_block: [[u32; 4]; ROW_CHAINS],
+    /// The key words in 0..8, the first four IV words in 8..12.
+    pub(super) key_iv: [u32; 16],
+    pub(super) base: [*const u8; ROW_CHAINS],
+    pub(super) whole: [u64; ROW_CHAINS],
+    pub(super) pad: [*const u8; ROW_CHAINS],
+    pub(super) steps: u64,
+}
+
+/// Chains of one row-form call.
+pub(super) const ROW_CHAINS: usize = 4;
+
+/// Where a row-form kernel leaves each chain's value, as it writes it:
+/// `[pair][half]` holds words `4 * half .. 4 * half + 4` of chains
+/// `2 * pair` (first 16 bytes) and `2 * pair + 1`.
+pub(super) type RowOutputs = [[[u32; 8]; 2]; 2];
+
+impl RowParams {
+    /// The parameters of `jobs` (one to four). As [`LaneParams::new`], a
+    /// partial last block is copied, zero-padded, into `padded`.
+    #[inline(always)]
+    pub(super) fn new(key: &CvWords, jobs: &[LaneJob<'_>], padded: &mut PaddedBlocks) -> RowParams {
+        assert!(!jobs.is_empty() && jobs.len() <= ROW_CHAINS);
+        let mut key_iv = [0u32; 16];
+        key_iv[..8].copy_from_slice(key);
+        key_iv[8..12].copy_from_slice(&IV[..4]);
+        let idle = IDLE_CHUNK.as_ptr();
+        let mut params = RowParams {
+            row3_first: [[0; 4]; ROW_CHAINS],
+            row3_middle: [[0; 4]; ROW_CHAINS],
+            row3_last: [[0; 4]; ROW_CHAINS],
+            last_block: [[NEVER; 4]; ROW_CHAINS],
+            key_iv,
+            base: [idle; ROW_CHAINS],
+            whole: [(CHUNK_LEN / BLOCK_LEN) as u64; ROW_CHAINS],
+            pad: [idle; ROW_CHAINS],
+            steps: 0,
+        };
+        let padded = padded.as_mut_ptr().cast::<[u8; BLOCK_LEN]>();
+        let mut steps = 0;
+        for (chain, job) in jobs.iter().enumerate() {
+            let blocks = job.block_count();
+            let whole = job.input().len() / BLOCK_LEN;
+            let (low, high) = (job.counter() as u32, (job.counter() >> 32) as u32);
+            let last_len = (job.input().len() - (blocks - 1) * BLOCK_LEN) as u32;
+            let (start, end, flags) = (job.start_flags() as u32, job.end_flags() as u32, job.flags() as u32);
+            let (first_len, first_end) = if blocks == 1 { (last_len, end) } else { (BLOCK_LEN as u32, 0) };
+            params.row3_first[chain] = [low, high, first_len, flags | start | first_end];
+            params.row3_middle[chain] = [low, high, BLOCK_LEN as u32, flags];
+            params.row3_last[chain] = [low, high, last_len, flags | end | if blocks == 1 { start } else { 0 }];
+            params.last_block[chain] = [blocks as u32 - 1; 4];
+            params.base[chain] = job.input().as_ptr();
+            params.whole[chain] = whole as u64;
+            if whole < blocks {
+                let rest = &job.input()[whole * BLOCK_LEN..];
+                let mut block = [0u8; BLOCK_LEN];
+                block[..rest.len()].copy_from_slice(rest);
+                let slot = padded.wrapping_add(chain);
+                // SAFETY: `slot` is inside `padded` (`chain < ROW_CHAINS <=
+                // MAX_LANES`), a live exclusive borrow, aligned for bytes.
+                unsafe { slot.write(block) };
+                params.pad[chain] = slot.cast_const().cast();
+            }
+            steps = steps.max(blocks);
+        }
+        params.steps = steps as u64;
+        params
+    }
+}
+
+/// Chain `chain`'s value from what a row-form kernel wrote.
+#[inline(always)]
+pub(super) fn row_output(written: &RowOutputs, chain: usize) -> [u8; 32] {
+    let (pair, side) = (chain / 2, 4 * (chain % 2));
+    let mut out = [0u8; 32];
+    for (i, bytes) in out.chunks_exact_mut(4).enumerate() {
+        let word = written[pair][i / 4][side + i % 4];
+        bytes.copy_from_slice(&word.to_le_bytes());
+    }
+    out
+}

@@ -1,0 +1,1389 @@
+//! AVX-512 kernels in inline assembly (x86_64, AVX-512F + VL, BMI2).
+//!
+//! Written from the BLAKE3 specification (section 2.2, the compression
+//! function) and measurements on this project's machine (Zen 4); the
+//! intrinsics kernels in `avx512.rs` compute the same and are the oracle
+//! these are tested against. Why assembly: the kernels are bound by the
+//! vector ports or by one compression's dependency chain, and how close
+//! they get to either depends on an instruction schedule LLVM does not
+//! find from intrinsics (BENCHMARKS.md has the measurements).
+//!
+//! - Transposed kernels: one chain per 32-bit lane of a zmm register
+//!   (register `i` holds state word `i` of every lane). `run16` takes
+//!   sixteen chains (zmm0-15) or steps of sixteen independent blocks (the
+//!   parents of a tree level); `run32` interleaves two such sets (zmm0-15
+//!   and zmm16-31), whose independent instructions fill the ports one
+//!   compression's dependencies leave idle (Zen 4: 442 cycles per sixteen
+//!   lanes against 465). The message is read through memory operands from
+//!   a transposed copy (`message[i]` = word `i` of every lane) that plain
+//!   integer loads and stores build for the next step while the rounds
+//!   run: they use no vector port (measured: 465 against 495 cycles a step
+//!   with vector shuffles).
+//! - Row kernels (`hash_rows`, the single-block compression): see below.
+//!
+//! Assembler macros (`.macro`) spell out the rounds; every asm block
+//! removes them again (`.purgem`), so a block may be emitted twice.
+
+use super::asm_lanes::{row_output, RowOutputs, RowParams, ROW_CHAINS};
+use super::asm_lanes::{LaneParams, PaddedBlocks};
+use super::job::LaneJob;
+use super::spec::{CvBytes, CvWords, BLOCK_LEN, CHUNK_LEN, IV};
+use core::arch::asm;
+use core::mem::{offset_of, MaybeUninit};
+use core::ptr::{addr_of, addr_of_mut};
+
+/// Memory of one set of sixteen lanes: the transposed message of this step
+/// and the next (`message[step % 2][i]` is word `i` of every lane), the
+/// chaining values of lanes as they finish (transposed too), and values
+/// per lane when the caller's buffer cannot take all sixteen.
+#[repr(C, align(64))]
+struct Scratch16 {
+    message: [[[u32; 16]; 16]; 2],
+    finished: [[u32; 16]; 8],
+    out: [[u8; 32]; 16],
+}
+
+/// Memory of one 32-lane call: the transposed messages of this step
+/// (first set, then second) and the next, and each set's finished lanes.
+#[repr(C, align(64))]
+struct Scratch32 {
+    message: [[[u32; 16]; 16]; 4],
+    finished: [[[u32; 16]; 8]; 2],
+}
+
+/// Qword indices for `vpermi2q` that put two lanes' values side by side
+/// in the final transpose; see `OUT_TRANSPOSE`.
+#[repr(C, align(64))]
+struct OutIndices([u64; 16]);
+static OUT_INDICES: OutIndices = OutIndices([0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15]);
+
+/// Assembler macros of the transposed kernels. Register conventions: rcx
+/// is the next step and r10 its byte offset in a lane (`rcx << r14`).
+macro_rules! transposed_macros {
+    () => {
+        r"
+        // The block of `lane` of the parameters at `params` for step rcx.
+        .macro LANE_POINTER reg, params, lane
+            mov \reg, [\params + {base} + 8*(\lane)]
+            add \reg, r10
+            cmp rcx, [\params + {whole} + 8*(\lane)]
+            cmovae \reg, [\params + {pad} + 8*(\lane)]
+        .endm
+
+        // Copies lane `lane`'s block for step rcx into column `lane` of the
+        // transposed message at `dst`, eight bytes at a time.
+        .macro SCALAR_LANE params, lane, dst
+            LANE_POINTER rax, \params, \lane
+            .irp k, 0, 1, 2, 3, 4, 5, 6, 7
+                mov rdx, [rax + 8*\k]
+                mov [\dst + 128*\k + 4*(\lane)], edx
+                shr rdx, 32
+                mov [\dst + 128*\k + 64 + 4*(\lane)], edx
+            .endr
+        .endm
+
+        // The first step's transpose, with vector registers zmm16-31 (free
+        // before the rounds start). Row `row` of half `half` (words
+        // 8*half .. 8*half+7): lane `low` in the low 256 bits, lane `high`
+        // in the high ones.
+        .macro LOAD_ROW params, row, low, high, half
+            LANE_POINTER rax, \params, \low
+            LANE_POINTER rdx, \params, \high
+            vmovdqu32 ymm\row, [rax + 32*\half]
+            vinserti64x4 zmm\row, zmm\row, [rdx + 32*\half], 1
+        .endm
+        // Rows 16-19 hold lanes 0-3 (low) and 4-7 (high), rows 20-23
+        // lanes 8-11 and 12-15. Interleaving words, then pairs of words,
+        // leaves in zmm16+j (zmm20+j) word 8*half+j of lanes 0-3 in 128-bit
+        // block 0, of lanes 4-7 in block 2, and word 8*half+4+j in blocks
+        // 1 and 3 (lanes 8-15 likewise); picking the blocks in order
+        // finishes the transpose.
+        .macro VECTOR_HALF params, half, dst
+            LOAD_ROW \params, 16, 0, 4, \half
+            LOAD_ROW \params, 17, 1, 5, \half
+            LOAD_ROW \params, 18, 2, 6, \half
+            LOAD_ROW \params, 19, 3, 7, \half
+            LOAD_ROW \params, 20, 8, 12, \half
+            LOAD_ROW \params, 21, 9, 13, \half
+            LOAD_ROW \params, 22, 10, 14, \half
+            LOAD_ROW \params, 23, 11, 15, \half
+            vpunpckldq zmm24, zmm16, zmm17
+            vpunpckhdq zmm25, zmm16, zmm17
+            vpunpckldq zmm26, zmm18, zmm19
+            vpunpckhdq zmm27, zmm18, zmm19
+            vpunpckldq zmm28, zmm20, zmm21
+            vpunpckhdq zmm29, zmm20, zmm21
+            vpunpckldq zmm30, zmm22, zmm23
+            vpunpckhdq zmm31, zmm22, zmm23
+            vpunpcklqdq zmm16, zmm24, zmm26
+            vpunpckhqdq zmm17, zmm24, zmm26
+            vpunpcklqdq zmm18, zmm25, zmm27
+            vpunpckhqdq zmm19, zmm25, zmm27
+            vpunpcklqdq zmm20, zmm28, zmm30
+            vpunpckhqdq zmm21, zmm28, zmm30
+            vpunpcklqdq zmm22, zmm29, zmm31
+            vpunpckhqdq zmm23, zmm29, zmm31
+            vshufi32x4 zmm24, zmm16, zmm20, 0x88
+            vshufi32x4 zmm25, zmm17, zmm21, 0x88
+            vshufi32x4 zmm26, zmm18, zmm22, 0x88
+            vshufi32x4 zmm27, zmm19, zmm23, 0x88
+            vshufi32x4 zmm28, zmm16, zmm20, 0xDD
+            vshufi32x4 zmm29, zmm17, zmm21, 0xDD
+            vshufi32x4 zmm30, zmm18, zmm22, 0xDD
+            vshufi32x4 zmm31, zmm19, zmm23, 0xDD
+            vmovdqa32 [\dst + 512*\half + 0], zmm24
+            vmovdqa32 [\dst + 512*\half + 64], zmm25
+            vmovdqa32 [\dst + 512*\half + 128], zmm26
+            vmovdqa32 [\dst + 512*\half + 192], zmm27
+            vmovdqa32 [\dst + 512*\half + 256], zmm28
+            vmovdqa32 [\dst + 512*\half + 320], zmm29
+            vmovdqa32 [\dst + 512*\half + 384], zmm30
+            vmovdqa32 [\dst + 512*\half + 448], zmm31
+        .endm
+
+        // The fourth state row and the IV row of one set for step r13:
+        // registers v8-v15 (numbers), its lanes ending at this step in
+        // mask `k`; r12 the offset of this step's flags in the parameters.
+        .macro STEP_ROWS params, v8, v9, v10, v11, v12, v13, v14, v15, k
+            vpbroadcastd zmm\v14, r13d
+            vpcmpeqd \k, zmm\v14, [\params + {last_block}]
+            vmovdqa32 zmm\v15, [\params + r12]
+            vpord zmm\v15{{\k}}, zmm\v15, [\params + {end_flags}]
+            mov eax, 64
+            vpbroadcastd zmm\v14, eax
+            vmovdqa32 zmm\v14{{\k}}, [\params + {last_len}]
+            vpbroadcastd zmm\v8, dword ptr [\params + {key_iv} + 32]
+            vpbroadcastd zmm\v9, dword ptr [\params + {key_iv} + 36]
+            vpbroadcastd zmm\v10, dword ptr [\params + {key_iv} + 40]
+            vpbroadcastd zmm\v11, dword ptr [\params + {key_iv} + 44]
+            vmovdqa32 zmm\v12, [\params + {counter_low}]
+            vmovdqa32 zmm\v13, [\params + {counter_high}]
+        .endm
+
+        // The key in the chaining-value registers v0-v7 (numbers).
+        .macro KEY_ROWS params, v0, v1, v2, v3, v4, v5, v6, v7
+            vpbroadcastd zmm\v0, dword ptr [\params + {key_iv} + 0]
+            vpbroadcastd zmm\v1, dword ptr [\params + {key_iv} + 4]
+            vpbroadcastd zmm\v2, dword ptr [\params + {key_iv} + 8]
+            vpbroadcastd zmm\v3, dword ptr [\params + {key_iv} + 12]
+            vpbroadcastd zmm\v4, dword ptr [\params + {key_iv} + 16]
+            vpbroadcastd zmm\v5, dword ptr [\params + {key_iv} + 20]
+            vpbroadcastd zmm\v6, dword ptr [\params + {key_iv} + 24]
+            vpbroadcastd zmm\v7, dword ptr [\params + {key_iv} + 28]
+        .endm
+
+        // G on four columns or diagonals (a, b, c, d register numbers),
+        // message words x and y as indices into the message at `m`.
+        .macro G4 m, a0,b0,c0,d0, a1,b1,c1,d1, a2,b2,c2,d2, a3,b3,c3,d3, x0,x1,x2,x3, y0,y1,y2,y3
+            vpaddd zmm\a0, zmm\a0, [\m + 64*\x0]
+            vpaddd zmm\a1, zmm\a1, [\m + 64*\x1]
+            vpaddd zmm\a2, zmm\a2, [\m + 64*\x2]
+            vpaddd zmm\a3, zmm\a3, [\m + 64*\x3]
+            vpaddd zmm\a0, zmm\a0, zmm\b0
+            vpaddd zmm\a1, zmm\a1, zmm\b1
+            vpaddd zmm\a2, zmm\a2, zmm\b2
+            vpaddd zmm\a3, zmm\a3, zmm\b3
+            vpxord zmm\d0, zmm\d0, zmm\a0
+            vpxord zmm\d1, zmm\d1, zmm\a1
+            vpxord zmm\d2, zmm\d2, zmm\a2
+            vpxord zmm\d3, zmm\d3, zmm\a3
+            vprord zmm\d0, zmm\d0, 16
+            vprord zmm\d1, zmm\d1, 16
+            vprord zmm\d2, zmm\d2, 16
+            vprord zmm\d3, zmm\d3, 16
+            vpaddd zmm\c0, zmm\c0, zmm\d0
+            vpaddd zmm\c1, zmm\c1, zmm\d1
+            vpaddd zmm\c2, zmm\c2, zmm\d2
+            vpaddd zmm\c3, zmm\c3, zmm\d3
+            vpxord zmm\b0, zmm\b0, zmm\c0
+            vpxord zmm\b1, zmm\b1, zmm\c1
+            vpxord zmm\b2, zmm\b2, zmm\c2
+            vpxord zmm\b3, zmm\b3, zmm\c3
+            vprord zmm\b0, zmm\b0, 12
+            vprord zmm\b1, zmm\b1, 12
+            vprord zmm\b2, zmm\b2, 12
+            vprord zmm\b3, zmm\b3, 12
+            vpaddd zmm\a0, zmm\a0, [\m + 64*\y0]
+            vpaddd zmm\a1, zmm\a1, [\m + 64*\y1]
+            vpaddd zmm\a2, zmm\a2, [\m + 64*\y2]
+            vpaddd zmm\a3, zmm\a3, [\m + 64*\y3]
+            vpaddd zmm\a0, zmm\a0, zmm\b0
+            vpaddd zmm\a1, zmm\a1, zmm\b1
+            vpaddd zmm\a2, zmm\a2, zmm\b2
+            vpaddd zmm\a3, zmm\a3, zmm\b3
+            vpxord zmm\d0, zmm\d0, zmm\a0
+            vpxord zmm\d1, zmm\d1, zmm\a1
+            vpxord zmm\d2, zmm\d2, zmm\a2
+            vpxord zmm\d3, zmm\d3, zmm\a3
+            vprord zmm\d0, zmm\d0, 8
+            vprord zmm\d1, zmm\d1, 8
+            vprord zmm\d2, zmm\d2, 8
+            vprord zmm\d3, zmm\d3, 8
+            vpaddd zmm\c0, zmm\c0, zmm\d0
+            vpaddd zmm\c1, zmm\c1, zmm\d1
+            vpaddd zmm\c2, zmm\c2, zmm\d2
+            vpaddd zmm\c3, zmm\c3, zmm\d3
+            vpxord zmm\b0, zmm\b0, zmm\c0
+            vpxord zmm\b1, zmm\b1, zmm\c1
+            vpxord zmm\b2, zmm\b2, zmm\c2
+            vpxord zmm\b3, zmm\b3, zmm\c3
+            vprord zmm\b0, zmm\b0, 7
+            vprord zmm\b1, zmm\b1, 7
+            vprord zmm\b2, zmm\b2, 7
+            vprord zmm\b3, zmm\b3, 7
+        .endm
+        // The columns and the diagonals of one set: state registers from
+        // number `o` (0 or 16), message at `m`.
+        .macro COLUMNS m, o, x0, x1, x2, x3, y0, y1, y2, y3
+            .if \o == 0
+                G4 \m, 0,4,8,12, 1,5,9,13, 2,6,10,14, 3,7,11,15, \x0,\x1,\x2,\x3, \y0,\y1,\y2,\y3
+            .else
+                G4 \m, 16,20,24,28, 17,21,25,29, 18,22,26,30, 19,23,27,31, \x0,\x1,\x2,\x3, \y0,\y1,\y2,\y3
+            .endif
+        .endm
+        .macro DIAGONALS m, o, x0, x1, x2, x3, y0, y1, y2, y3
+            .if \o == 0
+                G4 \m, 0,5,10,15, 1,6,11,12, 2,7,8,13, 3,4,9,14, \x0,\x1,\x2,\x3, \y0,\y1,\y2,\y3
+            .else
+                G4 \m, 16,21,26,31, 17,22,27,28, 18,23,24,29, 19,20,25,30, \x0,\x1,\x2,\x3, \y0,\y1,\y2,\y3
+            .endif
+        .endm
+
+        // Writes the values of all sixteen lanes (zmm0-7, word i of
+        // every lane in zmm i) to 16 x 32 bytes at `dst`, with zmm16-31:
+        // interleaving words, then pairs, leaves in 128-bit block k of
+        // zmm24+j words 0-3 of lane 4k+j, and of zmm28+j its words 4-7; a
+        // two-source permute then puts lanes j and 4+j (8+j and 12+j) side
+        // by side.
+        .macro PAIR_OUT dst, j, low, high
+            vmovdqa64 zmm16, [rip + {indices}]
+            vpermi2q zmm16, zmm\low, zmm\high
+            vmovdqa64 zmm17, [rip + {indices} + 64]
+            vpermi2q zmm17, zmm\low, zmm\high
+            vmovdqu64 [\dst + 32*\j], ymm16
+            vextracti64x4 [\dst + 32*(\j+4)], zmm16, 1
+            vmovdqu64 [\dst + 32*(\j+8)], ymm17
+            vextracti64x4 [\dst + 32*(\j+12)], zmm17, 1
+        .endm
+        .macro OUT_TRANSPOSE dst
+            vpunpckldq zmm16, zmm0, zmm1
+            vpunpckhdq zmm17, zmm0, zmm1
+            vpunpckldq zmm18, zmm2, zmm3
+            vpunpckhdq zmm19, zmm2, zmm3
+            vpunpckldq zmm20, zmm4, zmm5
+            vpunpckhdq zmm21, zmm4, zmm5
+            vpunpckldq zmm22, zmm6, zmm7
+            vpunpckhdq zmm23, zmm6, zmm7
+            vpunpcklqdq zmm24, zmm16, zmm18
+            vpunpckhqdq zmm25, zmm16, zmm18
+            vpunpcklqdq zmm26, zmm17, zmm19
+            vpunpckhqdq zmm27, zmm17, zmm19
+            vpunpcklqdq zmm28, zmm20, zmm22
+            vpunpckhqdq zmm29, zmm20, zmm22
+            vpunpcklqdq zmm30, zmm21, zmm23
+            vpunpckhqdq zmm31, zmm21, zmm23
+            PAIR_OUT \dst, 0, 24, 28
+            PAIR_OUT \dst, 1, 25, 29
+            PAIR_OUT \dst, 2, 26, 30
+            PAIR_OUT \dst, 3, 27, 31
+        .endm
+
+        // The message schedule: round r reads word PERMUTATION^r(i) where
+        // round 0 reads i (spec section 2.2); ROUND_r passes its words.
+        .macro SCHEDULE round, s0,s1,s2,s3,s4,s5,s6,s7,s8,s9,s10,s11,s12,s13,s14,s15
+            \round \s0,\s2,\s4,\s6, \s1,\s3,\s5,\s7, \s8,\s10,\s12,\s14, \s9,\s11,\s13,\s15
+        .endm
+        .macro SEVEN_ROUNDS round
+            SCHEDULE \round, 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
+            SCHEDULE \round, 2,6,3,10,7,0,4,13,1,11,12,5,9,14,15,8
+            SCHEDULE \round, 3,4,10,12,13,2,7,14,6,5,9,0,11,15,8,1
+            SCHEDULE \round, 10,7,12,9,14,3,13,15,4,0,11,2,5,8,1,6
+            SCHEDULE \round, 12,13,9,11,15,10,14,8,7,2,5,3,0,1,6,4
+            SCHEDULE \round, 9,14,11,5,8,12,15,1,13,3,0,10,2,6,4,7
+            SCHEDULE \round, 11,15,5,0,1,9,8,6,14,10,2,12,3,4,7,13
+        .endm
+        "
+    };
+}
+
+/// Purges what `transposed_macros!` defines.
+macro_rules! purge_transposed_macros {
+    () => {
+        r"
+        .purgem LANE_POINTER
+        .purgem SCALAR_LANE
+        .purgem LOAD_ROW
+        .purgem VECTOR_HALF
+        .purgem STEP_ROWS
+        .purgem KEY_ROWS
+        .purgem G4
+        .purgem COLUMNS
+        .purgem DIAGONALS
+        .purgem PAIR_OUT
+        .purgem OUT_TRANSPOSE
+        .purgem SCHEDULE
+        .purgem SEVEN_ROUNDS
+        "
+    };
+}
+
+/// Runs a 16-lane call: chains of blocks, or steps of independent blocks
+/// (see [`LaneParams`]).
+///
+/// # Safety
+///
+/// AVX-512F + VL + BMI2. The block pointers of `params` name 64 readable
+/// bytes at every step up to and including `steps` (`asm_lanes`), and
+/// `params.out` is writable for 512 bytes per step it receives.
+#[target_feature(enable = "avx512f,avx512vl,avx2,bmi2")]
+unsafe fn run16(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
+    // SAFETY: forwarded from the caller. The block writes `params.out` and
+    // `scratch` only, reads `params`, `scratch`, the blocks and
+    // `OUT_INDICES`, and declares every register it changes.
+    unsafe {
+        asm!(
+            transposed_macros!(),
+            // Registers: zmm0-15 the state; rdi the parameters, rsi the
+            // scratch memory, r8 this step's message, r9 the next step's,
+            // r13 the step, r11 the step count, r15 where values go, rax
+            // and rdx scalar scratch, k1 the lanes whose last block this
+            // step is. The next step's blocks are copied two lanes after
+            // each of the first eight half-rounds.
+            r"
+            .macro NEXT_LANES first
+                SCALAR_LANE rdi, \first, r9
+                SCALAR_LANE rdi, \first+1, r9
+            .endm
+            .macro ROUND x0,x1,x2,x3, y0,y1,y2,y3, z0,z1,z2,z3, w0,w1,w2,w3
+                COLUMNS r8, 0, \x0,\x1,\x2,\x3, \y0,\y1,\y2,\y3
+                .if lanes_copied < 16
+                    NEXT_LANES lanes_copied
+                    .set lanes_copied, lanes_copied + 2
+                .endif
+                DIAGONALS r8, 0, \z0,\z1,\z2,\z3, \w0,\w1,\w2,\w3
+                .if lanes_copied < 16
+                    NEXT_LANES lanes_copied
+                    .set lanes_copied, lanes_copied + 2
+                .endif
+            .endm
+
+            // Step 0's blocks, transposed with vector registers.
+            xor ecx, ecx
+            xor r10d, r10d
+            mov r14, [rdi + {stride_shift}]
+            mov r8, rsi
+            lea r9, [rsi + 1024]
+            VECTOR_HALF rdi, 0, r8
+            VECTOR_HALF rdi, 1, r8
+            KEY_ROWS rdi, 0, 1, 2, 3, 4, 5, 6, 7
+            mov r12, {first_flags}
+            mov r11, [rdi + {steps}]
+            xor r13d, r13d
+
+            2:
+            lea rcx, [r13 + 1]
+            shlx r10, rcx, r14
+            STEP_ROWS rdi, 8, 9, 10, 11, 12, 13, 14, 15, k1
+            .set lanes_copied, 0
+            SEVEN_ROUNDS ROUND
+            vpxord zmm0, zmm0, zmm8
+            vpxord zmm1, zmm1, zmm9
+            vpxord zmm2, zmm2, zmm10
+            vpxord zmm3, zmm3, zmm11
+            vpxord zmm4, zmm4, zmm12
+            vpxord zmm5, zmm5, zmm13
+            vpxord zmm6, zmm6, zmm14
+            vpxord zmm7, zmm7, zmm15
+            inc r13
+            cmp qword ptr [rdi + {independent}], 0
+            jne 6f
+            cmp r13, r11
+            jae 8f
+            kortestw k1, k1
+            jz 5f
+            // Lanes whose job ends here, before the call's last step.
+            vmovdqa32 [rsi + {finished} + 0]{{k1}}, zmm0
+            vmovdqa32 [rsi + {finished} + 64]{{k1}}, zmm1
+            vmovdqa32 [rsi + {finished} + 128]{{k1}}, zmm2
+            vmovdqa32 [rsi + {finished} + 192]{{k1}}, zmm3
+            vmovdqa32 [rsi + {finished} + 256]{{k1}}, zmm4
+            vmovdqa32 [rsi + {finished} + 320]{{k1}}, zmm5
+            vmovdqa32 [rsi + {finished} + 384]{{k1}}, zmm6
+            vmovdqa32 [rsi + {finished} + 448]{{k1}}, zmm7
+            5:
+            mov r12, {flags}
+            xchg r8, r9
+            jmp 2b
+
+            // Independent blocks: write this step's values, start the next
+            // step from the key.
+            6:
+            lea r15, [r13 - 1]
+            cmp r15, [rdi + {out_steps}]
+            jae 7f
+            shl r15, 9
+            add r15, [rdi + {out}]
+            jmp 9f
+            7:
+            lea r15, [rsi + {out_scratch}]
+            9:
+            OUT_TRANSPOSE r15
+            KEY_ROWS rdi, 0, 1, 2, 3, 4, 5, 6, 7
+            xchg r8, r9
+            cmp r13, r11
+            jb 2b
+            jmp 12f
+
+            // The end of chains: the lanes that ended before the last step
+            // come from memory, the others are in the registers.
+            8:
+            knotw k2, k1
+            vmovdqa32 zmm0{{k2}}, [rsi + {finished} + 0]
+            vmovdqa32 zmm1{{k2}}, [rsi + {finished} + 64]
+            vmovdqa32 zmm2{{k2}}, [rsi + {finished} + 128]
+            vmovdqa32 zmm3{{k2}}, [rsi + {finished} + 192]
+            vmovdqa32 zmm4{{k2}}, [rsi + {finished} + 256]
+            vmovdqa32 zmm5{{k2}}, [rsi + {finished} + 320]
+            vmovdqa32 zmm6{{k2}}, [rsi + {finished} + 384]
+            vmovdqa32 zmm7{{k2}}, [rsi + {finished} + 448]
+            mov r15, [rdi + {out}]
+            OUT_TRANSPOSE r15
+            12:
+            vzeroupper
+            .purgem NEXT_LANES
+            .purgem ROUND
+            ",
+            purge_transposed_macros!(),
+            base = const offset_of!(LaneParams, base),
+            whole = const offset_of!(LaneParams, whole),
+            pad = const offset_of!(LaneParams, pad),
+            key_iv = const offset_of!(LaneParams, key_iv),
+            first_flags = const offset_of!(LaneParams, first_flags),
+            flags = const offset_of!(LaneParams, flags),
+            end_flags = const offset_of!(LaneParams, end_flags),
+            last_block = const offset_of!(LaneParams, last_block),
+            last_len = const offset_of!(LaneParams, last_len),
+            counter_low = const offset_of!(LaneParams, counter_low),
+            counter_high = const offset_of!(LaneParams, counter_high),
+            steps = const offset_of!(LaneParams, steps),
+            stride_shift = const offset_of!(LaneParams, stride_shift),
+            independent = const offset_of!(LaneParams, independent),
+            out = const offset_of!(LaneParams, out),
+            out_steps = const offset_of!(LaneParams, out_steps),
+            finished = const offset_of!(Scratch16, finished),
+            out_scratch = const offset_of!(Scratch16, out),
+            indices = sym OUT_INDICES,
+            in("rdi") params,
+            in("rsi") scratch.as_mut_ptr(),
+            out("rax") _, out("rcx") _, out("rdx") _,
+            out("r8") _, out("r9") _, out("r10") _, out("r11") _,
+            out("r12") _, out("r13") _, out("r14") _, out("r15") _,
+            out("k1") _, out("k2") _,
+            out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
+            out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
+            out("zmm8") _, out("zmm9") _, out("zmm10") _, out("zmm11") _,
+            out("zmm12") _, out("zmm13") _, out("zmm14") _, out("zmm15") _,
+            out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _,
+            out("zmm20") _, out("zmm21") _, out("zmm22") _, out("zmm23") _,
+            out("zmm24") _, out("zmm25") _, out("zmm26") _, out("zmm27") _,
+            out("zmm28") _, out("zmm29") _, out("zmm30") _, out("zmm31") _,
+            options(nostack),
+        );
+    }
+}
+
+/// Runs a 32-lane call: two sets of sixteen chains, `first` in zmm0-15
+/// and `second` in zmm16-31, interleaved half-round by half-round. Both
+/// have the same `steps` and `stride_shift` (chains only).
+///
+/// # Safety
+///
+/// As [`run16`], for both parameter sets, and `first.steps ==
+/// second.steps`.
+#[target_feature(enable = "avx512f,avx512vl,avx2,bmi2")]
+unsafe fn run32(first: &LaneParams, second: &LaneParams, scratch: &mut MaybeUninit<Scratch32>) {
+    // SAFETY: forwarded from the caller. The block writes both `out`s and
+    // `scratch` only, reads the parameters, `scratch`, the blocks and
+    // `OUT_INDICES`, and declares every register it changes.
+    unsafe {
+        asm!(
+            transposed_macros!(),
+            // Registers: zmm0-15 the first set's state, zmm16-31 the
+            // second's; rdi and r15 their parameters, rsi the scratch
+            // memory, r8 this step's
+            // message (the second set's at r8 + 1024), r9 the next step's,
+            // r13 the step, r11 the step count, rax and rdx scalar
+            // scratch, k1 and k3 the lanes of each set whose last block
+            // this step is. The next step's blocks are copied two lanes
+            // after each of the first sixteen G steps.
+            r"
+            .macro NEXT_LANES
+                .if lanes_copied < 16
+                    SCALAR_LANE rdi, lanes_copied, r9
+                    SCALAR_LANE rdi, lanes_copied+1, r9
+                .elseif lanes_copied < 32
+                    SCALAR_LANE r15, lanes_copied-16, r9+1024
+                    SCALAR_LANE r15, lanes_copied-15, r9+1024
+                .endif
+                .set lanes_copied, lanes_copied + 2
+            .endm
+            .macro ROUND x0,x1,x2,x3, y0,y1,y2,y3, z0,z1,z2,z3, w0,w1,w2,w3
+                COLUMNS r8, 0, \x0,\x1,\x2,\x3, \y0,\y1,\y2,\y3
+                NEXT_LANES
+                COLUMNS r8+1024, 16, \x0,\x1,\x2,\x3, \y0,\y1,\y2,\y3
+                NEXT_LANES
+                DIAGONALS r8, 0, \z0,\z1,\z2,\z3, \w0,\w1,\w2,\w3
+                NEXT_LANES
+                DIAGONALS r8+1024, 16, \z0,\z1,\z2,\z3, \w0,\w1,\w2,\w3
+                NEXT_LANES
+            .endm
+
+            // Step 0's blocks, transposed with vector registers.
+            xor ecx, ecx
+            xor r10d, r10d
+            mov r14, [rdi + {stride_shift}]
+            mov r8, rsi
+            lea r9, [rsi + 2048]
+            VECTOR_HALF rdi, 0, r8
+            VECTOR_HALF rdi, 1, r8
+            VECTOR_HALF r15, 0, r8+1024
+            VECTOR_HALF r15, 1, r8+1024
+            KEY_ROWS rdi, 0, 1, 2, 3, 4, 5, 6, 7
+            KEY_ROWS r15, 16, 17, 18, 19, 20, 21, 22, 23
+            mov r12, {first_flags}
+            mov r11, [rdi + {steps}]
+            xor r13d, r13d
+
+            2:
+            lea rcx, [r13 + 1]
+            shlx r10, rcx, r14
+            STEP_ROWS rdi, 8, 9, 10, 11, 12, 13, 14, 15, k1
+            STEP_ROWS r15, 24, 25, 26, 27, 28, 29, 30, 31, k3
+            .set lanes_copied, 0
+            SEVEN_ROUNDS ROUND
+            vpxord zmm0, zmm0, zmm8
+            vpxord zmm1, zmm1, zmm9
+            vpxord zmm2, zmm2, zmm10
+            vpxord zmm3, zmm3, zmm11
+            vpxord zmm4, zmm4, zmm12
+            vpxord zmm5, zmm5, zmm13
+            vpxord zmm6, zmm6, zmm14
+            vpxord zmm7, zmm7, zmm15
+            vpxord zmm16, zmm16, zmm24
+            vpxord zmm17, zmm17, zmm25
+            vpxord zmm18, zmm18, zmm26
+            vpxord zmm19, zmm19, zmm27
+            vpxord zmm20, zmm20, zmm28
+            vpxord zmm21, zmm21, zmm29
+            vpxord zmm22, zmm22, zmm30
+            vpxord zmm23, zmm23, zmm31
+            inc r13
+            cmp r13, r11
+            jae 8f
+            kortestw k1, k1
+            jz 4f
+            vmovdqa32 [rsi + {finished} + 0]{{k1}}, zmm0
+            vmovdqa32 [rsi + {finished} + 64]{{k1}}, zmm1
+            vmovdqa32 [rsi + {finished} + 128]{{k1}}, zmm2
+            vmovdqa32 [rsi + {finished} + 192]{{k1}}, zmm3
+            vmovdqa32 [rsi + {finished} + 256]{{k1}}, zmm4
+            vmovdqa32 [rsi + {finished} + 320]{{k1}}, zmm5
+            vmovdqa32 [rsi + {finished} + 384]{{k1}}, zmm6
+            vmovdqa32 [rsi + {finished} + 448]{{k1}}, zmm7
+            4:
+            kortestw k3, k3
+            jz 5f
+            vmovdqa32 [rsi + {finished} + 512 + 0]{{k3}}, zmm16
+            vmovdqa32 [rsi + {finished} + 512 + 64]{{k3}}, zmm17
+            vmovdqa32 [rsi + {finished} + 512 + 128]{{k3}}, zmm18
+            vmovdqa32 [rsi + {finished} + 512 + 192]{{k3}}, zmm19
+            vmovdqa32 [rsi + {finished} + 512 + 256]{{k3}}, zmm20
+            vmovdqa32 [rsi + {finished} + 512 + 320]{{k3}}, zmm21
+            vmovdqa32 [rsi + {finished} + 512 + 384]{{k3}}, zmm22
+            vmovdqa32 [rsi + {finished} + 512 + 448]{{k3}}, zmm23
+            5:
+            mov r12, {flags}
+            xchg r8, r9
+            jmp 2b
+
+            // The end: the second set's values join its finished lanes in
+            // memory while zmm16-31 serve the first set's transpose.
+            8:
+            vmovdqa32 [rsi + {finished} + 512 + 0]{{k3}}, zmm16
+            vmovdqa32 [rsi + {finished} + 512 + 64]{{k3}}, zmm17
+            vmovdqa32 [rsi + {finished} + 512 + 128]{{k3}}, zmm18
+            vmovdqa32 [rsi + {finished} + 512 + 192]{{k3}}, zmm19
+            vmovdqa32 [rsi + {finished} + 512 + 256]{{k3}}, zmm20
+            vmovdqa32 [rsi + {finished} + 512 + 320]{{k3}}, zmm21
+            vmovdqa32 [rsi + {finished} + 512 + 384]{{k3}}, zmm22
+            vmovdqa32 [rsi + {finished} + 512 + 448]{{k3}}, zmm23
+            knotw k2, k1
+            vmovdqa32 zmm0{{k2}}, [rsi + {finished} + 0]
+            vmovdqa32 zmm1{{k2}}, [rsi + {finished} + 64]
+            vmovdqa32 zmm2{{k2}}, [rsi + {finished} + 128]
+            vmovdqa32 zmm3{{k2}}, [rsi + {finished} + 192]
+            vmovdqa32 zmm4{{k2}}, [rsi + {finished} + 256]
+            vmovdqa32 zmm5{{k2}}, [rsi + {finished} + 320]
+            vmovdqa32 zmm6{{k2}}, [rsi + {finished} + 384]
+            vmovdqa32 zmm7{{k2}}, [rsi + {finished} + 448]
+            mov rax, [rdi + {out}]
+            OUT_TRANSPOSE rax
+            vmovdqa32 zmm0, [rsi + {finished} + 512 + 0]
+            vmovdqa32 zmm1, [rsi + {finished} + 512 + 64]
+            vmovdqa32 zmm2, [rsi + {finished} + 512 + 128]
+            vmovdqa32 zmm3, [rsi + {finished} + 512 + 192]
+            vmovdqa32 zmm4, [rsi + {finished} + 512 + 256]
+            vmovdqa32 zmm5, [rsi + {finished} + 512 + 320]
+            vmovdqa32 zmm6, [rsi + {finished} + 512 + 384]
+            vmovdqa32 zmm7, [rsi + {finished} + 512 + 448]
+            mov rax, [r15 + {out}]
+            OUT_TRANSPOSE rax
+            vzeroupper
+            .purgem NEXT_LANES
+            .purgem ROUND
+            ",
+            purge_transposed_macros!(),
+            base = const offset_of!(LaneParams, base),
+            whole = const offset_of!(LaneParams, whole),
+            pad = const offset_of!(LaneParams, pad),
+            key_iv = const offset_of!(LaneParams, key_iv),
+            first_flags = const offset_of!(LaneParams, first_flags),
+            flags = const offset_of!(LaneParams, flags),
+            end_flags = const offset_of!(LaneParams, end_flags),
+            last_block = const offset_of!(LaneParams, last_block),
+            last_len = const offset_of!(LaneParams, last_len),
+            counter_low = const offset_of!(LaneParams, counter_low),
+            counter_high = const offset_of!(LaneParams, counter_high),
+            steps = const offset_of!(LaneParams, steps),
+            stride_shift = const offset_of!(LaneParams, stride_shift),
+            out = const offset_of!(LaneParams, out),
+            finished = const offset_of!(Scratch32, finished),
+            indices = sym OUT_INDICES,
+            in("rdi") first,
+            in("r15") second,
+            in("rsi") scratch.as_mut_ptr(),
+            out("rax") _, out("rcx") _, out("rdx") _,
+            out("r8") _, out("r9") _, out("r10") _, out("r11") _,
+            out("r12") _, out("r13") _, out("r14") _,
+            out("k1") _, out("k2") _, out("k3") _,
+            out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
+            out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
+            out("zmm8") _, out("zmm9") _, out("zmm10") _, out("zmm11") _,
+            out("zmm12") _, out("zmm13") _, out("zmm14") _, out("zmm15") _,
+            out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _,
+            out("zmm20") _, out("zmm21") _, out("zmm22") _, out("zmm23") _,
+            out("zmm24") _, out("zmm25") _, out("zmm26") _, out("zmm27") _,
+            out("zmm28") _, out("zmm29") _, out("zmm30") _, out("zmm31") _,
+            options(nostack),
+        );
+    }
+}
+
+/// Hashes up to sixteen jobs side by side.
+///
+/// # Safety
+///
+/// The CPU must support AVX-512F, AVX-512VL and BMI2.
+#[target_feature(enable = "avx512f,avx512vl,avx2,bmi2")]
+pub(super) unsafe fn hash_lanes16(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [CvBytes]) {
+    assert!(out.len() == jobs.len());
+    let mut padded = PaddedBlocks::uninit();
+    let mut scratch = MaybeUninit::<Scratch16>::uninit();
+    let direct = out.len() == 16;
+    let destination = if direct {
+        out.as_mut_ptr().cast::<u8>()
+    } else {
+        // SAFETY: a field of the scratch memory; no reference is made.
+        unsafe { addr_of_mut!((*scratch.as_mut_ptr()).out).cast::<u8>() }
+    };
+    let params = LaneParams::new(key, jobs, 16, destination, &mut padded);
+    // SAFETY: the CPU features are the caller's contract; `params` comes
+    // from `LaneParams::new` (its pointers' invariant), `padded` outlives
+    // the call, and the values go to `out` when it holds sixteen, else to
+    // `scratch`.
+    unsafe { run16(&params, &mut scratch) };
+    if !direct {
+        // SAFETY: the call wrote all sixteen values to `scratch.out`.
+        let written = unsafe { &*addr_of!((*scratch.as_ptr()).out) };
+        out.copy_from_slice(&written[..out.len()]);
+    }
+}
+
+/// Hashes the whole chunks of `input` as `Platform::hash_chunks` does,
+/// thirty-two or sixteen per call, into `out`; returns how many it hashed:
+/// as many as fill whole calls.
+///
+/// # Safety
+///
+/// The CPU must support AVX-512F, AVX-512VL and BMI2.
+#[target_feature(enable = "avx512f,avx512vl,avx2,bmi2")]
+pub(super) unsafe fn hash_whole_chunks(
+    key: &CvWords,
+    input: &[u8],
+    first_counter: u64,
+    chunk_flags: [u8; 3],
+    out: &mut [CvBytes],
+) -> usize {
+    let mut done = 0;
+    let whole = input.len() / CHUNK_LEN;
+    let mut scratch = MaybeUninit::<Scratch32>::uninit();
+    while whole - done >= 32 {
+        let (first, second) = out[done..done + 32].split_at_mut(16);
+        let first_input = &input[done * CHUNK_LEN..(done + 16) * CHUNK_LEN];
+        let second_input = &input[(done + 16) * CHUNK_LEN..(done + 32) * CHUNK_LEN];
+        let counter = first_counter + done as u64;
+        let first = LaneParams::chunks(key, first_input, counter, chunk_flags, first.as_mut_ptr().cast());
+        let second = LaneParams::chunks(key, second_input, counter + 16, chunk_flags, second.as_mut_ptr().cast());
+        // SAFETY: the CPU features are the caller's contract; both
+        // parameter sets come from `LaneParams::chunks` over sixteen whole
+        // chunks (the same steps), and write sixteen values each to their
+        // halves of `out[done..done + 32]`.
+        unsafe { run32(&first, &second, &mut scratch) };
+        done += 32;
+    }
+    if whole - done >= 16 {
+        let destination = out[done..done + 16].as_mut_ptr().cast();
+        let chunks = &input[done * CHUNK_LEN..(done + 16) * CHUNK_LEN];
+        let params = LaneParams::chunks(key, chunks, first_counter + done as u64, chunk_flags, destination);
+        let mut scratch = MaybeUninit::<Scratch16>::uninit();
+        // SAFETY: the CPU features are the caller's contract; `params`
+        // comes from `LaneParams::chunks` and writes sixteen values to
+        // `out[done..done + 16]`.
+        unsafe { run16(&params, &mut scratch) };
+        done += 16;
+    }
+    done
+}
+
+/// Hashes independent one-block jobs as `Platform::hash_blocks` does,
+/// sixteen a step.
+///
+/// # Safety
+///
+/// The CPU must support AVX-512F, AVX-512VL and BMI2.
+#[target_feature(enable = "avx512f,avx512vl,avx2,bmi2")]
+pub(super) unsafe fn hash_blocks16(key: &CvWords, flags: u8, blocks: &[[u8; BLOCK_LEN]], out: &mut [CvBytes]) {
+    let count = blocks.len();
+    assert!(count > 0 && out.len() >= count);
+    let full_steps = count / 16;
+    let params = LaneParams::blocks(key, flags, blocks, out.as_mut_ptr().cast(), full_steps);
+    let mut scratch = MaybeUninit::<Scratch16>::uninit();
+    // SAFETY: the CPU features are the caller's contract; `params` comes
+    // from `LaneParams::blocks`, whose pointers stay inside `blocks` or
+    // the idle chunk; the first `full_steps` steps write 512 bytes each to
+    // `out`, which holds at least `16 * full_steps` values.
+    unsafe { run16(&params, &mut scratch) };
+    let rest = count % 16;
+    if rest > 0 {
+        // SAFETY: the last step wrote its sixteen values to `scratch.out`.
+        let written = unsafe { &*addr_of!((*scratch.as_ptr()).out) };
+        out[full_steps * 16..count].copy_from_slice(&written[..rest]);
+    }
+}
+
+/// Index vectors for `vpermi2d` and blend masks that turn one round's
+/// message words into the next round's, in the row form; see
+/// `RoundWords::next` in `avx512.rs`, which derives them from the spec's
+/// permutation. Indices 0-3 pick from the first source, 4-7 from the
+/// second; the 256-bit forms repeat the pattern for a second chain in the
+/// high 128 bits (+4 and +8 into the two 8-word sources).
+#[repr(C, align(64))]
+struct RowConstants {
+    wide: [[u32; 8]; 5],
+    narrow: [[u32; 4]; 5],
+    iv: [u32; 4],
+}
+
+const fn widen(pattern: [u32; 4]) -> [u32; 8] {
+    let mut out = [0; 8];
+    let mut i = 0;
+    while i < 4 {
+        let p = pattern[i];
+        out[i] = if p < 4 { p } else { p + 4 };
+        out[4 + i] = if p < 4 { p + 4 } else { p + 8 };
+        i += 1;
+    }
+    out
+}
+
+/// next column_x; column_y before the blend; diagonal_x's first source;
+/// next diagonal_x; diagonal_y before the blend.
+const NEXT_WORDS: [[u32; 4]; 5] = [[1, 5, 7, 2], [3, 6, 0, 0], [0, 4, 0, 1], [0, 1, 7, 3], [1, 6, 0, 0]];
+
+static ROW_CONSTANTS: RowConstants = RowConstants {
+    wide: [
+        widen(NEXT_WORDS[0]),
+        widen(NEXT_WORDS[1]),
+        widen(NEXT_WORDS[2]),
+        widen(NEXT_WORDS[3]),
+        widen(NEXT_WORDS[4]),
+    ],
+    narrow: NEXT_WORDS,
+    iv: [IV[0], IV[1], IV[2], IV[3]],
+};
+
+/// Assembler macros of the row form: the state as four row vectors
+/// a, b, c, d (spec section 2.2's v0-3, v4-7, v8-11, v12-15), one 128-bit
+/// lane per chain; the message as the four vectors each half-round adds.
+///
+/// `XOR_ROR_SPLIT` computes `dst = (dst ^ src) >>> n` as
+/// `(dst >>> n) ^ (src >> n) ^ (src << (32 - n))`: `dst` is ready long
+/// before `src` in every G step, so its rotation runs early and `src` goes
+/// through a shift and a three-way XOR (1 + 1 cycles on Zen 4) instead of
+/// an XOR and a rotation (1 + 2). It costs two instructions more, which the
+/// chains with one or two lanes have room for (measured: 194 against 210
+/// cycles a block).
+macro_rules! row_macros {
+    () => {
+        r"
+        .macro XOR_ROR dst, src, n
+            vpxord \dst, \dst, \src
+            vprord \dst, \dst, \n
+        .endm
+        .macro XOR_ROR_SPLIT dst, src, n, t1, t2
+            vprord \dst, \dst, \n
+            vpsrld \t1, \src, \n
+            vpslld \t2, \src, 32-\n
+            vpternlogd \dst, \t1, \t2, 0x96
+        .endm
+        // G on the four columns (or diagonals) of one set of rows, with the
+        // split rotations; t1, t2 are scratch.
+        .macro G_SPLIT a, b, c, d, mx, my, t1, t2
+            vpaddd \a, \a, \mx
+            vpaddd \a, \a, \b
+            XOR_ROR_SPLIT \d, \a, 16, \t1, \t2
+            vpaddd \c, \c, \d
+            XOR_ROR_SPLIT \b, \c, 12, \t1, \t2
+            vpaddd \a, \a, \my
+            vpaddd \a, \a, \b
+            XOR_ROR_SPLIT \d, \a, 8, \t1, \t2
+            vpaddd \c, \c, \d
+            XOR_ROR_SPLIT \b, \c, 7, \t1, \t2
+        .endm
+        // G on two independent sets of rows, instruction by instruction.
+        .macro G_TWO a1, b1, c1, d1, mx1, my1, a2, b2, c2, d2, mx2, my2
+            vpaddd \a1, \a1, \mx1
+            vpaddd \a2, \a2, \mx2
+            vpaddd \a1, \a1, \b1
+            vpaddd \a2, \a2, \b2
+            vpxord \d1, \d1, \a1
+            vpxord \d2, \d2, \a2
+            vprord \d1, \d1, 16
+            vprord \d2, \d2, 16
+            vpaddd \c1, \c1, \d1
+            vpaddd \c2, \c2, \d2
+            vpxord \b1, \b1, \c1
+            vpxord \b2, \b2, \c2
+            vprord \b1, \b1, 12
+            vprord \b2, \b2, 12
+            vpaddd \a1, \a1, \my1
+            vpaddd \a2, \a2, \my2
+            vpaddd \a1, \a1, \b1
+            vpaddd \a2, \a2, \b2
+            vpxord \d1, \d1, \a1
+            vpxord \d2, \d2, \a2
+            vprord \d1, \d1, 8
+            vprord \d2, \d2, 8
+            vpaddd \c1, \c1, \d1
+            vpaddd \c2, \c2, \d2
+            vpxord \b1, \b1, \c1
+            vpxord \b2, \b2, \c2
+            vprord \b1, \b1, 7
+            vprord \b2, \b2, 7
+        .endm
+        // Rotate rows a, c, d so that lane j of the columns step computes
+        // the diagonal through b's word j (b stays: it is finished last).
+        .macro DIAGONALIZE a, c, d
+            vpshufd \a, \a, 0x93
+            vpshufd \c, \c, 0x39
+            vpshufd \d, \d, 0x4E
+        .endm
+        .macro UNDIAGONALIZE a, c, d
+            vpshufd \a, \a, 0x39
+            vpshufd \c, \c, 0x93
+            vpshufd \d, \d, 0x4E
+        .endm
+        // Round 0's message vectors from four 16-byte quarters q0-q3 of a
+        // block (per lane): column x = words 0 2 4 6, column y = 1 3 5 7,
+        // diagonal x = 14 8 10 12, diagonal y = 15 9 11 13.
+        .macro FIRST_WORDS q0, q1, q2, q3, cx, cy, dx, dy
+            vshufps \cx, \q0, \q1, 0x88
+            vshufps \cy, \q0, \q1, 0xDD
+            vshufps \dx, \q2, \q3, 0x88
+            vpshufd \dx, \dx, 0x93
+            vshufps \dy, \q2, \q3, 0xDD
+            vpshufd \dy, \dy, 0x93
+        .endm
+        // The next round's message vectors (k2 = 0b1000, k3 = 0b0100 in
+        // every lane; `table` the index vectors of this width).
+        .macro NEXT_WORDS cx, cy, dx, dy, ncx, ncy, ndx, ndy, t1, t2, t3, table, width
+            vmovdqa32 \ncx, [\table + 0*\width]
+            vpermi2d \ncx, \cx, \cy
+            vmovdqa32 \t1, [\table + 1*\width]
+            vpermi2d \t1, \cx, \dx
+            vpblendmd \ncy{{k2}}, \t1, \dy
+            vmovdqa32 \t2, [\table + 2*\width]
+            vpermi2d \t2, \dy, \cy
+            vmovdqa32 \ndx, [\table + 3*\width]
+            vpermi2d \ndx, \t2, \dx
+            vmovdqa32 \t3, [\table + 4*\width]
+            vpermi2d \t3, \dx, \dy
+            vpblendmd \ndy{{k3}}, \t3, \cy
+        .endm
+        "
+    };
+}
+
+/// Purges what `row_macros!` defines.
+macro_rules! purge_row_macros {
+    () => {
+        r"
+        .purgem XOR_ROR
+        .purgem XOR_ROR_SPLIT
+        .purgem G_SPLIT
+        .purgem G_TWO
+        .purgem DIAGONALIZE
+        .purgem UNDIAGONALIZE
+        .purgem FIRST_WORDS
+        .purgem NEXT_WORDS
+        "
+    };
+}
+
+/// `LANE_POINTER` for a [`RowParams`] call: chain `chain`'s block at step
+/// rcx (byte offset r10) into `reg`.
+macro_rules! row_pointer_macro {
+    () => {
+        r"
+        .macro LANE_POINTER reg, chain
+            mov \reg, [rdi + {base} + 8*\chain]
+            add \reg, r10
+            cmp rcx, [rdi + {whole} + 8*\chain]
+            cmovae \reg, [rdi + {pad} + 8*\chain]
+        .endm
+        // Round 0's words of two chains (low and high 128 bits) from their
+        // blocks at p0 and p1, through quarters q0-q3 (register numbers).
+        .macro LOAD_PAIR p0, p1, q0, q1, q2, q3, cx, cy, dx, dy
+            vmovdqu32 xmm\q0, [\p0]
+            vinserti32x4 ymm\q0, ymm\q0, [\p1], 1
+            vmovdqu32 xmm\q1, [\p0 + 16]
+            vinserti32x4 ymm\q1, ymm\q1, [\p1 + 16], 1
+            vmovdqu32 xmm\q2, [\p0 + 32]
+            vinserti32x4 ymm\q2, ymm\q2, [\p1 + 32], 1
+            vmovdqu32 xmm\q3, [\p0 + 48]
+            vinserti32x4 ymm\q3, ymm\q3, [\p1 + 48], 1
+            FIRST_WORDS ymm\q0, ymm\q1, ymm\q2, ymm\q3, ymm\cx, ymm\cy, ymm\dx, ymm\dy
+        .endm
+        "
+    };
+}
+
+/// Hashes one to four jobs in the row form: one or two chains side by
+/// side in ymm registers with the split rotations, three or four as two
+/// interleaved sets of two (measured on Zen 4, per block: 194 and 216
+/// cycles; the transposed four-lane kernel takes about 290).
+///
+/// # Safety
+///
+/// The CPU must support AVX-512F and AVX-512VL.
+#[target_feature(enable = "avx512f,avx512vl,avx2")]
+pub(super) unsafe fn hash_rows(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [CvBytes]) {
+    assert!(out.len() == jobs.len() && (1..=ROW_CHAINS).contains(&jobs.len()));
+    let mut padded = PaddedBlocks::uninit();
+    let params = RowParams::new(key, jobs, &mut padded);
+    let mut written = MaybeUninit::<RowOutputs>::uninit();
+    if jobs.len() <= 2 {
+        // SAFETY: AVX-512F + VL are enabled (the caller's contract). The
+        // block pointers of `params` name 64 readable bytes at every step
+        // (`asm_lanes`), `padded` outlives the block; it writes only
+        // `written` (the first pair), reads only `params`, the blocks and
+        // `ROW_CONSTANTS`, and declares every register it changes.
+        unsafe {
+            asm!(
+                row_macros!(),
+                row_pointer_macro!(),
+                r"
+                // One set of rows: ymm0-3 (chain 0 low, chain 1 high);
+                // message words in ymm8-11 and ymm16-19 by turns; rdi the
+                // parameters, rsi the outputs, r8 the index vectors, r12
+                // this step's fourth rows, r13 the step, k1 the chains
+                // whose last block this step is.
+                .macro ROUND cx, cy, dx, dy, ncx, ncy, ndx, ndy, next
+                    .if \next
+                        NEXT_WORDS ymm\cx, ymm\cy, ymm\dx, ymm\dy, ymm\ncx, ymm\ncy, ymm\ndx, ymm\ndy, ymm24, ymm25, ymm26, r8, 32
+                    .endif
+                    G_SPLIT ymm0, ymm1, ymm2, ymm3, ymm\cx, ymm\cy, ymm28, ymm29
+                    DIAGONALIZE ymm0, ymm2, ymm3
+                    G_SPLIT ymm0, ymm1, ymm2, ymm3, ymm\dx, ymm\dy, ymm28, ymm29
+                    UNDIAGONALIZE ymm0, ymm2, ymm3
+                .endm
+                lea r8, [rip + {constants}]
+                mov eax, 0x88
+                kmovw k2, eax
+                mov eax, 0x44
+                kmovw k3, eax
+                vbroadcasti32x4 ymm0, [rdi + {key_iv}]
+                vbroadcasti32x4 ymm1, [rdi + {key_iv} + 16]
+                lea r12, [rdi + {row3_first}]
+                mov r11, [rdi + {steps}]
+                xor r13d, r13d
+                2:
+                mov rcx, r13
+                mov r10, r13
+                shl r10, 6
+                LANE_POINTER rax, 0
+                LANE_POINTER rdx, 1
+                LOAD_PAIR rax, rdx, 20, 21, 22, 23, 8, 9, 10, 11
+                vpbroadcastd ymm30, r13d
+                vpcmpeqd k1, ymm30, [rdi + {last_block}]
+                vmovdqa32 ymm3, [r12]
+                vmovdqa32 ymm3{{k1}}, [rdi + {row3_last}]
+                vbroadcasti32x4 ymm2, [rdi + {key_iv} + 32]
+                ROUND 8, 9, 10, 11, 16, 17, 18, 19, 1
+                ROUND 16, 17, 18, 19, 8, 9, 10, 11, 1
+                ROUND 8, 9, 10, 11, 16, 17, 18, 19, 1
+                ROUND 16, 17, 18, 19, 8, 9, 10, 11, 1
+                ROUND 8, 9, 10, 11, 16, 17, 18, 19, 1
+                ROUND 16, 17, 18, 19, 8, 9, 10, 11, 1
+                ROUND 8, 9, 10, 11, 16, 17, 18, 19, 0
+                vpxord ymm0, ymm0, ymm2
+                vpxord ymm1, ymm1, ymm3
+                vmovdqa32 [rsi]{{k1}}, ymm0
+                vmovdqa32 [rsi + 32]{{k1}}, ymm1
+                lea r12, [rdi + {row3_middle}]
+                inc r13
+                cmp r13, r11
+                jb 2b
+                vzeroupper
+                .purgem ROUND
+                .purgem LANE_POINTER
+                .purgem LOAD_PAIR
+                ",
+                purge_row_macros!(),
+                base = const offset_of!(RowParams, base),
+                whole = const offset_of!(RowParams, whole),
+                pad = const offset_of!(RowParams, pad),
+                key_iv = const offset_of!(RowParams, key_iv),
+                row3_first = const offset_of!(RowParams, row3_first),
+                row3_middle = const offset_of!(RowParams, row3_middle),
+                row3_last = const offset_of!(RowParams, row3_last),
+                last_block = const offset_of!(RowParams, last_block),
+                steps = const offset_of!(RowParams, steps),
+                constants = sym ROW_CONSTANTS,
+                in("rdi") &params,
+                in("rsi") written.as_mut_ptr(),
+                out("rax") _, out("rcx") _, out("rdx") _,
+                out("r8") _, out("r10") _, out("r11") _, out("r12") _, out("r13") _,
+                out("k1") _, out("k2") _, out("k3") _,
+                out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
+                out("zmm8") _, out("zmm9") _, out("zmm10") _, out("zmm11") _,
+                out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _,
+                out("zmm20") _, out("zmm21") _, out("zmm22") _, out("zmm23") _,
+                out("zmm24") _, out("zmm25") _, out("zmm26") _,
+                out("zmm28") _, out("zmm29") _, out("zmm30") _,
+                options(nostack),
+            );
+        }
+    } else {
+        // SAFETY: as above; this block writes both pairs of `written`.
+        unsafe {
+            asm!(
+                row_macros!(),
+                row_pointer_macro!(),
+                r"
+                // Two sets of rows: ymm0-3 (chains 0 and 1) and ymm4-7
+                // (chains 2 and 3); message words of the first set in
+                // ymm8-11 and ymm16-19 by turns, of the second in ymm12-15
+                // and ymm20-23; k1 and k4 the chains of each set whose
+                // last block this step is.
+                .macro ROUND x0, y0, z0, w0, x1, y1, z1, w1, nx0, ny0, nz0, nw0, nx1, ny1, nz1, nw1, next
+                    .if \next
+                        NEXT_WORDS ymm\x0, ymm\y0, ymm\z0, ymm\w0, ymm\nx0, ymm\ny0, ymm\nz0, ymm\nw0, ymm24, ymm25, ymm26, r8, 32
+                        NEXT_WORDS ymm\x1, ymm\y1, ymm\z1, ymm\w1, ymm\nx1, ymm\ny1, ymm\nz1, ymm\nw1, ymm27, ymm28, ymm29, r8, 32
+                    .endif
+                    G_TWO ymm0, ymm1, ymm2, ymm3, ymm\x0, ymm\y0, ymm4, ymm5, ymm6, ymm7, ymm\x1, ymm\y1
+                    DIAGONALIZE ymm0, ymm2, ymm3
+                    DIAGONALIZE ymm4, ymm6, ymm7
+                    G_TWO ymm0, ymm1, ymm2, ymm3, ymm\z0, ymm\w0, ymm4, ymm5, ymm6, ymm7, ymm\z1, ymm\w1
+                    UNDIAGONALIZE ymm0, ymm2, ymm3
+                    UNDIAGONALIZE ymm4, ymm6, ymm7
+                .endm
+                lea r8, [rip + {constants}]
+                mov eax, 0x88
+                kmovw k2, eax
+                mov eax, 0x44
+                kmovw k3, eax
+                vbroadcasti32x4 ymm0, [rdi + {key_iv}]
+                vbroadcasti32x4 ymm1, [rdi + {key_iv} + 16]
+                vmovdqa32 ymm4, ymm0
+                vmovdqa32 ymm5, ymm1
+                lea r12, [rdi + {row3_first}]
+                mov r11, [rdi + {steps}]
+                xor r13d, r13d
+                2:
+                mov rcx, r13
+                mov r10, r13
+                shl r10, 6
+                LANE_POINTER rax, 0
+                LANE_POINTER rdx, 1
+                LOAD_PAIR rax, rdx, 24, 25, 26, 27, 8, 9, 10, 11
+                LANE_POINTER rax, 2
+                LANE_POINTER rdx, 3
+                LOAD_PAIR rax, rdx, 28, 29, 30, 31, 12, 13, 14, 15
+                vpbroadcastd ymm30, r13d
+                vpcmpeqd k1, ymm30, [rdi + {last_block}]
+                vpcmpeqd k4, ymm30, [rdi + {last_block} + 32]
+                vmovdqa32 ymm3, [r12]
+                vmovdqa32 ymm3{{k1}}, [rdi + {row3_last}]
+                vmovdqa32 ymm7, [r12 + 32]
+                vmovdqa32 ymm7{{k4}}, [rdi + {row3_last} + 32]
+                vbroadcasti32x4 ymm2, [rdi + {key_iv} + 32]
+                vmovdqa32 ymm6, ymm2
+                ROUND 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 1
+                ROUND 16, 17, 18, 19, 20, 21, 22, 23, 8, 9, 10, 11, 12, 13, 14, 15, 1
+                ROUND 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 1
+                ROUND 16, 17, 18, 19, 20, 21, 22, 23, 8, 9, 10, 11, 12, 13, 14, 15, 1
+                ROUND 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 1
+                ROUND 16, 17, 18, 19, 20, 21, 22, 23, 8, 9, 10, 11, 12, 13, 14, 15, 1
+                ROUND 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 0
+                vpxord ymm0, ymm0, ymm2
+                vpxord ymm1, ymm1, ymm3
+                vpxord ymm4, ymm4, ymm6
+                vpxord ymm5, ymm5, ymm7
+                vmovdqa32 [rsi]{{k1}}, ymm0
+                vmovdqa32 [rsi + 32]{{k1}}, ymm1
+                vmovdqa32 [rsi + 64]{{k4}}, ymm4
+                vmovdqa32 [rsi + 96]{{k4}}, ymm5
+                lea r12, [rdi + {row3_middle}]
+                inc r13
+                cmp r13, r11
+                jb 2b
+                vzeroupper
+                .purgem ROUND
+                .purgem LANE_POINTER
+                .purgem LOAD_PAIR
+                ",
+                purge_row_macros!(),
+                base = const offset_of!(RowParams, base),
+                whole = const offset_of!(RowParams, whole),
+                pad = const offset_of!(RowParams, pad),
+                key_iv = const offset_of!(RowParams, key_iv),
+                row3_first = const offset_of!(RowParams, row3_first),
+                row3_middle = const offset_of!(RowParams, row3_middle),
+                row3_last = const offset_of!(RowParams, row3_last),
+                last_block = const offset_of!(RowParams, last_block),
+                steps = const offset_of!(RowParams, steps),
+                constants = sym ROW_CONSTANTS,
+                in("rdi") &params,
+                in("rsi") written.as_mut_ptr(),
+                out("rax") _, out("rcx") _, out("rdx") _,
+                out("r8") _, out("r10") _, out("r11") _, out("r12") _, out("r13") _,
+                out("k1") _, out("k2") _, out("k3") _, out("k4") _,
+                out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
+                out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
+                out("zmm8") _, out("zmm9") _, out("zmm10") _, out("zmm11") _,
+                out("zmm12") _, out("zmm13") _, out("zmm14") _, out("zmm15") _,
+                out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _,
+                out("zmm20") _, out("zmm21") _, out("zmm22") _, out("zmm23") _,
+                out("zmm24") _, out("zmm25") _, out("zmm26") _, out("zmm27") _,
+                out("zmm28") _, out("zmm29") _, out("zmm30") _, out("zmm31") _,
+                options(nostack),
+            );
+        }
+    }
+    // SAFETY: every chain of `jobs` has a last block at some step, where
+    // the block above stored its value (its lanes of `written`).
+    let written = unsafe { written.assume_init_ref() };
+    for (chain, value) in out.iter_mut().enumerate() {
+        *value = row_output(written, chain);
+    }
+}
+
+/// The fourth state rows of a chain of single-block compressions: its
+/// first block's, and every later one's.
+#[repr(C, align(16))]
+struct ChainRows {
+    first: [u32; 4],
+    rest: [u32; 4],
+}
+
+/// Compresses `count >= 1` blocks at `blocks` one after another, starting
+/// from the chaining value at `cv_in`, in the row form with the split
+/// rotations; then writes the new chaining value to `cv_out`, or, when
+/// `xof` is not null, all 64 output bytes there (then `count` is 1 and
+/// `cv_out` is not written).
+///
+/// # Safety
+///
+/// AVX-512F + VL; `cv_in` readable for 32 bytes, `blocks` for `64 *
+/// count`, `cv_out` writable for 32 bytes (unless `xof`), `xof` null or
+/// writable for 64.
+#[target_feature(enable = "avx512f,avx512vl,avx2")]
+#[inline]
+unsafe fn compress_chain(
+    cv_in: *const u32,
+    cv_out: *mut u32,
+    blocks: *const u8,
+    count: usize,
+    rows: &ChainRows,
+    xof: *mut u8,
+) {
+    debug_assert!(count >= 1);
+    // SAFETY: forwarded from the caller; the block reads only the named
+    // memory and `ROW_CONSTANTS`, and declares every register it changes.
+    unsafe {
+        asm!(
+            row_macros!(),
+            r"
+            .macro ROUND cx, cy, dx, dy, ncx, ncy, ndx, ndy, next
+                .if \next
+                    NEXT_WORDS xmm\cx, xmm\cy, xmm\dx, xmm\dy, xmm\ncx, xmm\ncy, xmm\ndx, xmm\ndy, xmm24, xmm25, xmm26, r8, 16
+                .endif
+                G_SPLIT xmm0, xmm1, xmm2, xmm3, xmm\cx, xmm\cy, xmm28, xmm29
+                DIAGONALIZE xmm0, xmm2, xmm3
+                G_SPLIT xmm0, xmm1, xmm2, xmm3, xmm\dx, xmm\dy, xmm28, xmm29
+                UNDIAGONALIZE xmm0, xmm2, xmm3
+            .endm
+            lea r8, [rip + {constants} + {narrow}]
+            mov eax, 0x8
+            kmovw k2, eax
+            mov eax, 0x4
+            kmovw k3, eax
+            vmovdqu32 xmm0, [rdi]
+            vmovdqu32 xmm1, [rdi + 16]
+            mov rax, rdx
+            2:
+            vmovdqu32 xmm20, [rsi]
+            vmovdqu32 xmm21, [rsi + 16]
+            vmovdqu32 xmm22, [rsi + 32]
+            vmovdqu32 xmm23, [rsi + 48]
+            FIRST_WORDS xmm20, xmm21, xmm22, xmm23, xmm8, xmm9, xmm10, xmm11
+            vmovdqa32 xmm2, [rip + {constants} + {iv}]
+            vmovdqa32 xmm3, [rax]
+            ROUND 8, 9, 10, 11, 16, 17, 18, 19, 1
+            ROUND 16, 17, 18, 19, 8, 9, 10, 11, 1
+            ROUND 8, 9, 10, 11, 16, 17, 18, 19, 1
+            ROUND 16, 17, 18, 19, 8, 9, 10, 11, 1
+            ROUND 8, 9, 10, 11, 16, 17, 18, 19, 1
+            ROUND 16, 17, 18, 19, 8, 9, 10, 11, 1
+            ROUND 8, 9, 10, 11, 16, 17, 18, 19, 0
+            lea rax, [rdx + 16]
+            add rsi, 64
+            dec rcx
+            jz 3f
+            vpxord xmm0, xmm0, xmm2
+            vpxord xmm1, xmm1, xmm3
+            jmp 2b
+            3:
+            test r9, r9
+            jnz 4f
+            vpxord xmm0, xmm0, xmm2
+            vpxord xmm1, xmm1, xmm3
+            vmovdqu32 [r10], xmm0
+            vmovdqu32 [r10 + 16], xmm1
+            jmp 5f
+            4:
+            vpxord xmm20, xmm0, xmm2
+            vpxord xmm21, xmm1, xmm3
+            vpxord xmm22, xmm2, [rdi]
+            vpxord xmm23, xmm3, [rdi + 16]
+            vmovdqu32 [r9], xmm20
+            vmovdqu32 [r9 + 16], xmm21
+            vmovdqu32 [r9 + 32], xmm22
+            vmovdqu32 [r9 + 48], xmm23
+            5:
+            .purgem ROUND
+            ",
+            purge_row_macros!(),
+            constants = sym ROW_CONSTANTS,
+            iv = const offset_of!(RowConstants, iv),
+            narrow = const offset_of!(RowConstants, narrow),
+            in("rdi") cv_in,
+            in("r10") cv_out,
+            inout("rsi") blocks => _,
+            inout("rcx") count => _,
+            in("rdx") rows,
+            in("r9") xof,
+            out("rax") _, out("r8") _,
+            out("k2") _, out("k3") _,
+            out("xmm0") _, out("xmm1") _, out("xmm2") _, out("xmm3") _,
+            out("xmm8") _, out("xmm9") _, out("xmm10") _, out("xmm11") _,
+            out("xmm16") _, out("xmm17") _, out("xmm18") _, out("xmm19") _,
+            out("xmm20") _, out("xmm21") _, out("xmm22") _, out("xmm23") _,
+            out("xmm24") _, out("xmm25") _, out("xmm26") _,
+            out("xmm28") _, out("xmm29") _,
+            options(nostack),
+        );
+    }
+}
+
+/// Compresses one block into `cv` (the chaining-value half of the output).
+///
+/// # Safety
+///
+/// The CPU must support AVX-512F and AVX-512VL.
+#[target_feature(enable = "avx512f,avx512vl,avx2")]
+pub(super) unsafe fn compress_in_place(
+    cv: &mut CvWords,
+    block: &[u8; BLOCK_LEN],
+    block_len: u8,
+    counter: u64,
+    flags: u8,
+) {
+    let row3 = [counter as u32, (counter >> 32) as u32, block_len as u32, flags as u32];
+    let rows = ChainRows { first: row3, rest: row3 };
+    let cv = cv.as_mut_ptr();
+    // SAFETY: AVX-512F + VL per the caller; `cv` is 32 readable and
+    // writable bytes, `block` 64 readable ones.
+    unsafe { compress_chain(cv, cv, block.as_ptr(), 1, &rows, core::ptr::null_mut()) }
+}
+
+/// All 64 output bytes of one compression, for extended output.
+///
+/// # Safety
+///
+/// The CPU must support AVX-512F and AVX-512VL.
+#[target_feature(enable = "avx512f,avx512vl,avx2")]
+pub(super) unsafe fn compress_xof(
+    cv: &CvWords,
+    block: &[u8; BLOCK_LEN],
+    block_len: u8,
+    counter: u64,
+    flags: u8,
+) -> [u8; BLOCK_LEN] {
+    let row3 = [counter as u32, (counter >> 32) as u32, block_len as u32, flags as u32];
+    let rows = ChainRows { first: row3, rest: row3 };
+    let mut out = [0u8; BLOCK_LEN];
+    // SAFETY: AVX-512F + VL per the caller; `cv` is 32 readable bytes,
+    // `block` 64, `out` 64 writable ones (so `cv_out` is not written).
+    unsafe { compress_chain(cv.as_ptr(), core::ptr::null_mut(), block.as_ptr(), 1, &rows, out.as_mut_ptr()) };
+    out
+}
+
+/// Compresses whole blocks into `cv` one after another, the first with
+/// `first_flags` added: every block of a chunk but its last.
+///
+/// # Safety
+///
+/// The CPU must support AVX-512F and AVX-512VL.
+#[target_feature(enable = "avx512f,avx512vl,avx2")]
+pub(super) unsafe fn compress_blocks(
+    cv: &mut CvWords,
+    blocks: &[[u8; BLOCK_LEN]],
+    counter: u64,
+    flags: u8,
+    first_flags: u8,
+) {
+    if blocks.is_empty() {
+        return;
+    }
+    let (low, high) = (counter as u32, (counter >> 32) as u32);
+    let rows = ChainRows {
+        first: [low, high, BLOCK_LEN as u32, (flags | first_flags) as u32],
+        rest: [low, high, BLOCK_LEN as u32, flags as u32],
+    };
+    let cv = cv.as_mut_ptr();
+    // SAFETY: AVX-512F + VL per the caller; `cv` is 32 readable and
+    // writable bytes, `blocks` 64 readable bytes per block.
+    unsafe { compress_chain(cv, cv, blocks.as_ptr().cast(), blocks.len(), &rows, core::ptr::null_mut()) }
+}
