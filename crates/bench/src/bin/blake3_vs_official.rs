@@ -73,30 +73,32 @@ fn single(sizes: &[usize], rounds: usize, ghz: f64, title: &str) {
     }
 }
 
-/// 16 MiB with all cores: `update_parallel` against `update_rayon`, with the
-/// single-thread figures of both beside them.
+/// 16 MiB and 256 MiB with all cores: `update_parallel` against
+/// `update_rayon`, with the single-thread figures of both beside them.
 fn parallel(rounds: usize, ghz: f64) {
-    let input = random_input(16 << 20, 16);
-    let input = &input;
-    let mut cases = vec![
-        Case::new("ours update_parallel", input.len(), move || {
-            consume(ours::Hasher::new().update_parallel(input).finalize())
-        }),
-        Case::new("official update_rayon", input.len(), move || {
-            consume(blake3::Hasher::new().update_rayon(input).finalize())
-        }),
-        Case::new("ours one thread", input.len(), move || consume(ours::hash(input))),
-        Case::new("official one thread", input.len(), move || consume(blake3::hash(input))),
-    ];
-    let timings = run_interleaved(&mut cases, rounds, Duration::from_millis(100));
-    print_pair_header(&format!("16 MiB, {} threads (rayon)", rayon_threads()));
-    print_pair("parallel", &timings[0], &timings[1], ghz);
-    print_pair("1 thread", &timings[2], &timings[3], ghz);
-    println!(
-        "speed-up over one thread: ours {:.2}x, official {:.2}x",
-        median_ratio(&timings[2], &timings[0]),
-        median_ratio(&timings[3], &timings[1])
-    );
+    for (size, slice_ms) in [(16usize << 20, 100u64), (256 << 20, 1000)] {
+        let input = random_input(size, 16);
+        let input = &input;
+        let mut cases = vec![
+            Case::new("ours update_parallel", input.len(), move || {
+                consume(ours::Hasher::new().update_parallel(input).finalize())
+            }),
+            Case::new("official update_rayon", input.len(), move || {
+                consume(blake3::Hasher::new().update_rayon(input).finalize())
+            }),
+            Case::new("ours one thread", input.len(), move || consume(ours::hash(input))),
+            Case::new("official one thread", input.len(), move || consume(blake3::hash(input))),
+        ];
+        let timings = run_interleaved(&mut cases, rounds, Duration::from_millis(slice_ms));
+        print_pair_header(&format!("{}, {} threads (rayon)", format_size(size), rayon_threads()));
+        print_pair("parallel", &timings[0], &timings[1], ghz);
+        print_pair("1 thread", &timings[2], &timings[3], ghz);
+        println!(
+            "speed-up over one thread: ours {:.2}x, official {:.2}x",
+            median_ratio(&timings[2], &timings[0]),
+            median_ratio(&timings[3], &timings[1])
+        );
+    }
 }
 
 /// Many messages: chunkhash's batch call against the official `hash` in a
