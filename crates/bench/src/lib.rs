@@ -19,6 +19,8 @@
 //! - [`json`], [`compare`], [`plot`]: a run saved, compared, drawn.
 //! - [`store`]: [`store::Plan`], [`store::measure`], [`store::Run`], the
 //!   corpus and the JSON of `chunkhash store bench`.
+//! - [`official`] (`peers`): chunkhash's BLAKE3 against the official crate,
+//!   the program behind `blake3_vs_official` and `blake3_vs_official_avx2`.
 
 mod harness;
 mod rng;
@@ -26,6 +28,8 @@ mod size;
 
 pub mod compare;
 pub mod json;
+#[cfg(feature = "peers")]
+pub mod official;
 pub mod plot;
 pub mod run;
 pub mod store;

@@ -165,22 +165,23 @@ impl LaneParams {
         params
     }
 
-    /// The parameters of sixteen whole chunks, consecutive in `input` and
-    /// in their counters from `first_counter`, with `[flags, start_flags,
-    /// end_flags]` as in `Platform::hash_chunks`.
+    /// The parameters of `lanes` whole chunks (8 or 16), consecutive in
+    /// `input` and in their counters from `first_counter`, with `[flags,
+    /// start_flags, end_flags]` as in `Platform::hash_chunks`.
     #[inline(always)]
     pub(super) fn chunks(
         key: &CvWords,
         input: &[u8],
         first_counter: u64,
         chunk_flags: [u8; 3],
+        lanes: usize,
         out: *mut u8,
     ) -> LaneParams {
-        assert_eq!(input.len(), MAX_LANES * CHUNK_LEN);
+        assert!(lanes <= MAX_LANES && input.len() == lanes * CHUNK_LEN);
         let [flags, start_flags, end_flags] = chunk_flags;
         let mut params = LaneParams::idle(key, flags, flags | start_flags, end_flags, out);
         const BLOCKS: usize = CHUNK_LEN / BLOCK_LEN;
-        for lane in 0..MAX_LANES {
+        for lane in 0..lanes {
             let counter = first_counter + lane as u64;
             params.counter_low[lane] = counter as u32;
             params.counter_high[lane] = (counter >> 32) as u32;
@@ -191,28 +192,31 @@ impl LaneParams {
         params
     }
 
-    /// The parameters of independent one-block jobs: block `16 * step +
-    /// lane` of `blocks` in `lane` at `step`, every one with `flags` and
-    /// counter 0. The values of the first `out_steps` steps go to `out`.
+    /// The parameters of independent one-block jobs on `lanes` lanes (8
+    /// or 16): block `lanes * step + lane` of `blocks` in `lane` at
+    /// `step`, every one with `flags` and counter 0. The values of the
+    /// first `out_steps` steps go to `out`.
     pub(super) fn blocks(
         key: &CvWords,
         flags: u8,
         blocks: &[[u8; BLOCK_LEN]],
+        lanes: usize,
         out: *mut u8,
         out_steps: usize,
     ) -> LaneParams {
         let count = blocks.len();
-        assert!(count > 0);
+        assert!(count > 0 && lanes.is_power_of_two() && lanes <= MAX_LANES);
         let mut params = LaneParams::idle(key, flags, flags, 0, out);
         for (lane, (base, whole)) in params.base.iter_mut().zip(&mut params.whole).enumerate() {
-            // The steps at which this lane has a block (none past `count`).
-            *whole = count.saturating_sub(lane).div_ceil(MAX_LANES) as u64;
-            if let Some(block) = blocks.get(lane) {
+            // The steps at which this lane has a block (none past `count`
+            // or `lanes`).
+            *whole = if lane < lanes { count.saturating_sub(lane).div_ceil(lanes) as u64 } else { 0 };
+            if let Some(block) = blocks.get(lane).filter(|_| lane < lanes) {
                 *base = block.as_ptr();
             }
         }
-        params.steps = count.div_ceil(MAX_LANES) as u64;
-        params.stride_shift = (MAX_LANES * BLOCK_LEN).ilog2() as u64;
+        params.steps = count.div_ceil(lanes) as u64;
+        params.stride_shift = (lanes * BLOCK_LEN).ilog2() as u64;
         params.independent = 1;
         params.out_steps = out_steps as u64;
         params
@@ -220,19 +224,24 @@ impl LaneParams {
 }
 
 /// The parameters of a row-form kernel call: up to four chains, each
-/// compressed as four row vectors (spec section 2.2's state matrix,
-/// one 128-bit lane per chain). Per chain, the fourth state row of its
-/// first, middle and last blocks; the step of its last block in all four
-/// words (for a per-word lane mask); its block pointers as in
-/// [`LaneParams`].
+/// compressed as four row vectors (spec section 2.2's state matrix, one
+/// 128-bit lane per chain). Every field is a 64-bit word: the kernels build
+/// their vectors from them with 8-byte loads, which take their data
+/// straight from these 8-byte stores; a wider load of values written
+/// narrower would wait for the stores to reach the cache (measured: about
+/// 40 cycles a call).
 #[repr(C, align(64))]
 pub(super) struct RowParams {
-    pub(super) row3_first: [[u32; 4]; ROW_CHAINS],
-    pub(super) row3_middle: [[u32; 4]; ROW_CHAINS],
-    pub(super) row3_last: [[u32; 4]; ROW_CHAINS],
-    pub(super) last_block: [[u32; 4]; ROW_CHAINS],
-    /// The key words in 0..8, the first four IV words in 8..12.
-    pub(super) key_iv: [u32; 16],
+    /// A chain's counter: the first half of its fourth state row.
+    pub(super) counter: [u64; ROW_CHAINS],
+    /// Block length (low 32 bits) and flags (high) of a chain's first
+    /// block, middle blocks and last block: the second half of the row.
+    pub(super) first: [u64; ROW_CHAINS],
+    pub(super) middle: [u64; ROW_CHAINS],
+    pub(super) last: [u64; ROW_CHAINS],
+    /// The step of a chain's last block (`NEVER` for an idle chain).
+    pub(super) last_block: [u64; ROW_CHAINS],
+    pub(super) key: *const CvWords,
     pub(super) base: [*const u8; ROW_CHAINS],
     pub(super) whole: [u64; ROW_CHAINS],
     pub(super) pad: [*const u8; ROW_CHAINS],
@@ -247,22 +256,36 @@ pub(super) const ROW_CHAINS: usize = 4;
 /// `2 * pair` (first 16 bytes) and `2 * pair + 1`.
 pub(super) type RowOutputs = [[[u32; 8]; 2]; 2];
 
+/// A row kernel's memory: each pair of chains' fourth state rows for a
+/// first, middle and last block and its last step in every word, as the
+/// kernel's prologue builds them, and the chains' values.
+#[repr(C, align(64))]
+pub(super) struct RowScratch {
+    pub(super) rows: [[[u32; 8]; 4]; 2],
+    pub(super) out: RowOutputs,
+}
+
+/// A block's length and flags as the row kernels take them.
+#[inline(always)]
+pub(super) fn len_flags(block_len: u32, flags: u8) -> u64 {
+    block_len as u64 | (flags as u64) << 32
+}
+
 impl RowParams {
-    /// The parameters of `jobs` (one to four). As [`LaneParams::new`], a
-    /// partial last block is copied, zero-padded, into `padded`.
+    /// The parameters of `jobs` (one to four), from `key`. As
+    /// [`LaneParams::new`], a partial last block is copied, zero-padded,
+    /// into `padded`; `key` and `padded` must outlive the kernel call.
     #[inline(always)]
     pub(super) fn new(key: &CvWords, jobs: &[LaneJob<'_>], padded: &mut PaddedBlocks) -> RowParams {
         assert!(!jobs.is_empty() && jobs.len() <= ROW_CHAINS);
-        let mut key_iv = [0u32; 16];
-        key_iv[..8].copy_from_slice(key);
-        key_iv[8..12].copy_from_slice(&IV[..4]);
         let idle = IDLE_CHUNK.as_ptr();
         let mut params = RowParams {
-            row3_first: [[0; 4]; ROW_CHAINS],
-            row3_middle: [[0; 4]; ROW_CHAINS],
-            row3_last: [[0; 4]; ROW_CHAINS],
-            last_block: [[NEVER; 4]; ROW_CHAINS],
-            key_iv,
+            counter: [0; ROW_CHAINS],
+            first: [0; ROW_CHAINS],
+            middle: [0; ROW_CHAINS],
+            last: [0; ROW_CHAINS],
+            last_block: [NEVER as u64; ROW_CHAINS],
+            key,
             base: [idle; ROW_CHAINS],
             whole: [(CHUNK_LEN / BLOCK_LEN) as u64; ROW_CHAINS],
             pad: [idle; ROW_CHAINS],
@@ -273,14 +296,14 @@ impl RowParams {
         for (chain, job) in jobs.iter().enumerate() {
             let blocks = job.block_count();
             let whole = job.input().len() / BLOCK_LEN;
-            let (low, high) = (job.counter() as u32, (job.counter() >> 32) as u32);
             let last_len = (job.input().len() - (blocks - 1) * BLOCK_LEN) as u32;
-            let (start, end, flags) = (job.start_flags() as u32, job.end_flags() as u32, job.flags() as u32);
+            let (start, end, flags) = (job.start_flags(), job.end_flags(), job.flags());
             let (first_len, first_end) = if blocks == 1 { (last_len, end) } else { (BLOCK_LEN as u32, 0) };
-            params.row3_first[chain] = [low, high, first_len, flags | start | first_end];
-            params.row3_middle[chain] = [low, high, BLOCK_LEN as u32, flags];
-            params.row3_last[chain] = [low, high, last_len, flags | end | if blocks == 1 { start } else { 0 }];
-            params.last_block[chain] = [blocks as u32 - 1; 4];
+            params.counter[chain] = job.counter();
+            params.first[chain] = len_flags(first_len, flags | start | first_end);
+            params.middle[chain] = len_flags(BLOCK_LEN as u32, flags);
+            params.last[chain] = len_flags(last_len, flags | end | if blocks == 1 { start } else { 0 });
+            params.last_block[chain] = blocks as u64 - 1;
             params.base[chain] = job.input().as_ptr();
             params.whole[chain] = whole as u64;
             if whole < blocks {

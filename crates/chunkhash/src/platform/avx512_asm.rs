@@ -24,7 +24,7 @@
 //! Assembler macros (`.macro`) spell out the rounds; every asm block
 //! removes them again (`.purgem`), so a block may be emitted twice.
 
-use super::asm_lanes::{row_output, RowOutputs, RowParams, ROW_CHAINS};
+use super::asm_lanes::{len_flags, row_output, RowParams, RowScratch, ROW_CHAINS};
 use super::asm_lanes::{LaneParams, PaddedBlocks};
 use super::job::LaneJob;
 use super::spec::{CvBytes, CvWords, BLOCK_LEN, CHUNK_LEN, IV};
@@ -802,8 +802,8 @@ pub(super) unsafe fn hash_whole_chunks(
         let first_input = &input[done * CHUNK_LEN..(done + 16) * CHUNK_LEN];
         let second_input = &input[(done + 16) * CHUNK_LEN..(done + 32) * CHUNK_LEN];
         let counter = first_counter + done as u64;
-        let first = LaneParams::chunks(key, first_input, counter, chunk_flags, first.as_mut_ptr().cast());
-        let second = LaneParams::chunks(key, second_input, counter + 16, chunk_flags, second.as_mut_ptr().cast());
+        let first = LaneParams::chunks(key, first_input, counter, chunk_flags, 16, first.as_mut_ptr().cast());
+        let second = LaneParams::chunks(key, second_input, counter + 16, chunk_flags, 16, second.as_mut_ptr().cast());
         // SAFETY: the CPU features are the caller's contract; both
         // parameter sets come from `LaneParams::chunks` over sixteen whole
         // chunks (the same steps), and write sixteen values each to their
@@ -814,7 +814,7 @@ pub(super) unsafe fn hash_whole_chunks(
     if whole - done >= 16 {
         let destination = out[done..done + 16].as_mut_ptr().cast();
         let chunks = &input[done * CHUNK_LEN..(done + 16) * CHUNK_LEN];
-        let params = LaneParams::chunks(key, chunks, first_counter + done as u64, chunk_flags, destination);
+        let params = LaneParams::chunks(key, chunks, first_counter + done as u64, chunk_flags, 16, destination);
         let mut scratch = MaybeUninit::<Scratch16>::uninit();
         // SAFETY: the CPU features are the caller's contract; `params`
         // comes from `LaneParams::chunks` and writes sixteen values to
@@ -836,7 +836,7 @@ pub(super) unsafe fn hash_blocks16(key: &CvWords, flags: u8, blocks: &[[u8; BLOC
     let count = blocks.len();
     assert!(count > 0 && out.len() >= count);
     let full_steps = count / 16;
-    let params = LaneParams::blocks(key, flags, blocks, out.as_mut_ptr().cast(), full_steps);
+    let params = LaneParams::blocks(key, flags, blocks, 16, out.as_mut_ptr().cast(), full_steps);
     let mut scratch = MaybeUninit::<Scratch16>::uninit();
     // SAFETY: the CPU features are the caller's contract; `params` comes
     // from `LaneParams::blocks`, whose pointers stay inside `blocks` or
@@ -1058,6 +1058,43 @@ macro_rules! row_pointer_macro {
             vinserti32x4 ymm\q3, ymm\q3, [\p1 + 48], 1
             FIRST_WORDS ymm\q0, ymm\q1, ymm\q2, ymm\q3, ymm\cx, ymm\cy, ymm\dx, ymm\dy
         .endm
+        // The fourth rows of pair `pair` for its blocks `field` (an offset
+        // into the parameters): counter and length + flags of each chain,
+        // from 8-byte loads, to the scratch memory at `dst`.
+        .macro ROW_PAIR field, pair, dst
+            vmovq xmm2, [rdi + {counter} + 16*\pair]
+            vpinsrq xmm2, xmm2, [rdi + \field + 16*\pair], 1
+            vmovq xmm3, [rdi + {counter} + 16*\pair + 8]
+            vpinsrq xmm3, xmm3, [rdi + \field + 16*\pair + 8], 1
+            vinserti128 ymm2, ymm2, xmm3, 1
+            vmovdqa [rsi + \dst], ymm2
+        .endm
+        // Pair `pair`'s last steps, each in its chain's four words.
+        .macro LAST_STEPS pair, dst
+            vpbroadcastd xmm2, dword ptr [rdi + {last_block} + 16*\pair]
+            vpbroadcastd xmm3, dword ptr [rdi + {last_block} + 16*\pair + 8]
+            vinserti128 ymm2, ymm2, xmm3, 1
+            vmovdqa [rsi + \dst], ymm2
+        .endm
+        .macro PAIR_ROWS pair
+            ROW_PAIR {first}, \pair, {rows} + 128*\pair
+            ROW_PAIR {middle}, \pair, {rows} + 128*\pair + 32
+            ROW_PAIR {last}, \pair, {rows} + 128*\pair + 64
+            LAST_STEPS \pair, {rows} + 128*\pair + 96
+        .endm
+        "
+    };
+}
+
+/// Purges what `row_pointer_macro!` defines.
+macro_rules! purge_row_pointer_macro {
+    () => {
+        r"
+        .purgem LANE_POINTER
+        .purgem LOAD_PAIR
+        .purgem ROW_PAIR
+        .purgem LAST_STEPS
+        .purgem PAIR_ROWS
         "
     };
 }
@@ -1075,13 +1112,14 @@ pub(super) unsafe fn hash_rows(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [C
     assert!(out.len() == jobs.len() && (1..=ROW_CHAINS).contains(&jobs.len()));
     let mut padded = PaddedBlocks::uninit();
     let params = RowParams::new(key, jobs, &mut padded);
-    let mut written = MaybeUninit::<RowOutputs>::uninit();
+    let mut scratch = MaybeUninit::<RowScratch>::uninit();
     if jobs.len() <= 2 {
         // SAFETY: AVX-512F + VL are enabled (the caller's contract). The
         // block pointers of `params` name 64 readable bytes at every step
-        // (`asm_lanes`), `padded` outlives the block; it writes only
-        // `written` (the first pair), reads only `params`, the blocks and
-        // `ROW_CONSTANTS`, and declares every register it changes.
+        // (`asm_lanes`), `padded` and the key outlive the block; it writes
+        // only `scratch`, reads only `params`, `scratch`, the key, the
+        // blocks and `ROW_CONSTANTS`, and declares every register it
+        // changes.
         unsafe {
             asm!(
                 row_macros!(),
@@ -1106,9 +1144,11 @@ pub(super) unsafe fn hash_rows(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [C
                 kmovw k2, eax
                 mov eax, 0x44
                 kmovw k3, eax
-                vbroadcasti32x4 ymm0, [rdi + {key_iv}]
-                vbroadcasti32x4 ymm1, [rdi + {key_iv} + 16]
-                lea r12, [rdi + {row3_first}]
+                PAIR_ROWS 0
+                mov rax, [rdi + {key}]
+                vbroadcasti32x4 ymm0, [rax]
+                vbroadcasti32x4 ymm1, [rax + 16]
+                lea r12, [rsi + {rows}]
                 mov r11, [rdi + {steps}]
                 xor r13d, r13d
                 2:
@@ -1119,10 +1159,10 @@ pub(super) unsafe fn hash_rows(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [C
                 LANE_POINTER rdx, 1
                 LOAD_PAIR rax, rdx, 20, 21, 22, 23, 8, 9, 10, 11
                 vpbroadcastd ymm30, r13d
-                vpcmpeqd k1, ymm30, [rdi + {last_block}]
+                vpcmpeqd k1, ymm30, [rsi + {rows} + 96]
                 vmovdqa32 ymm3, [r12]
-                vmovdqa32 ymm3{{k1}}, [rdi + {row3_last}]
-                vbroadcasti32x4 ymm2, [rdi + {key_iv} + 32]
+                vmovdqa32 ymm3{{k1}}, [rsi + {rows} + 64]
+                vbroadcasti32x4 ymm2, [r8 + {iv}]
                 ROUND 8, 9, 10, 11, 16, 17, 18, 19, 1
                 ROUND 16, 17, 18, 19, 8, 9, 10, 11, 1
                 ROUND 8, 9, 10, 11, 16, 17, 18, 19, 1
@@ -1132,30 +1172,33 @@ pub(super) unsafe fn hash_rows(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [C
                 ROUND 8, 9, 10, 11, 16, 17, 18, 19, 0
                 vpxord ymm0, ymm0, ymm2
                 vpxord ymm1, ymm1, ymm3
-                vmovdqa32 [rsi]{{k1}}, ymm0
-                vmovdqa32 [rsi + 32]{{k1}}, ymm1
-                lea r12, [rdi + {row3_middle}]
+                vmovdqa32 [rsi + {out}]{{k1}}, ymm0
+                vmovdqa32 [rsi + {out} + 32]{{k1}}, ymm1
+                lea r12, [rsi + {rows} + 32]
                 inc r13
                 cmp r13, r11
                 jb 2b
                 vzeroupper
                 .purgem ROUND
-                .purgem LANE_POINTER
-                .purgem LOAD_PAIR
                 ",
                 purge_row_macros!(),
+                purge_row_pointer_macro!(),
                 base = const offset_of!(RowParams, base),
                 whole = const offset_of!(RowParams, whole),
                 pad = const offset_of!(RowParams, pad),
-                key_iv = const offset_of!(RowParams, key_iv),
-                row3_first = const offset_of!(RowParams, row3_first),
-                row3_middle = const offset_of!(RowParams, row3_middle),
-                row3_last = const offset_of!(RowParams, row3_last),
+                key = const offset_of!(RowParams, key),
+                counter = const offset_of!(RowParams, counter),
+                first = const offset_of!(RowParams, first),
+                middle = const offset_of!(RowParams, middle),
+                last = const offset_of!(RowParams, last),
                 last_block = const offset_of!(RowParams, last_block),
                 steps = const offset_of!(RowParams, steps),
+                rows = const offset_of!(RowScratch, rows),
+                out = const offset_of!(RowScratch, out),
                 constants = sym ROW_CONSTANTS,
+                iv = const offset_of!(RowConstants, iv),
                 in("rdi") &params,
-                in("rsi") written.as_mut_ptr(),
+                in("rsi") scratch.as_mut_ptr(),
                 out("rax") _, out("rcx") _, out("rdx") _,
                 out("r8") _, out("r10") _, out("r11") _, out("r12") _, out("r13") _,
                 out("k1") _, out("k2") _, out("k3") _,
@@ -1169,7 +1212,7 @@ pub(super) unsafe fn hash_rows(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [C
             );
         }
     } else {
-        // SAFETY: as above; this block writes both pairs of `written`.
+        // SAFETY: as above.
         unsafe {
             asm!(
                 row_macros!(),
@@ -1197,11 +1240,14 @@ pub(super) unsafe fn hash_rows(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [C
                 kmovw k2, eax
                 mov eax, 0x44
                 kmovw k3, eax
-                vbroadcasti32x4 ymm0, [rdi + {key_iv}]
-                vbroadcasti32x4 ymm1, [rdi + {key_iv} + 16]
+                PAIR_ROWS 0
+                PAIR_ROWS 1
+                mov rax, [rdi + {key}]
+                vbroadcasti32x4 ymm0, [rax]
+                vbroadcasti32x4 ymm1, [rax + 16]
                 vmovdqa32 ymm4, ymm0
                 vmovdqa32 ymm5, ymm1
-                lea r12, [rdi + {row3_first}]
+                lea r12, [rsi + {rows}]
                 mov r11, [rdi + {steps}]
                 xor r13d, r13d
                 2:
@@ -1215,13 +1261,13 @@ pub(super) unsafe fn hash_rows(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [C
                 LANE_POINTER rdx, 3
                 LOAD_PAIR rax, rdx, 28, 29, 30, 31, 12, 13, 14, 15
                 vpbroadcastd ymm30, r13d
-                vpcmpeqd k1, ymm30, [rdi + {last_block}]
-                vpcmpeqd k4, ymm30, [rdi + {last_block} + 32]
+                vpcmpeqd k1, ymm30, [rsi + {rows} + 96]
+                vpcmpeqd k4, ymm30, [rsi + {rows} + 128 + 96]
                 vmovdqa32 ymm3, [r12]
-                vmovdqa32 ymm3{{k1}}, [rdi + {row3_last}]
-                vmovdqa32 ymm7, [r12 + 32]
-                vmovdqa32 ymm7{{k4}}, [rdi + {row3_last} + 32]
-                vbroadcasti32x4 ymm2, [rdi + {key_iv} + 32]
+                vmovdqa32 ymm3{{k1}}, [rsi + {rows} + 64]
+                vmovdqa32 ymm7, [r12 + 128]
+                vmovdqa32 ymm7{{k4}}, [rsi + {rows} + 128 + 64]
+                vbroadcasti32x4 ymm2, [r8 + {iv}]
                 vmovdqa32 ymm6, ymm2
                 ROUND 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 1
                 ROUND 16, 17, 18, 19, 20, 21, 22, 23, 8, 9, 10, 11, 12, 13, 14, 15, 1
@@ -1234,32 +1280,35 @@ pub(super) unsafe fn hash_rows(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [C
                 vpxord ymm1, ymm1, ymm3
                 vpxord ymm4, ymm4, ymm6
                 vpxord ymm5, ymm5, ymm7
-                vmovdqa32 [rsi]{{k1}}, ymm0
-                vmovdqa32 [rsi + 32]{{k1}}, ymm1
-                vmovdqa32 [rsi + 64]{{k4}}, ymm4
-                vmovdqa32 [rsi + 96]{{k4}}, ymm5
-                lea r12, [rdi + {row3_middle}]
+                vmovdqa32 [rsi + {out}]{{k1}}, ymm0
+                vmovdqa32 [rsi + {out} + 32]{{k1}}, ymm1
+                vmovdqa32 [rsi + {out} + 64]{{k4}}, ymm4
+                vmovdqa32 [rsi + {out} + 96]{{k4}}, ymm5
+                lea r12, [rsi + {rows} + 32]
                 inc r13
                 cmp r13, r11
                 jb 2b
                 vzeroupper
                 .purgem ROUND
-                .purgem LANE_POINTER
-                .purgem LOAD_PAIR
                 ",
                 purge_row_macros!(),
+                purge_row_pointer_macro!(),
                 base = const offset_of!(RowParams, base),
                 whole = const offset_of!(RowParams, whole),
                 pad = const offset_of!(RowParams, pad),
-                key_iv = const offset_of!(RowParams, key_iv),
-                row3_first = const offset_of!(RowParams, row3_first),
-                row3_middle = const offset_of!(RowParams, row3_middle),
-                row3_last = const offset_of!(RowParams, row3_last),
+                key = const offset_of!(RowParams, key),
+                counter = const offset_of!(RowParams, counter),
+                first = const offset_of!(RowParams, first),
+                middle = const offset_of!(RowParams, middle),
+                last = const offset_of!(RowParams, last),
                 last_block = const offset_of!(RowParams, last_block),
                 steps = const offset_of!(RowParams, steps),
+                rows = const offset_of!(RowScratch, rows),
+                out = const offset_of!(RowScratch, out),
                 constants = sym ROW_CONSTANTS,
+                iv = const offset_of!(RowConstants, iv),
                 in("rdi") &params,
-                in("rsi") written.as_mut_ptr(),
+                in("rsi") scratch.as_mut_ptr(),
                 out("rax") _, out("rcx") _, out("rdx") _,
                 out("r8") _, out("r10") _, out("r11") _, out("r12") _, out("r13") _,
                 out("k1") _, out("k2") _, out("k3") _, out("k4") _,
@@ -1276,8 +1325,8 @@ pub(super) unsafe fn hash_rows(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [C
         }
     }
     // SAFETY: every chain of `jobs` has a last block at some step, where
-    // the block above stored its value (its lanes of `written`).
-    let written = unsafe { written.assume_init_ref() };
+    // the block above stored its value (its lanes of `scratch.out`).
+    let written = unsafe { &*addr_of!((*scratch.as_ptr()).out) };
     for (chain, value) in out.iter_mut().enumerate() {
         *value = row_output(written, chain);
     }
@@ -1399,12 +1448,6 @@ unsafe fn compress_chain(
     }
 }
 
-/// A block's length and flags as `compress_chain` takes them.
-#[inline(always)]
-fn len_flags(block_len: u8, flags: u8) -> u64 {
-    block_len as u64 | (flags as u64) << 32
-}
-
 /// Compresses one block into `cv` (the chaining-value half of the output).
 ///
 /// # Safety
@@ -1418,7 +1461,7 @@ pub(super) unsafe fn compress_in_place(
     counter: u64,
     flags: u8,
 ) {
-    let row = len_flags(block_len, flags);
+    let row = len_flags(block_len as u32, flags);
     let cv = cv.as_mut_ptr();
     // SAFETY: AVX-512F + VL per the caller; `cv` is 32 readable and
     // writable bytes, `block` 64 readable ones.
@@ -1438,7 +1481,7 @@ pub(super) unsafe fn compress_xof(
     counter: u64,
     flags: u8,
 ) -> [u8; BLOCK_LEN] {
-    let row = len_flags(block_len, flags);
+    let row = len_flags(block_len as u32, flags);
     let mut out = [0u8; BLOCK_LEN];
     let (cv_in, cv_out) = (cv.as_ptr(), core::ptr::null_mut());
     // SAFETY: AVX-512F + VL per the caller; `cv` is 32 readable bytes,
@@ -1464,7 +1507,7 @@ pub(super) unsafe fn compress_blocks(
     if blocks.is_empty() {
         return;
     }
-    let rows = [len_flags(BLOCK_LEN as u8, flags | first_flags), len_flags(BLOCK_LEN as u8, flags)];
+    let rows = [len_flags(BLOCK_LEN as u32, flags | first_flags), len_flags(BLOCK_LEN as u32, flags)];
     let cv = cv.as_mut_ptr();
     // SAFETY: AVX-512F + VL per the caller; `cv` is 32 readable and
     // writable bytes, `blocks` 64 readable bytes per block.

@@ -14,8 +14,8 @@
 //! - `lanes.rs`: the lane skeleton every SIMD kernel instantiates.
 //! - `portable.rs`, `sse41.rs`, `avx2.rs`, `avx512.rs`, `neon.rs`,
 //!   `simd128.rs`: the kernels.
-//! - `avx512_asm.rs`: kernels in assembly; `asm_lanes.rs` lays out what
-//!   they read.
+//! - `avx512_asm.rs`, `avx2_asm.rs`: kernels in assembly; `asm_lanes.rs`
+//!   lays out what they read.
 
 pub(crate) mod backend;
 pub(crate) mod job;
@@ -34,6 +34,8 @@ mod portable;
 mod asm_lanes;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 mod avx2;
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+mod avx2_asm;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 mod avx512;
 #[cfg(all(target_arch = "x86_64", not(miri)))]
@@ -94,6 +96,9 @@ impl Platform {
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             // SAFETY: the platform is supported: the CPU has AVX-512F + VL.
             Backend::Avx512Asm => unsafe { avx512_asm::compress_in_place(cv, block, block_len, counter, flags) },
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            // SAFETY: the platform is supported: the CPU has AVX2.
+            Backend::Avx2Asm => unsafe { avx2_asm::compress_in_place(cv, block, block_len, counter, flags) },
             #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             // SAFETY: the platform is supported: the CPU has AVX-512F + VL.
             Backend::Avx512 => unsafe { avx512::compress_in_place(cv, block, block_len, counter, flags) },
@@ -119,6 +124,9 @@ impl Platform {
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             // SAFETY: the platform is supported: the CPU has AVX-512F + VL.
             Backend::Avx512Asm => unsafe { avx512_asm::compress_blocks(cv, blocks, counter, flags, first_flags) },
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            // SAFETY: the platform is supported: the CPU has AVX2.
+            Backend::Avx2Asm => unsafe { avx2_asm::compress_blocks(cv, blocks, counter, flags, first_flags) },
             #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             // SAFETY: the platform is supported: the CPU has AVX-512F + VL.
             Backend::Avx512 => unsafe { avx512::compress_blocks(cv, blocks, counter, flags, first_flags) },
@@ -146,6 +154,9 @@ impl Platform {
             #[cfg(all(target_arch = "x86_64", not(miri)))]
             // SAFETY: the platform is supported: the CPU has AVX-512F + VL.
             Backend::Avx512Asm => unsafe { avx512_asm::compress_xof(cv, block, block_len, counter, flags) },
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            // SAFETY: the platform is supported: the CPU has AVX2.
+            Backend::Avx2Asm => unsafe { avx2_asm::compress_xof(cv, block, block_len, counter, flags) },
             #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             // SAFETY: the platform is supported: the CPU has AVX-512F + VL.
             Backend::Avx512 => unsafe { avx512::compress_xof(cv, block, block_len, counter, flags) },
@@ -182,6 +193,10 @@ impl Platform {
             let chunk_flags = [flags, start_flags, end_flags];
             // SAFETY: the platform is supported: the CPU has AVX-512F + VL and BMI2.
             done = unsafe { avx512_asm::hash_whole_chunks(key, input, first_counter, chunk_flags, out) };
+        } else if self.backend == Backend::Avx2Asm {
+            let chunk_flags = [flags, start_flags, end_flags];
+            // SAFETY: the platform is supported: the CPU has AVX2 and BMI2.
+            done = unsafe { avx2_asm::hash_whole_chunks(key, input, first_counter, chunk_flags, out) };
         }
         let mut chunks = input[done * CHUNK_LEN..].chunks(CHUNK_LEN);
         while done < count {
@@ -213,6 +228,9 @@ impl Platform {
         if self.backend == Backend::Avx512Asm && blocks.len() > 8 {
             // SAFETY: the platform is supported: the CPU has AVX-512F + VL and BMI2.
             return unsafe { avx512_asm::hash_blocks16(key, flags, blocks, out) };
+        } else if self.backend == Backend::Avx2Asm && blocks.len() > 2 {
+            // SAFETY: the platform is supported: the CPU has AVX2 and BMI2.
+            return unsafe { avx2_asm::hash_blocks8(key, flags, blocks, out) };
         }
         let lanes = self.backend.lanes();
         for (group, out) in blocks.chunks(lanes).zip(out.chunks_mut(lanes)) {
@@ -262,6 +280,9 @@ impl Platform {
                 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
                 // SAFETY: the platform is supported: the CPU has AVX-512F + VL.
                 (Backend::Avx512, _) => now_out[0] = unsafe { avx512::hash_job(key, &now[0]) },
+                #[cfg(all(target_arch = "x86_64", not(miri)))]
+                // SAFETY: the platform is supported: the CPU has AVX2 and BMI2.
+                (Backend::Avx2Asm, 3..) => unsafe { avx2_asm::hash_lanes8(key, now, now_out) },
                 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
                 // SAFETY: the platform is supported: the CPU has AVX2.
                 (Backend::Avx2, 5..) => unsafe { avx2::hash_lanes8(key, now, now_out) },
@@ -271,6 +292,9 @@ impl Platform {
                 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
                 // SAFETY: the platform is supported: SSE4.1 (and AVX2) support includes SSE4.1.
                 (Backend::Avx2 | Backend::Sse41, _) => now_out[0] = unsafe { sse41::hash_job(key, &now[0]) },
+                #[cfg(all(target_arch = "x86_64", not(miri)))]
+                // SAFETY: the platform is supported: the CPU has AVX2.
+                (Backend::Avx2Asm, 1..=2) => unsafe { avx2_asm::hash_rows2(key, now, now_out) },
                 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
                 // SAFETY: the platform is supported: NEON is part of the target.
                 (Backend::Neon, 2..) => unsafe { neon::hash_lanes4(key, now, now_out) },

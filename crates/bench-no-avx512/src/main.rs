@@ -1,0 +1,21 @@
+//! chunkhash forced to its AVX2 backend against the official `blake3` crate
+//! built with its `no_avx512` feature: what both give on an AVX2 machine,
+//! measured on an AVX-512 one.
+//!
+//! ```text
+//! cargo run --release -p chunkhash-bench-no-avx512 -- [single] [ragged] [batch] [parallel] [--rounds N]
+//! cargo run --profile bench-lto -p chunkhash-bench-no-avx512 -- ...
+//! ```
+//!
+//! `CHUNKHASH_BACKEND` overrides the backend (`avx2` is the intrinsics kernel).
+
+use chunkhash::blake3::Backend;
+
+fn main() {
+    let kernels = chunkhash_bench::official::official_kernels();
+    if kernels.contains("AVX512") {
+        eprintln!("blake3_vs_official_avx2: the official crate uses {kernels}: its `no_avx512` feature did not apply");
+        std::process::exit(2);
+    }
+    chunkhash_bench::official::main("blake3_vs_official_avx2", Some(Backend::Avx2));
+}
