@@ -20,7 +20,7 @@ export CHUNKHASH_PEER_XXHSUM ?= $(or $(shell command -v xxhsum 2>/dev/null),/usr
 export CHUNKHASH_PEER_OPENSSL ?= $(or $(shell command -v openssl 2>/dev/null),/usr/bin/openssl)
 # Backends to run the whole suite on, forced with CHUNKHASH_BACKEND; the ones
 # this CPU lacks are skipped with a note.
-BACKENDS ?= portable sse41 avx2 avx512
+BACKENDS ?= portable sse41 avx2 avx2asm avx512 avx512asm
 
 .PHONY: run test test-rust test-c test-features check-golden test-backends test-targets lint pydeps peers install js test-js \
 	python-venv python-wheel test-python

@@ -182,7 +182,7 @@ impl LaneParams {
         let mut params = LaneParams::idle(key, flags, flags | start_flags, end_flags, out);
         const BLOCKS: usize = CHUNK_LEN / BLOCK_LEN;
         for lane in 0..lanes {
-            let counter = first_counter + lane as u64;
+            let counter = first_counter.wrapping_add(lane as u64);
             params.counter_low[lane] = counter as u32;
             params.counter_high[lane] = (counter >> 32) as u32;
             params.base[lane] = input[lane * CHUNK_LEN..].as_ptr();

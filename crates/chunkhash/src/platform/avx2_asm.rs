@@ -847,7 +847,7 @@ pub(super) unsafe fn hash_whole_chunks(
     let mut scratch = MaybeUninit::<Scratch8>::uninit();
     let (groups, _) = input.as_chunks::<{ 8 * CHUNK_LEN }>();
     for (group_index, (group, out)) in groups.iter().zip(out.chunks_exact_mut(8)).enumerate() {
-        let counter = first_counter + 8 * group_index as u64;
+        let counter = first_counter.wrapping_add(8 * group_index as u64);
         let params = LaneParams::chunks(key, group, counter, chunk_flags, 8, out.as_mut_ptr().cast());
         // SAFETY: the CPU features are the caller's contract; `params`
         // comes from `LaneParams::chunks` over eight whole chunks and

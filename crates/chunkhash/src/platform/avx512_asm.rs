@@ -801,9 +801,16 @@ pub(super) unsafe fn hash_whole_chunks(
         let (first, second) = out[done..done + 32].split_at_mut(16);
         let first_input = &input[done * CHUNK_LEN..(done + 16) * CHUNK_LEN];
         let second_input = &input[(done + 16) * CHUNK_LEN..(done + 32) * CHUNK_LEN];
-        let counter = first_counter + done as u64;
+        let counter = first_counter.wrapping_add(done as u64);
         let first = LaneParams::chunks(key, first_input, counter, chunk_flags, 16, first.as_mut_ptr().cast());
-        let second = LaneParams::chunks(key, second_input, counter + 16, chunk_flags, 16, second.as_mut_ptr().cast());
+        let second = LaneParams::chunks(
+            key,
+            second_input,
+            counter.wrapping_add(16),
+            chunk_flags,
+            16,
+            second.as_mut_ptr().cast(),
+        );
         // SAFETY: the CPU features are the caller's contract; both
         // parameter sets come from `LaneParams::chunks` over sixteen whole
         // chunks (the same steps), and write sixteen values each to their
@@ -814,7 +821,8 @@ pub(super) unsafe fn hash_whole_chunks(
     if whole - done >= 16 {
         let destination = out[done..done + 16].as_mut_ptr().cast();
         let chunks = &input[done * CHUNK_LEN..(done + 16) * CHUNK_LEN];
-        let params = LaneParams::chunks(key, chunks, first_counter + done as u64, chunk_flags, 16, destination);
+        let params =
+            LaneParams::chunks(key, chunks, first_counter.wrapping_add(done as u64), chunk_flags, 16, destination);
         let mut scratch = MaybeUninit::<Scratch16>::uninit();
         // SAFETY: the CPU features are the caller's contract; `params`
         // comes from `LaneParams::chunks` and writes sixteen values to

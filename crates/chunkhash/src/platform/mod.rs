@@ -203,7 +203,7 @@ impl Platform {
             let take = (count - done).min(self.backend.lanes());
             let jobs: [LaneJob<'_>; MAX_LANES] = core::array::from_fn(|i| match (i < take).then(|| chunks.next()) {
                 Some(Some(chunk)) => {
-                    LaneJob::new(chunk, first_counter + (done + i) as u64, flags, start_flags, end_flags)
+                    LaneJob::new(chunk, first_counter.wrapping_add((done + i) as u64), flags, start_flags, end_flags)
                 }
                 _ => LaneJob::IDLE,
             });
