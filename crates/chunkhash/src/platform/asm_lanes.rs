@@ -272,14 +272,9 @@ pub(super) fn len_flags(block_len: u32, flags: u8) -> u64 {
 }
 
 impl RowParams {
-    /// The parameters of `jobs` (one to four), from `key`. As
-    /// [`LaneParams::new`], a partial last block is copied, zero-padded,
-    /// into `padded`; `key` and `padded` must outlive the kernel call.
-    #[inline(always)]
-    pub(super) fn new(key: &CvWords, jobs: &[LaneJob<'_>], padded: &mut PaddedBlocks) -> RowParams {
-        assert!(!jobs.is_empty() && jobs.len() <= ROW_CHAINS);
+    fn idle(key: &CvWords) -> RowParams {
         let idle = IDLE_CHUNK.as_ptr();
-        let mut params = RowParams {
+        RowParams {
             counter: [0; ROW_CHAINS],
             first: [0; ROW_CHAINS],
             middle: [0; ROW_CHAINS],
@@ -290,35 +285,79 @@ impl RowParams {
             whole: [(CHUNK_LEN / BLOCK_LEN) as u64; ROW_CHAINS],
             pad: [idle; ROW_CHAINS],
             steps: 0,
-        };
-        let padded = padded.as_mut_ptr().cast::<[u8; BLOCK_LEN]>();
-        let mut steps = 0;
-        for (chain, job) in jobs.iter().enumerate() {
-            let blocks = job.block_count();
-            let whole = job.input().len() / BLOCK_LEN;
-            let last_len = (job.input().len() - (blocks - 1) * BLOCK_LEN) as u32;
-            let (start, end, flags) = (job.start_flags(), job.end_flags(), job.flags());
-            let (first_len, first_end) = if blocks == 1 { (last_len, end) } else { (BLOCK_LEN as u32, 0) };
-            params.counter[chain] = job.counter();
-            params.first[chain] = len_flags(first_len, flags | start | first_end);
-            params.middle[chain] = len_flags(BLOCK_LEN as u32, flags);
-            params.last[chain] = len_flags(last_len, flags | end | if blocks == 1 { start } else { 0 });
-            params.last_block[chain] = blocks as u64 - 1;
-            params.base[chain] = job.input().as_ptr();
-            params.whole[chain] = whole as u64;
-            if whole < blocks {
-                let rest = &job.input()[whole * BLOCK_LEN..];
-                let mut block = [0u8; BLOCK_LEN];
-                block[..rest.len()].copy_from_slice(rest);
-                let slot = padded.wrapping_add(chain);
-                // SAFETY: `slot` is inside `padded` (`chain < ROW_CHAINS <=
-                // MAX_LANES`), a live exclusive borrow, aligned for bytes.
-                unsafe { slot.write(block) };
-                params.pad[chain] = slot.cast_const().cast();
-            }
-            steps = steps.max(blocks);
         }
-        params.steps = steps as u64;
+    }
+
+    /// One chain of `blocks` blocks over `input` (at most a chunk), with
+    /// `counter` and `[flags, start_flags, end_flags]` as a job has them.
+    #[inline(always)]
+    fn set_chain(&mut self, chain: usize, input: &[u8], counter: u64, chain_flags: [u8; 3], padded: &mut PaddedBlocks) {
+        let [flags, start, end] = chain_flags;
+        let blocks = input.len().div_ceil(BLOCK_LEN).max(1);
+        let whole = input.len() / BLOCK_LEN;
+        let last_len = (input.len() - (blocks - 1) * BLOCK_LEN) as u32;
+        let (first_len, first_end) = if blocks == 1 { (last_len, end) } else { (BLOCK_LEN as u32, 0) };
+        self.counter[chain] = counter;
+        self.first[chain] = len_flags(first_len, flags | start | first_end);
+        self.middle[chain] = len_flags(BLOCK_LEN as u32, flags);
+        self.last[chain] = len_flags(last_len, flags | end | if blocks == 1 { start } else { 0 });
+        self.last_block[chain] = blocks as u64 - 1;
+        self.base[chain] = input.as_ptr();
+        self.whole[chain] = whole as u64;
+        if whole < blocks {
+            let rest = &input[whole * BLOCK_LEN..];
+            let mut block = [0u8; BLOCK_LEN];
+            block[..rest.len()].copy_from_slice(rest);
+            let slot = padded.as_mut_ptr().cast::<[u8; BLOCK_LEN]>().wrapping_add(chain);
+            // SAFETY: `slot` is inside `padded` (`chain < ROW_CHAINS <=
+            // MAX_LANES`), a live exclusive borrow, aligned for bytes.
+            unsafe { slot.write(block) };
+            self.pad[chain] = slot.cast_const().cast();
+        }
+        self.steps = self.steps.max(blocks as u64);
+    }
+
+    /// The parameters of one to four consecutive chunks of `input` (the
+    /// last possibly partial), as `Platform::hash_chunks` takes them.
+    #[inline(always)]
+    pub(super) fn chunks(
+        key: &CvWords,
+        input: &[u8],
+        first_counter: u64,
+        chunk_flags: [u8; 3],
+        padded: &mut PaddedBlocks,
+    ) -> RowParams {
+        assert!(!input.is_empty() && input.len() <= ROW_CHAINS * CHUNK_LEN);
+        let mut params = RowParams::idle(key);
+        for (chain, chunk) in input.chunks(CHUNK_LEN).enumerate() {
+            params.set_chain(chain, chunk, first_counter.wrapping_add(chain as u64), chunk_flags, padded);
+        }
+        params
+    }
+
+    /// The parameters of one to four independent one-block jobs, as
+    /// `Platform::hash_blocks` takes them.
+    #[inline(always)]
+    pub(super) fn blocks(key: &CvWords, flags: u8, blocks: &[[u8; BLOCK_LEN]], padded: &mut PaddedBlocks) -> RowParams {
+        assert!(!blocks.is_empty() && blocks.len() <= ROW_CHAINS);
+        let mut params = RowParams::idle(key);
+        for (chain, block) in blocks.iter().enumerate() {
+            params.set_chain(chain, block, 0, [flags, 0, 0], padded);
+        }
+        params
+    }
+
+    /// The parameters of `jobs` (one to four), from `key`. As
+    /// [`LaneParams::new`], a partial last block is copied, zero-padded,
+    /// into `padded`; `key` and `padded` must outlive the kernel call.
+    #[inline(always)]
+    pub(super) fn new(key: &CvWords, jobs: &[LaneJob<'_>], padded: &mut PaddedBlocks) -> RowParams {
+        assert!(!jobs.is_empty() && jobs.len() <= ROW_CHAINS);
+        let mut params = RowParams::idle(key);
+        for (chain, job) in jobs.iter().enumerate() {
+            let flags = [job.flags(), job.start_flags(), job.end_flags()];
+            params.set_chain(chain, job.input(), job.counter(), flags, padded);
+        }
         params
     }
 }

@@ -309,6 +309,37 @@ pub(super) unsafe fn hash_rows2(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [
     assert!(out.len() == jobs.len() && (1..=2).contains(&jobs.len()));
     let mut padded = PaddedBlocks::uninit();
     let params = RowParams::new(key, jobs, &mut padded);
+    // SAFETY: AVX2 per the caller; `params` comes from `RowParams::new`
+    // (its pointers' invariant) with `padded` alive.
+    unsafe { run_rows2(&params, out) }
+}
+
+/// Hashes one or two independent one-block jobs as `Platform::hash_blocks`
+/// does, in the row form.
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn hash_block_rows2(key: &CvWords, flags: u8, blocks: &[[u8; BLOCK_LEN]], out: &mut [CvBytes]) {
+    assert!((1..=2).contains(&blocks.len()));
+    let mut padded = PaddedBlocks::uninit();
+    let params = RowParams::blocks(key, flags, blocks, &mut padded);
+    // SAFETY: AVX2 per the caller; `params` comes from `RowParams::blocks`
+    // (its pointers' invariant) with `padded` alive.
+    unsafe { run_rows2(&params, &mut out[..blocks.len()]) }
+}
+
+/// Runs a row-form call over the one or two chains of `params` (as many
+/// as `out` holds) and writes their values to `out`.
+///
+/// # Safety
+///
+/// AVX2; the block pointers of `params` name 64 readable bytes at every
+/// step (`asm_lanes`), and its key is readable.
+#[target_feature(enable = "avx2")]
+unsafe fn run_rows2(params: &RowParams, out: &mut [CvBytes]) {
+    assert!((1..=2).contains(&out.len()));
     let mut scratch = MaybeUninit::<RowScratch>::uninit();
     // SAFETY: AVX2 per the caller. The block pointers of `params` name 64
     // readable bytes at every step (`asm_lanes`), `padded` and the key
@@ -425,7 +456,7 @@ pub(super) unsafe fn hash_rows2(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [
             steps = const offset_of!(RowParams, steps),
             constants = sym CONSTANTS,
             iv = const offset_of!(Constants, iv),
-            in("rdi") &params,
+            in("rdi") params,
             in("rsi") scratch.as_mut_ptr(),
             out("rax") _, out("rcx") _, out("rdx") _,
             out("r8") _, out("r10") _, out("r11") _, out("r12") _, out("r13") _,
@@ -880,5 +911,353 @@ pub(super) unsafe fn hash_blocks8(key: &CvWords, flags: u8, blocks: &[[u8; BLOCK
         // SAFETY: the last step wrote its eight values to `scratch.out`.
         let written = unsafe { &*core::ptr::addr_of!((*scratch.as_ptr()).out) };
         out[full_steps * 8..count].copy_from_slice(&written[..rest]);
+    }
+}
+
+/// Memory of a 4-chain row call: the message vectors of this step and the
+/// next (`[step % 2][pair][round][column x, column y, diagonal x,
+/// diagonal y]`, both chains of a pair in one 32-byte vector), and the
+/// rows and outputs of `RowScratch`.
+#[repr(C, align(64))]
+struct RowScratch4 {
+    message: [[[[[u32; 8]; 4]; 7]; 2]; 2],
+    rows: RowScratch,
+}
+
+/// Hashes three or four jobs in the row form, as two pairs of chains in
+/// two sets of ymm registers whose instructions interleave. With eight
+/// registers for the state and two for the shifts, the message vectors do
+/// not fit: a step builds the next step's (28 a pair) in memory while its
+/// rounds run, and the rounds read them as memory operands.
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn hash_rows4(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [CvBytes]) {
+    assert!(out.len() == jobs.len() && (1..=4).contains(&jobs.len()));
+    let mut padded = PaddedBlocks::uninit();
+    let params = RowParams::new(key, jobs, &mut padded);
+    // SAFETY: AVX2 per the caller; `params` comes from `RowParams::new`
+    // (its pointers' invariant) with `padded` alive.
+    unsafe { run_rows4(&params, out) }
+}
+
+/// Hashes one to four consecutive chunks as `Platform::hash_chunks` does,
+/// in the row form; returns their number.
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn hash_chunk_rows(
+    key: &CvWords,
+    input: &[u8],
+    first_counter: u64,
+    chunk_flags: [u8; 3],
+    out: &mut [CvBytes],
+) -> usize {
+    let count = input.len().div_ceil(CHUNK_LEN);
+    let mut padded = PaddedBlocks::uninit();
+    let params = RowParams::chunks(key, input, first_counter, chunk_flags, &mut padded);
+    let out = &mut out[..count];
+    // SAFETY: AVX2 per the caller; `params` comes from `RowParams::chunks`
+    // (its pointers' invariant) with `padded` alive.
+    unsafe {
+        if count <= 2 {
+            run_rows2(&params, out)
+        } else {
+            run_rows4(&params, out)
+        }
+    };
+    count
+}
+
+/// Runs a two-set row call over the chains of `params` (as many as `out`
+/// holds, at most four) and writes their values to `out`.
+///
+/// # Safety
+///
+/// AVX2; the block pointers of `params` name 64 readable bytes at every
+/// step up to and including `steps` (`asm_lanes`), and its key is
+/// readable.
+#[target_feature(enable = "avx2")]
+unsafe fn run_rows4(params: &RowParams, out: &mut [CvBytes]) {
+    assert!((1..=4).contains(&out.len()));
+    let mut scratch = MaybeUninit::<RowScratch4>::uninit();
+    // SAFETY: forwarded from the caller; the block writes only `scratch`,
+    // reads only `params`, `scratch`, the key, the blocks and `CONSTANTS`,
+    // and declares every register it changes.
+    unsafe {
+        asm!(
+            r"
+            // Rows: ymm0-3 chains 0 and 1, ymm4-7 chains 2 and 3; ymm8 and
+            // ymm9 the shifts' scratch; ymm10-15 build the next step's
+            // message. rdi the parameters, rsi the scratch memory, r8 the
+            // constants, r9 this step's message, r14 the next step's, r12
+            // this step's fourth rows, r13 the step, rcx the next step and
+            // r10 its byte offset in a chain.
+            .macro LANE_POINTER reg, chain
+                mov \reg, [rdi + {base} + 8*(\chain)]
+                add \reg, r10
+                cmp rcx, [rdi + {whole} + 8*(\chain)]
+                cmovae \reg, [rdi + {pad} + 8*(\chain)]
+            .endm
+            .macro ROW_PAIR field, pair, dst
+                vmovq xmm10, [rdi + {counter} + 16*\pair]
+                vpinsrq xmm10, xmm10, [rdi + \field + 16*\pair], 1
+                vmovq xmm11, [rdi + {counter} + 16*\pair + 8]
+                vpinsrq xmm11, xmm11, [rdi + \field + 16*\pair + 8], 1
+                vinserti128 ymm10, ymm10, xmm11, 1
+                vmovdqa [rsi + \dst], ymm10
+            .endm
+            // Round 0's message of pair `pair` for step rcx into `dst`.
+            .macro FIRST_MESSAGE pair, dst
+                LANE_POINTER rax, 2*\pair
+                LANE_POINTER rdx, 2*\pair+1
+                vmovdqu xmm10, [rax]
+                vinserti128 ymm10, ymm10, [rdx], 1
+                vmovdqu xmm11, [rax + 16]
+                vinserti128 ymm11, ymm11, [rdx + 16], 1
+                vmovdqu xmm12, [rax + 32]
+                vinserti128 ymm12, ymm12, [rdx + 32], 1
+                vmovdqu xmm13, [rax + 48]
+                vinserti128 ymm13, ymm13, [rdx + 48], 1
+                vshufps ymm14, ymm10, ymm11, 0x88
+                vmovdqa [\dst + 896*\pair], ymm14
+                vshufps ymm14, ymm10, ymm11, 0xDD
+                vmovdqa [\dst + 896*\pair + 32], ymm14
+                vshufps ymm14, ymm12, ymm13, 0x88
+                vpshufd ymm14, ymm14, 0x93
+                vmovdqa [\dst + 896*\pair + 64], ymm14
+                vshufps ymm14, ymm12, ymm13, 0xDD
+                vpshufd ymm14, ymm14, 0x93
+                vmovdqa [\dst + 896*\pair + 96], ymm14
+            .endm
+            // Round `round`'s message of pair `pair` from round-1's, both
+            // at `dst`: the mapping of `NEXT_WORDS`, with the previous
+            // vectors read from memory (six registers).
+            .macro NEXT_MESSAGE pair, round, dst
+                .set from, 896*\pair + 128*(\round-1)
+                .set to, 896*\pair + 128*\round
+                vmovdqa ymm10, [\dst + from]
+                vshufps ymm11, ymm10, [\dst + from + 32], 0xD9
+                vpshufd ymm11, ymm11, 0x78
+                vmovdqa [\dst + to], ymm11
+                vshufps ymm12, ymm10, [\dst + from + 64], 0xA3
+                vpshufd ymm12, ymm12, 0xD8
+                vpblendd ymm12, ymm12, [\dst + from + 96], 0x88
+                vmovdqa [\dst + to + 32], ymm12
+                vmovdqa ymm10, [\dst + from + 96]
+                vunpcklps ymm13, ymm10, [\dst + from + 32]
+                vmovdqa ymm14, [\dst + from + 64]
+                vshufps ymm15, ymm14, ymm10, 0x5F
+                vshufps ymm13, ymm13, ymm15, 0x84
+                vmovdqa [\dst + to + 64], ymm13
+                vshufps ymm15, ymm14, ymm10, 0xA1
+                vpshufd ymm15, ymm15, 0x78
+                vpblendd ymm15, ymm15, [\dst + from + 32], 0x44
+                vmovdqa [\dst + to + 96], ymm15
+            .endm
+            // G on both pairs' rows (instruction by instruction), message
+            // vector `mx`, `my` (indices into a pair's round) of `round`.
+            .macro G_TWO round, mx, my
+                vpaddd ymm0, ymm0, [r9 + 128*\round + 32*\mx]
+                vpaddd ymm4, ymm4, [r9 + 896 + 128*\round + 32*\mx]
+                vpaddd ymm0, ymm0, ymm1
+                vpaddd ymm4, ymm4, ymm5
+                vpxor ymm3, ymm3, ymm0
+                vpxor ymm7, ymm7, ymm4
+                vpshufb ymm3, ymm3, [r8]
+                vpshufb ymm7, ymm7, [r8]
+                vpaddd ymm2, ymm2, ymm3
+                vpaddd ymm6, ymm6, ymm7
+                vpxor ymm1, ymm1, ymm2
+                vpxor ymm5, ymm5, ymm6
+                vpsrld ymm8, ymm1, 12
+                vpsrld ymm9, ymm5, 12
+                vpslld ymm1, ymm1, 20
+                vpslld ymm5, ymm5, 20
+                vpor ymm1, ymm1, ymm8
+                vpor ymm5, ymm5, ymm9
+                vpaddd ymm0, ymm0, [r9 + 128*\round + 32*\my]
+                vpaddd ymm4, ymm4, [r9 + 896 + 128*\round + 32*\my]
+                vpaddd ymm0, ymm0, ymm1
+                vpaddd ymm4, ymm4, ymm5
+                vpxor ymm3, ymm3, ymm0
+                vpxor ymm7, ymm7, ymm4
+                vpshufb ymm3, ymm3, [r8 + 32]
+                vpshufb ymm7, ymm7, [r8 + 32]
+                vpaddd ymm2, ymm2, ymm3
+                vpaddd ymm6, ymm6, ymm7
+                vpxor ymm1, ymm1, ymm2
+                vpxor ymm5, ymm5, ymm6
+                vpsrld ymm8, ymm1, 7
+                vpsrld ymm9, ymm5, 7
+                vpslld ymm1, ymm1, 25
+                vpslld ymm5, ymm5, 25
+                vpor ymm1, ymm1, ymm8
+                vpor ymm5, ymm5, ymm9
+            .endm
+            .macro ROUND round
+                G_TWO \round, 0, 1
+                vpshufd ymm0, ymm0, 0x93
+                vpshufd ymm4, ymm4, 0x93
+                vpshufd ymm2, ymm2, 0x39
+                vpshufd ymm6, ymm6, 0x39
+                vpshufd ymm3, ymm3, 0x4E
+                vpshufd ymm7, ymm7, 0x4E
+                G_TWO \round, 2, 3
+                vpshufd ymm0, ymm0, 0x39
+                vpshufd ymm4, ymm4, 0x39
+                vpshufd ymm2, ymm2, 0x93
+                vpshufd ymm6, ymm6, 0x93
+                vpshufd ymm3, ymm3, 0x4E
+                vpshufd ymm7, ymm7, 0x4E
+            .endm
+            // Keeps the value of chain `chain` when this step was its last.
+            .macro KEEP chain, row0, row1, half
+                cmp r13, [rdi + {last_block} + 8*\chain]
+                jne 7f
+                .if \half == 0
+                    vmovdqu [rsi + {out} + 64*(\chain/2) + 16*(\chain%2)], xmm\row0
+                    vmovdqu [rsi + {out} + 64*(\chain/2) + 32 + 16*(\chain%2)], xmm\row1
+                .else
+                    vextracti128 [rsi + {out} + 64*(\chain/2) + 16*(\chain%2)], ymm\row0, 1
+                    vextracti128 [rsi + {out} + 64*(\chain/2) + 32 + 16*(\chain%2)], ymm\row1, 1
+                .endif
+                7:
+            .endm
+            // The last block of chain `chain` at this step: its lane of
+            // the fourth row `row` from the pair's last rows at `last`.
+            .macro LAST_ROW chain, row, last, mask
+                cmp r13, [rdi + {last_block} + 8*\chain]
+                jne 7f
+                vpblendd ymm\row, ymm\row, [rsi + \last], \mask
+                7:
+            .endm
+
+            lea r8, [rip + {constants}]
+            ROW_PAIR {first}, 0, {rows}
+            ROW_PAIR {middle}, 0, {rows} + 32
+            ROW_PAIR {last}, 0, {rows} + 64
+            ROW_PAIR {first}, 1, {rows} + 128
+            ROW_PAIR {middle}, 1, {rows} + 128 + 32
+            ROW_PAIR {last}, 1, {rows} + 128 + 64
+            mov rax, [rdi + {key}]
+            vbroadcasti128 ymm0, [rax]
+            vbroadcasti128 ymm1, [rax + 16]
+            vmovdqa ymm4, ymm0
+            vmovdqa ymm5, ymm1
+            mov r9, rsi
+            lea r14, [rsi + 1792]
+            xor ecx, ecx
+            xor r10d, r10d
+            FIRST_MESSAGE 0, r9
+            FIRST_MESSAGE 1, r9
+            .irp round, 1, 2, 3, 4, 5, 6
+                NEXT_MESSAGE 0, \round, r9
+                NEXT_MESSAGE 1, \round, r9
+            .endr
+            mov r12, {rows}
+            mov r11, [rdi + {steps}]
+            xor r13d, r13d
+
+            2:
+            lea rcx, [r13 + 1]
+            mov r10, rcx
+            shl r10, 6
+            vbroadcasti128 ymm2, [r8 + {iv}]
+            vmovdqa ymm6, ymm2
+            vmovdqa ymm3, [rsi + r12]
+            vmovdqa ymm7, [rsi + r12 + 128]
+            LAST_ROW 0, 3, {rows} + 64, 0x0F
+            LAST_ROW 1, 3, {rows} + 64, 0xF0
+            LAST_ROW 2, 7, {rows} + 128 + 64, 0x0F
+            LAST_ROW 3, 7, {rows} + 128 + 64, 0xF0
+            cmp rcx, r11
+            jae 3f
+            // The next step's message, spread over this step's rounds.
+            FIRST_MESSAGE 0, r14
+            ROUND 0
+            NEXT_MESSAGE 0, 1, r14
+            NEXT_MESSAGE 0, 2, r14
+            ROUND 1
+            NEXT_MESSAGE 0, 3, r14
+            NEXT_MESSAGE 0, 4, r14
+            ROUND 2
+            NEXT_MESSAGE 0, 5, r14
+            NEXT_MESSAGE 0, 6, r14
+            FIRST_MESSAGE 1, r14
+            ROUND 3
+            NEXT_MESSAGE 1, 1, r14
+            NEXT_MESSAGE 1, 2, r14
+            ROUND 4
+            NEXT_MESSAGE 1, 3, r14
+            NEXT_MESSAGE 1, 4, r14
+            ROUND 5
+            NEXT_MESSAGE 1, 5, r14
+            NEXT_MESSAGE 1, 6, r14
+            ROUND 6
+            jmp 4f
+            // The last step: no next message.
+            3:
+            .irp round, 0, 1, 2, 3, 4, 5, 6
+                ROUND \round
+            .endr
+            4:
+            vpxor ymm0, ymm0, ymm2
+            vpxor ymm1, ymm1, ymm3
+            vpxor ymm4, ymm4, ymm6
+            vpxor ymm5, ymm5, ymm7
+            KEEP 0, 0, 1, 0
+            KEEP 1, 0, 1, 1
+            KEEP 2, 4, 5, 0
+            KEEP 3, 4, 5, 1
+            mov r12, {rows} + 32
+            xchg r9, r14
+            inc r13
+            cmp r13, r11
+            jb 2b
+            vzeroupper
+            .purgem LANE_POINTER
+            .purgem ROW_PAIR
+            .purgem FIRST_MESSAGE
+            .purgem NEXT_MESSAGE
+            .purgem G_TWO
+            .purgem ROUND
+            .purgem KEEP
+            .purgem LAST_ROW
+            ",
+            base = const offset_of!(RowParams, base),
+            whole = const offset_of!(RowParams, whole),
+            pad = const offset_of!(RowParams, pad),
+            key = const offset_of!(RowParams, key),
+            counter = const offset_of!(RowParams, counter),
+            first = const offset_of!(RowParams, first),
+            middle = const offset_of!(RowParams, middle),
+            last = const offset_of!(RowParams, last),
+            last_block = const offset_of!(RowParams, last_block),
+            steps = const offset_of!(RowParams, steps),
+            rows = const offset_of!(RowScratch4, rows) + offset_of!(RowScratch, rows),
+            out = const offset_of!(RowScratch4, rows) + offset_of!(RowScratch, out),
+            constants = sym CONSTANTS,
+            iv = const offset_of!(Constants, iv),
+            in("rdi") params,
+            in("rsi") scratch.as_mut_ptr(),
+            out("rax") _, out("rcx") _, out("rdx") _, out("r8") _, out("r9") _,
+            out("r10") _, out("r11") _, out("r12") _, out("r13") _, out("r14") _,
+            out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
+            out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
+            out("ymm8") _, out("ymm9") _, out("ymm10") _, out("ymm11") _,
+            out("ymm12") _, out("ymm13") _, out("ymm14") _, out("ymm15") _,
+            options(nostack),
+        );
+    }
+    // SAFETY: every chain has a last block at some step, where the block
+    // above stored its value (its lane of the outputs).
+    let written = unsafe { &*core::ptr::addr_of!((*scratch.as_ptr()).rows.out) };
+    for (chain, value) in out.iter_mut().enumerate() {
+        *value = row_output(written, chain);
     }
 }

@@ -1120,11 +1120,64 @@ pub(super) unsafe fn hash_rows(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [C
     assert!(out.len() == jobs.len() && (1..=ROW_CHAINS).contains(&jobs.len()));
     let mut padded = PaddedBlocks::uninit();
     let params = RowParams::new(key, jobs, &mut padded);
+    // SAFETY: the CPU features are the caller's contract; `params` comes
+    // from `RowParams::new` (its pointers' invariant) with `padded` alive.
+    unsafe { run_rows(&params, out) }
+}
+
+/// Hashes one to four consecutive chunks as `Platform::hash_chunks` does,
+/// in the row form; returns their number.
+///
+/// # Safety
+///
+/// The CPU must support AVX-512F and AVX-512VL.
+#[target_feature(enable = "avx512f,avx512vl,avx2")]
+pub(super) unsafe fn hash_chunk_rows(
+    key: &CvWords,
+    input: &[u8],
+    first_counter: u64,
+    chunk_flags: [u8; 3],
+    out: &mut [CvBytes],
+) -> usize {
+    let count = input.len().div_ceil(CHUNK_LEN);
+    let mut padded = PaddedBlocks::uninit();
+    let params = RowParams::chunks(key, input, first_counter, chunk_flags, &mut padded);
+    // SAFETY: the CPU features are the caller's contract; `params` comes
+    // from `RowParams::chunks` (its pointers' invariant) with `padded` alive.
+    unsafe { run_rows(&params, &mut out[..count]) };
+    count
+}
+
+/// Hashes one to four independent one-block jobs as `Platform::hash_blocks`
+/// does, in the row form.
+///
+/// # Safety
+///
+/// The CPU must support AVX-512F and AVX-512VL.
+#[target_feature(enable = "avx512f,avx512vl,avx2")]
+pub(super) unsafe fn hash_block_rows(key: &CvWords, flags: u8, blocks: &[[u8; BLOCK_LEN]], out: &mut [CvBytes]) {
+    let mut padded = PaddedBlocks::uninit();
+    let params = RowParams::blocks(key, flags, blocks, &mut padded);
+    // SAFETY: the CPU features are the caller's contract; `params` comes
+    // from `RowParams::blocks` (its pointers' invariant) with `padded` alive.
+    unsafe { run_rows(&params, &mut out[..blocks.len()]) }
+}
+
+/// Runs a row-form call over the chains of `params`, whose number is
+/// `out.len()`, and writes their values to `out`.
+///
+/// # Safety
+///
+/// AVX-512F + VL; the block pointers of `params` name 64 readable bytes at
+/// every step (`asm_lanes`), and its key is readable.
+#[target_feature(enable = "avx512f,avx512vl,avx2")]
+unsafe fn run_rows(params: &RowParams, out: &mut [CvBytes]) {
+    assert!((1..=ROW_CHAINS).contains(&out.len()));
     let mut scratch = MaybeUninit::<RowScratch>::uninit();
-    if jobs.len() <= 2 {
+    if out.len() <= 2 {
         // SAFETY: AVX-512F + VL are enabled (the caller's contract). The
         // block pointers of `params` name 64 readable bytes at every step
-        // (`asm_lanes`), `padded` and the key outlive the block; it writes
+        // and the key is readable (the caller's contract); it writes
         // only `scratch`, reads only `params`, `scratch`, the key, the
         // blocks and `ROW_CONSTANTS`, and declares every register it
         // changes.
@@ -1205,7 +1258,7 @@ pub(super) unsafe fn hash_rows(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [C
                 out = const offset_of!(RowScratch, out),
                 constants = sym ROW_CONSTANTS,
                 iv = const offset_of!(RowConstants, iv),
-                in("rdi") &params,
+                in("rdi") params,
                 in("rsi") scratch.as_mut_ptr(),
                 out("rax") _, out("rcx") _, out("rdx") _,
                 out("r8") _, out("r10") _, out("r11") _, out("r12") _, out("r13") _,
@@ -1315,7 +1368,7 @@ pub(super) unsafe fn hash_rows(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [C
                 out = const offset_of!(RowScratch, out),
                 constants = sym ROW_CONSTANTS,
                 iv = const offset_of!(RowConstants, iv),
-                in("rdi") &params,
+                in("rdi") params,
                 in("rsi") scratch.as_mut_ptr(),
                 out("rax") _, out("rcx") _, out("rdx") _,
                 out("r8") _, out("r10") _, out("r11") _, out("r12") _, out("r13") _,

@@ -189,10 +189,18 @@ impl Platform {
         assert!(count > 0 && out.len() >= count, "one output per chunk");
         let mut done = 0;
         #[cfg(all(target_arch = "x86_64", not(miri)))]
-        if self.backend == Backend::Avx512Asm {
+        if self.backend == Backend::Avx512Asm && count <= 4 {
+            let chunk_flags = [flags, start_flags, end_flags];
+            // SAFETY: the platform is supported: the CPU has AVX-512F + VL.
+            return unsafe { avx512_asm::hash_chunk_rows(key, input, first_counter, chunk_flags, out) };
+        } else if self.backend == Backend::Avx512Asm {
             let chunk_flags = [flags, start_flags, end_flags];
             // SAFETY: the platform is supported: the CPU has AVX-512F + VL and BMI2.
             done = unsafe { avx512_asm::hash_whole_chunks(key, input, first_counter, chunk_flags, out) };
+        } else if self.backend == Backend::Avx2Asm && count <= 4 {
+            let chunk_flags = [flags, start_flags, end_flags];
+            // SAFETY: the platform is supported: the CPU has AVX2.
+            return unsafe { avx2_asm::hash_chunk_rows(key, input, first_counter, chunk_flags, out) };
         } else if self.backend == Backend::Avx2Asm {
             let chunk_flags = [flags, start_flags, end_flags];
             // SAFETY: the platform is supported: the CPU has AVX2 and BMI2.
@@ -225,12 +233,16 @@ impl Platform {
         let (blocks, rest) = blocks.as_chunks::<BLOCK_LEN>();
         assert!(rest.is_empty() && out.len() >= blocks.len(), "one output per whole block");
         #[cfg(all(target_arch = "x86_64", not(miri)))]
-        if self.backend == Backend::Avx512Asm && blocks.len() > 8 {
+        match (self.backend, blocks.len()) {
             // SAFETY: the platform is supported: the CPU has AVX-512F + VL and BMI2.
-            return unsafe { avx512_asm::hash_blocks16(key, flags, blocks, out) };
-        } else if self.backend == Backend::Avx2Asm && blocks.len() > 2 {
+            (Backend::Avx512Asm, 9..) => return unsafe { avx512_asm::hash_blocks16(key, flags, blocks, out) },
+            // SAFETY: the platform is supported: the CPU has AVX-512F + VL.
+            (Backend::Avx512Asm, 1..=4) => return unsafe { avx512_asm::hash_block_rows(key, flags, blocks, out) },
             // SAFETY: the platform is supported: the CPU has AVX2 and BMI2.
-            return unsafe { avx2_asm::hash_blocks8(key, flags, blocks, out) };
+            (Backend::Avx2Asm, 3..) => return unsafe { avx2_asm::hash_blocks8(key, flags, blocks, out) },
+            // SAFETY: the platform is supported: the CPU has AVX2.
+            (Backend::Avx2Asm, 1..=2) => return unsafe { avx2_asm::hash_block_rows2(key, flags, blocks, out) },
+            _ => {}
         }
         let lanes = self.backend.lanes();
         for (group, out) in blocks.chunks(lanes).zip(out.chunks_mut(lanes)) {
@@ -282,7 +294,10 @@ impl Platform {
                 (Backend::Avx512, _) => now_out[0] = unsafe { avx512::hash_job(key, &now[0]) },
                 #[cfg(all(target_arch = "x86_64", not(miri)))]
                 // SAFETY: the platform is supported: the CPU has AVX2 and BMI2.
-                (Backend::Avx2Asm, 3..) => unsafe { avx2_asm::hash_lanes8(key, now, now_out) },
+                (Backend::Avx2Asm, 5..) => unsafe { avx2_asm::hash_lanes8(key, now, now_out) },
+                #[cfg(all(target_arch = "x86_64", not(miri)))]
+                // SAFETY: the platform is supported: the CPU has AVX2.
+                (Backend::Avx2Asm, 3..=4) => unsafe { avx2_asm::hash_rows4(key, now, now_out) },
                 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
                 // SAFETY: the platform is supported: the CPU has AVX2.
                 (Backend::Avx2, 5..) => unsafe { avx2::hash_lanes8(key, now, now_out) },
