@@ -373,3 +373,183 @@ pub(super) fn row_output(written: &RowOutputs, chain: usize) -> [u8; 32] {
     }
     out
 }
+
+/// The single-block entry points of an assembly file, over its
+/// `compress_chain(cv_in, cv_out, blocks, count, counter, [first, rest],
+/// xof)` (see `avx512_asm::compress_chain`): the same three wrappers for
+/// every instruction set, under that file's `#[target_feature]`.
+macro_rules! single_block_entry_points {
+    ($features:literal, $cpu:literal) => {
+        /// Compresses one block into `cv` (the chaining-value half of the output).
+        ///
+        /// # Safety
+        ///
+        #[doc = $cpu]
+        #[target_feature(enable = $features)]
+        pub(super) unsafe fn compress_in_place(
+            cv: &mut CvWords,
+            block: &[u8; BLOCK_LEN],
+            block_len: u8,
+            counter: u64,
+            flags: u8,
+        ) {
+            let row = len_flags(block_len as u32, flags);
+            let cv = cv.as_mut_ptr();
+            // SAFETY: the CPU features per the caller; `cv` is 32 readable
+            // and writable bytes, `block` 64 readable ones.
+            unsafe { compress_chain(cv, cv, block.as_ptr(), 1, counter, [row, row], core::ptr::null_mut()) }
+        }
+
+        /// All 64 output bytes of one compression, for extended output.
+        ///
+        /// # Safety
+        ///
+        #[doc = $cpu]
+        #[target_feature(enable = $features)]
+        pub(super) unsafe fn compress_xof(
+            cv: &CvWords,
+            block: &[u8; BLOCK_LEN],
+            block_len: u8,
+            counter: u64,
+            flags: u8,
+        ) -> [u8; BLOCK_LEN] {
+            let row = len_flags(block_len as u32, flags);
+            let mut out = [0u8; BLOCK_LEN];
+            let (cv_in, cv_out) = (cv.as_ptr(), core::ptr::null_mut());
+            // SAFETY: the CPU features per the caller; `cv` is 32 readable
+            // bytes, `block` 64, `out` 64 writable ones (so `cv_out` is not
+            // written).
+            unsafe { compress_chain(cv_in, cv_out, block.as_ptr(), 1, counter, [row, row], out.as_mut_ptr()) };
+            out
+        }
+
+        /// Compresses whole blocks into `cv` one after another, the first
+        /// with `first_flags` added: every block of a chunk but its last.
+        ///
+        /// # Safety
+        ///
+        #[doc = $cpu]
+        #[target_feature(enable = $features)]
+        pub(super) unsafe fn compress_blocks(
+            cv: &mut CvWords,
+            blocks: &[[u8; BLOCK_LEN]],
+            counter: u64,
+            flags: u8,
+            first_flags: u8,
+        ) {
+            if blocks.is_empty() {
+                return;
+            }
+            let rows = [len_flags(BLOCK_LEN as u32, flags | first_flags), len_flags(BLOCK_LEN as u32, flags)];
+            let cv = cv.as_mut_ptr();
+            // SAFETY: the CPU features per the caller; `cv` is 32 readable
+            // and writable bytes, `blocks` 64 readable bytes per block.
+            unsafe {
+                compress_chain(cv, cv, blocks.as_ptr().cast(), blocks.len(), counter, rows, core::ptr::null_mut())
+            }
+        }
+    };
+}
+pub(super) use single_block_entry_points;
+
+/// The end of a `compress_chain` block (`avx512_asm`, `avx2_asm`): after
+/// a block's rounds, on to the next block (rsi, rcx) with the new chaining
+/// value in xmm0-1 and the later blocks' length and flags (rax) in r11;
+/// after the last, the value to `cv_out` (r10), or all 64 output bytes to
+/// `xof` (r9) when it is not null (using `cv_in`, rdi, and xmm12-15).
+/// VEX-encoded where it can be, so the same text serves AVX2 and AVX-512.
+macro_rules! chain_tail {
+    () => {
+        r"
+            mov r11, rax
+            add rsi, 64
+            dec rcx
+            jz 3f
+            vpxor xmm0, xmm0, xmm2
+            vpxor xmm1, xmm1, xmm3
+            jmp 2b
+            3:
+            test r9, r9
+            jnz 4f
+            vpxor xmm0, xmm0, xmm2
+            vpxor xmm1, xmm1, xmm3
+            vmovdqu [r10], xmm0
+            vmovdqu [r10 + 16], xmm1
+            jmp 5f
+            4:
+            vpxor xmm12, xmm0, xmm2
+            vpxor xmm13, xmm1, xmm3
+            vpxor xmm14, xmm2, [rdi]
+            vpxor xmm15, xmm3, [rdi + 16]
+            vmovdqu [r9], xmm12
+            vmovdqu [r9 + 16], xmm13
+            vmovdqu [r9 + 32], xmm14
+            vmovdqu [r9 + 48], xmm15
+            5:
+        "
+    };
+}
+pub(super) use chain_tail;
+
+/// The job and tree-level entry points of a transposed kernel `$run` of
+/// `$lanes` lanes (8 or 16) over a `$scratch` with a `[[u8; 32]; $lanes]`
+/// field `out`: the same two wrappers for every instruction set.
+macro_rules! transposed_entry_points {
+    ($lanes:literal, $features:literal, $cpu:literal, $run:ident, $scratch:ty, $hash_lanes:ident, $hash_blocks:ident) => {
+        #[doc = concat!("Hashes up to ", $lanes, " jobs side by side.")]
+        ///
+        /// # Safety
+        ///
+        #[doc = $cpu]
+        #[target_feature(enable = $features)]
+        pub(super) unsafe fn $hash_lanes(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [CvBytes]) {
+            assert!(out.len() == jobs.len());
+            let mut padded = PaddedBlocks::uninit();
+            let mut scratch = MaybeUninit::<$scratch>::uninit();
+            let direct = out.len() == $lanes;
+            let destination = if direct {
+                out.as_mut_ptr().cast::<u8>()
+            } else {
+                // SAFETY: a field of the scratch memory; no reference is made.
+                unsafe { core::ptr::addr_of_mut!((*scratch.as_mut_ptr()).out).cast::<u8>() }
+            };
+            let params = LaneParams::new(key, jobs, $lanes, destination, &mut padded);
+            // SAFETY: the CPU features are the caller's contract; `params`
+            // comes from `LaneParams::new` (its pointers' invariant),
+            // `padded` outlives the call, and the values go to `out` when it
+            // holds all the lanes, else to `scratch`.
+            unsafe { $run(&params, &mut scratch) };
+            if !direct {
+                // SAFETY: the call wrote every lane's value to `scratch.out`.
+                let written = unsafe { &*core::ptr::addr_of!((*scratch.as_ptr()).out) };
+                out.copy_from_slice(&written[..out.len()]);
+            }
+        }
+
+        #[doc = concat!("Hashes independent one-block jobs as `Platform::hash_blocks` does, ", $lanes, " a step.")]
+        ///
+        /// # Safety
+        ///
+        #[doc = $cpu]
+        #[target_feature(enable = $features)]
+        pub(super) unsafe fn $hash_blocks(key: &CvWords, flags: u8, blocks: &[[u8; BLOCK_LEN]], out: &mut [CvBytes]) {
+            let count = blocks.len();
+            assert!(count > 0 && out.len() >= count);
+            let full_steps = count / $lanes;
+            let params = LaneParams::blocks(key, flags, blocks, $lanes, out.as_mut_ptr().cast(), full_steps);
+            let mut scratch = MaybeUninit::<$scratch>::uninit();
+            // SAFETY: the CPU features are the caller's contract; `params`
+            // comes from `LaneParams::blocks`, whose pointers stay inside
+            // `blocks` or the idle chunk; the first `full_steps` steps write
+            // all their values to `out`, which has room for them.
+            unsafe { $run(&params, &mut scratch) };
+            let rest = count % $lanes;
+            if rest > 0 {
+                // SAFETY: the last step wrote its values to `scratch.out`.
+                let written = unsafe { &*core::ptr::addr_of!((*scratch.as_ptr()).out) };
+                out[full_steps * $lanes..count].copy_from_slice(&written[..rest]);
+            }
+        }
+    };
+}
+pub(super) use transposed_entry_points;

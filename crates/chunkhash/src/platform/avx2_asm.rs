@@ -128,6 +128,26 @@ macro_rules! purge_avx2_row_macros {
     };
 }
 
+/// `ROW_PAIR`, for the row kernels over a `RowParams` (the `counter`
+/// operand names its field).
+macro_rules! avx2_row_params_macros {
+    () => {
+        r"
+        // The fourth rows of pair `pair` for its blocks `field` (an offset
+        // into the `RowParams` at rdi): counter and length + flags of each
+        // chain, from 8-byte loads, to rsi + `dst` (xmm10-11 scratch).
+        .macro ROW_PAIR field, pair, dst
+            vmovq xmm10, [rdi + {counter} + 16*\pair]
+            vpinsrq xmm10, xmm10, [rdi + \field + 16*\pair], 1
+            vmovq xmm11, [rdi + {counter} + 16*\pair + 8]
+            vpinsrq xmm11, xmm11, [rdi + \field + 16*\pair + 8], 1
+            vinserti128 ymm10, ymm10, xmm11, 1
+            vmovdqa [rsi + \dst], ymm10
+        .endm
+        "
+    };
+}
+
 /// Compresses `count >= 1` blocks at `blocks` one after another, as
 /// `avx512_asm::compress_chain` does (the same contract), with AVX2.
 ///
@@ -184,31 +204,9 @@ unsafe fn compress_chain(
             ROUND 4, 5, 6, 7, 8, 9, 10, 11, 1
             ROUND 8, 9, 10, 11, 4, 5, 6, 7, 1
             ROUND 4, 5, 6, 7, 8, 9, 10, 11, 0
-            mov r11, rax
-            add rsi, 64
-            dec rcx
-            jz 3f
-            vpxor xmm0, xmm0, xmm2
-            vpxor xmm1, xmm1, xmm3
-            jmp 2b
-            3:
-            test r9, r9
-            jnz 4f
-            vpxor xmm0, xmm0, xmm2
-            vpxor xmm1, xmm1, xmm3
-            vmovdqu [r10], xmm0
-            vmovdqu [r10 + 16], xmm1
-            jmp 5f
-            4:
-            vpxor xmm12, xmm0, xmm2
-            vpxor xmm13, xmm1, xmm3
-            vpxor xmm14, xmm2, [rdi]
-            vpxor xmm15, xmm3, [rdi + 16]
-            vmovdqu [r9], xmm12
-            vmovdqu [r9 + 16], xmm13
-            vmovdqu [r9 + 32], xmm14
-            vmovdqu [r9 + 48], xmm15
-            5:
+            ",
+            super::asm_lanes::chain_tail!(),
+            r"
             .purgem ROUND
             ",
             purge_avx2_row_macros!(),
@@ -232,71 +230,7 @@ unsafe fn compress_chain(
     }
 }
 
-/// Compresses one block into `cv` (the chaining-value half of the output).
-///
-/// # Safety
-///
-/// The CPU must support AVX2.
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn compress_in_place(
-    cv: &mut CvWords,
-    block: &[u8; BLOCK_LEN],
-    block_len: u8,
-    counter: u64,
-    flags: u8,
-) {
-    let row = len_flags(block_len as u32, flags);
-    let cv = cv.as_mut_ptr();
-    // SAFETY: AVX2 per the caller; `cv` is 32 readable and writable bytes,
-    // `block` 64 readable ones.
-    unsafe { compress_chain(cv, cv, block.as_ptr(), 1, counter, [row, row], core::ptr::null_mut()) }
-}
-
-/// All 64 output bytes of one compression, for extended output.
-///
-/// # Safety
-///
-/// The CPU must support AVX2.
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn compress_xof(
-    cv: &CvWords,
-    block: &[u8; BLOCK_LEN],
-    block_len: u8,
-    counter: u64,
-    flags: u8,
-) -> [u8; BLOCK_LEN] {
-    let row = len_flags(block_len as u32, flags);
-    let mut out = [0u8; BLOCK_LEN];
-    let (cv_in, cv_out) = (cv.as_ptr(), core::ptr::null_mut());
-    // SAFETY: AVX2 per the caller; `cv` is 32 readable bytes, `block` 64,
-    // `out` 64 writable ones (so `cv_out` is not written).
-    unsafe { compress_chain(cv_in, cv_out, block.as_ptr(), 1, counter, [row, row], out.as_mut_ptr()) };
-    out
-}
-
-/// Compresses whole blocks into `cv` one after another, the first with
-/// `first_flags` added: every block of a chunk but its last.
-///
-/// # Safety
-///
-/// The CPU must support AVX2.
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn compress_blocks(
-    cv: &mut CvWords,
-    blocks: &[[u8; BLOCK_LEN]],
-    counter: u64,
-    flags: u8,
-    first_flags: u8,
-) {
-    if blocks.is_empty() {
-        return;
-    }
-    let rows = [len_flags(BLOCK_LEN as u32, flags | first_flags), len_flags(BLOCK_LEN as u32, flags)];
-    let cv = cv.as_mut_ptr();
-    // SAFETY: AVX2 per the caller; `cv` is 32 readable and writable bytes,
-    // `blocks` 64 readable bytes per block.
-    unsafe { compress_chain(cv, cv, blocks.as_ptr().cast(), blocks.len(), counter, rows, core::ptr::null_mut()) }
-}
+super::asm_lanes::single_block_entry_points!("avx2", "The CPU must support AVX2.");
 
 /// Hashes one or two jobs in the row form, side by side in the two 128-bit
 /// lanes of ymm registers (a job per lane).
@@ -349,19 +283,12 @@ unsafe fn run_rows2(params: &RowParams, out: &mut [CvBytes]) {
     unsafe {
         asm!(
             avx2_row_macros!(),
+            avx2_row_params_macros!(),
             r"
             // Rows in ymm0-3 (chain 0 low, chain 1 high), message words in
             // ymm4-7 and ymm8-11 by turns, ymm12-15 scratch; rdi the
             // parameters, rsi the outputs, r8 the constants, r12 this
             // step's fourth rows, r13 the step.
-            .macro ROW_PAIR field, dst
-                vmovq xmm2, [rdi + {counter}]
-                vpinsrq xmm2, xmm2, [rdi + \field], 1
-                vmovq xmm3, [rdi + {counter} + 8]
-                vpinsrq xmm3, xmm3, [rdi + \field + 8], 1
-                vinserti128 ymm2, ymm2, xmm3, 1
-                vmovdqa [rsi + \dst], ymm2
-            .endm
             .macro LANE_POINTER reg, chain
                 mov \reg, [rdi + {base} + 8*\chain]
                 add \reg, r10
@@ -378,9 +305,9 @@ unsafe fn run_rows2(params: &RowParams, out: &mut [CvBytes]) {
                 UNDIAGONALIZE ymm, 0, 2, 3
             .endm
             lea r8, [rip + {constants}]
-            ROW_PAIR {first}, {rows}
-            ROW_PAIR {middle}, {rows} + 32
-            ROW_PAIR {last}, {rows} + 64
+            ROW_PAIR {first}, 0, {rows}
+            ROW_PAIR {middle}, 0, {rows} + 32
+            ROW_PAIR {last}, 0, {rows} + 64
             mov rax, [rdi + {key}]
             vbroadcasti128 ymm0, [rax]
             vbroadcasti128 ymm1, [rax + 16]
@@ -566,22 +493,17 @@ unsafe fn run8(params: &LaneParams, scratch: &mut MaybeUninit<Scratch8>) {
                 vpxor ymm\b1, ymm\b1, ymm\c1
                 vpxor ymm\b2, ymm\b2, ymm\c2
                 vpxor ymm\b3, ymm\b3, ymm\c3
-                vpsrld ymm11, ymm\b0, \n
-                vpslld ymm\b0, ymm\b0, 32-\n
-                vpor ymm\b0, ymm\b0, ymm11
-                vpsrld ymm11, ymm\b1, \n
-                vpslld ymm\b1, ymm\b1, 32-\n
-                vpor ymm\b1, ymm\b1, ymm11
-                vpsrld ymm11, ymm\b2, \n
-                vpslld ymm\b2, ymm\b2, 32-\n
-                vpor ymm\b2, ymm\b2, ymm11
-                vpsrld ymm11, ymm\b3, \n
-                vpslld ymm\b3, ymm\b3, 32-\n
-                vpor ymm\b3, ymm\b3, ymm11
+                .irp b, \b0, \b1, \b2, \b3
+                    vpsrld ymm11, ymm\b, \n
+                    vpslld ymm\b, ymm\b, 32-\n
+                    vpor ymm\b, ymm\b, ymm11
+                .endr
             .endm
-            // G on four columns or diagonals (register numbers; 11 stands
-            // for v11 in memory), message words x and y at r8.
-            .macro G4 a0,b0,c0,d0, a1,b1,c1,d1, a2,b2,c2,d2, a3,b3,c3,d3, x0,x1,x2,x3, y0,y1,y2,y3
+            // Half of G on four columns or diagonals (register numbers; 11
+            // stands for v11 in memory): a += m + b, d = (d ^ a) >>> 16 or
+            // 8 (a byte shuffle, pattern at `shuffle`), c += d, b = (b ^ c)
+            // >>> n, message words x at r8.
+            .macro HALF_G4 shuffle, n, a0,b0,c0,d0, a1,b1,c1,d1, a2,b2,c2,d2, a3,b3,c3,d3, x0,x1,x2,x3
                 vpaddd ymm\a0, ymm\a0, [r8 + 32*\x0]
                 vpaddd ymm\a1, ymm\a1, [r8 + 32*\x1]
                 vpaddd ymm\a2, ymm\a2, [r8 + 32*\x2]
@@ -590,40 +512,24 @@ unsafe fn run8(params: &LaneParams, scratch: &mut MaybeUninit<Scratch8>) {
                 vpaddd ymm\a1, ymm\a1, ymm\b1
                 vpaddd ymm\a2, ymm\a2, ymm\b2
                 vpaddd ymm\a3, ymm\a3, ymm\b3
-                vpxor ymm\d0, ymm\d0, ymm\a0
-                vpxor ymm\d1, ymm\d1, ymm\a1
-                vpxor ymm\d2, ymm\d2, ymm\a2
-                vpxor ymm\d3, ymm\d3, ymm\a3
-                vpshufb ymm\d0, ymm\d0, [rip + {constants} + {rotate16}]
-                vpshufb ymm\d1, ymm\d1, [rip + {constants} + {rotate16}]
-                vpshufb ymm\d2, ymm\d2, [rip + {constants} + {rotate16}]
-                vpshufb ymm\d3, ymm\d3, [rip + {constants} + {rotate16}]
+                XOR_SHUFFLE \shuffle, \d0, \a0
+                XOR_SHUFFLE \shuffle, \d1, \a1
+                XOR_SHUFFLE \shuffle, \d2, \a2
+                XOR_SHUFFLE \shuffle, \d3, \a3
                 ADD_C \c0, \d0
                 ADD_C \c1, \d1
                 ADD_C \c2, \d2
                 ADD_C \c3, \d3
-                XOR_SHIFT_ROTATE 12, \b0, \c0, \b1, \c1, \b2, \c2, \b3, \c3
-                vpaddd ymm\a0, ymm\a0, [r8 + 32*\y0]
-                vpaddd ymm\a1, ymm\a1, [r8 + 32*\y1]
-                vpaddd ymm\a2, ymm\a2, [r8 + 32*\y2]
-                vpaddd ymm\a3, ymm\a3, [r8 + 32*\y3]
-                vpaddd ymm\a0, ymm\a0, ymm\b0
-                vpaddd ymm\a1, ymm\a1, ymm\b1
-                vpaddd ymm\a2, ymm\a2, ymm\b2
-                vpaddd ymm\a3, ymm\a3, ymm\b3
-                vpxor ymm\d0, ymm\d0, ymm\a0
-                vpxor ymm\d1, ymm\d1, ymm\a1
-                vpxor ymm\d2, ymm\d2, ymm\a2
-                vpxor ymm\d3, ymm\d3, ymm\a3
-                vpshufb ymm\d0, ymm\d0, [rip + {constants} + {rotate8}]
-                vpshufb ymm\d1, ymm\d1, [rip + {constants} + {rotate8}]
-                vpshufb ymm\d2, ymm\d2, [rip + {constants} + {rotate8}]
-                vpshufb ymm\d3, ymm\d3, [rip + {constants} + {rotate8}]
-                ADD_C \c0, \d0
-                ADD_C \c1, \d1
-                ADD_C \c2, \d2
-                ADD_C \c3, \d3
-                XOR_SHIFT_ROTATE 7, \b0, \c0, \b1, \c1, \b2, \c2, \b3, \c3
+                XOR_SHIFT_ROTATE \n, \b0, \c0, \b1, \c1, \b2, \c2, \b3, \c3
+            .endm
+            .macro XOR_SHUFFLE shuffle, d, a
+                vpxor ymm\d, ymm\d, ymm\a
+                vpshufb ymm\d, ymm\d, [rip + {constants} + \shuffle]
+            .endm
+            // G on four columns or diagonals, message words x then y.
+            .macro G4 a0,b0,c0,d0, a1,b1,c1,d1, a2,b2,c2,d2, a3,b3,c3,d3, x0,x1,x2,x3, y0,y1,y2,y3
+                HALF_G4 {rotate16}, 12, \a0,\b0,\c0,\d0, \a1,\b1,\c1,\d1, \a2,\b2,\c2,\d2, \a3,\b3,\c3,\d3, \x0,\x1,\x2,\x3
+                HALF_G4 {rotate8}, 7, \a0,\b0,\c0,\d0, \a1,\b1,\c1,\d1, \a2,\b2,\c2,\d2, \a3,\b3,\c3,\d3, \y0,\y1,\y2,\y3
             .endm
             .macro ROUND x0,x1,x2,x3, y0,y1,y2,y3, z0,z1,z2,z3, w0,w1,w2,w3
                 G4 0,4,8,12, 1,5,9,13, 2,6,10,14, 3,7,11,15, \x0,\x1,\x2,\x3, \y0,\y1,\y2,\y3
@@ -787,6 +693,8 @@ unsafe fn run8(params: &LaneParams, scratch: &mut MaybeUninit<Scratch8>) {
             .purgem NEXT_LANE
             .purgem ADD_C
             .purgem XOR_SHIFT_ROTATE
+            .purgem HALF_G4
+            .purgem XOR_SHUFFLE
             .purgem G4
             .purgem ROUND
             .purgem SCHEDULE
@@ -830,35 +738,15 @@ unsafe fn run8(params: &LaneParams, scratch: &mut MaybeUninit<Scratch8>) {
     }
 }
 
-/// Hashes up to eight jobs side by side.
-///
-/// # Safety
-///
-/// The CPU must support AVX2 and BMI2.
-#[target_feature(enable = "avx2,bmi2")]
-pub(super) unsafe fn hash_lanes8(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [CvBytes]) {
-    assert!(out.len() == jobs.len());
-    let mut padded = PaddedBlocks::uninit();
-    let mut scratch = MaybeUninit::<Scratch8>::uninit();
-    let direct = out.len() == 8;
-    let destination = if direct {
-        out.as_mut_ptr().cast::<u8>()
-    } else {
-        // SAFETY: a field of the scratch memory; no reference is made.
-        unsafe { core::ptr::addr_of_mut!((*scratch.as_mut_ptr()).out).cast::<u8>() }
-    };
-    let params = LaneParams::new(key, jobs, 8, destination, &mut padded);
-    // SAFETY: the CPU features are the caller's contract; `params` comes
-    // from `LaneParams::new` (its pointers' invariant), `padded` outlives
-    // the call, and the values go to `out` when it holds eight, else to
-    // `scratch`.
-    unsafe { run8(&params, &mut scratch) };
-    if !direct {
-        // SAFETY: the call wrote all eight values to `scratch.out`.
-        let written = unsafe { &*core::ptr::addr_of!((*scratch.as_ptr()).out) };
-        out.copy_from_slice(&written[..out.len()]);
-    }
-}
+super::asm_lanes::transposed_entry_points!(
+    8,
+    "avx2,bmi2",
+    "The CPU must support AVX2 and BMI2.",
+    run8,
+    Scratch8,
+    hash_lanes8,
+    hash_blocks8
+);
 
 /// Hashes the whole chunks of `input` as `Platform::hash_chunks` does,
 /// eight per call, into `out`; returns how many it hashed: as many as fill
@@ -886,32 +774,6 @@ pub(super) unsafe fn hash_whole_chunks(
         unsafe { run8(&params, &mut scratch) };
     }
     8 * groups.len().min(out.len() / 8)
-}
-
-/// Hashes independent one-block jobs as `Platform::hash_blocks` does,
-/// eight a step.
-///
-/// # Safety
-///
-/// The CPU must support AVX2 and BMI2.
-#[target_feature(enable = "avx2,bmi2")]
-pub(super) unsafe fn hash_blocks8(key: &CvWords, flags: u8, blocks: &[[u8; BLOCK_LEN]], out: &mut [CvBytes]) {
-    let count = blocks.len();
-    assert!(count > 0 && out.len() >= count);
-    let full_steps = count / 8;
-    let params = LaneParams::blocks(key, flags, blocks, 8, out.as_mut_ptr().cast(), full_steps);
-    let mut scratch = MaybeUninit::<Scratch8>::uninit();
-    // SAFETY: the CPU features are the caller's contract; `params` comes
-    // from `LaneParams::blocks`, whose pointers stay inside `blocks` or the
-    // idle chunk; the first `full_steps` steps write 256 bytes each to
-    // `out`, which holds at least `8 * full_steps` values.
-    unsafe { run8(&params, &mut scratch) };
-    let rest = count % 8;
-    if rest > 0 {
-        // SAFETY: the last step wrote its eight values to `scratch.out`.
-        let written = unsafe { &*core::ptr::addr_of!((*scratch.as_ptr()).out) };
-        out[full_steps * 8..count].copy_from_slice(&written[..rest]);
-    }
 }
 
 /// Memory of a 4-chain row call: the message vectors of this step and the
@@ -990,6 +852,8 @@ unsafe fn run_rows4(params: &RowParams, out: &mut [CvBytes]) {
     // and declares every register it changes.
     unsafe {
         asm!(
+            avx2_row_macros!(),
+            avx2_row_params_macros!(),
             r"
             // Rows: ymm0-3 chains 0 and 1, ymm4-7 chains 2 and 3; ymm8 and
             // ymm9 the shifts' scratch; ymm10-15 build the next step's
@@ -1002,14 +866,6 @@ unsafe fn run_rows4(params: &RowParams, out: &mut [CvBytes]) {
                 add \reg, r10
                 cmp rcx, [rdi + {whole} + 8*(\chain)]
                 cmovae \reg, [rdi + {pad} + 8*(\chain)]
-            .endm
-            .macro ROW_PAIR field, pair, dst
-                vmovq xmm10, [rdi + {counter} + 16*\pair]
-                vpinsrq xmm10, xmm10, [rdi + \field + 16*\pair], 1
-                vmovq xmm11, [rdi + {counter} + 16*\pair + 8]
-                vpinsrq xmm11, xmm11, [rdi + \field + 16*\pair + 8], 1
-                vinserti128 ymm10, ymm10, xmm11, 1
-                vmovdqa [rsi + \dst], ymm10
             .endm
             // Round 0's message of pair `pair` for step rcx into `dst`.
             .macro FIRST_MESSAGE pair, dst
@@ -1229,6 +1085,7 @@ unsafe fn run_rows4(params: &RowParams, out: &mut [CvBytes]) {
             .purgem KEEP
             .purgem LAST_ROW
             ",
+            purge_avx2_row_macros!(),
             base = const offset_of!(RowParams, base),
             whole = const offset_of!(RowParams, whole),
             pad = const offset_of!(RowParams, pad),

@@ -30,7 +30,7 @@ use super::job::LaneJob;
 use super::spec::{CvBytes, CvWords, BLOCK_LEN, CHUNK_LEN, IV};
 use core::arch::asm;
 use core::mem::{offset_of, MaybeUninit};
-use core::ptr::{addr_of, addr_of_mut};
+use core::ptr::addr_of;
 
 /// Memory of one set of sixteen lanes: the transposed message of this step
 /// and the next (`message[step % 2][i]` is word `i` of every lane), the
@@ -186,65 +186,45 @@ macro_rules! transposed_macros {
             vpbroadcastd \w\()\v7, dword ptr [\params + {key_iv} + 28]
         .endm
 
-        // G on four columns or diagonals (a, b, c, d register numbers),
-        // message words x and y as indices into the message at `m`.
+        // The same operation on four pairs of register numbers: `dst op=
+        // src` (ADD4, XOR_ROTATE4 with a rotation right by `n` after), or
+        // a message word at `m` (ADD4_MESSAGE).
+        .macro ADD4 w, d0, s0, d1, s1, d2, s2, d3, s3
+            vpaddd \w\()\d0, \w\()\d0, \w\()\s0
+            vpaddd \w\()\d1, \w\()\d1, \w\()\s1
+            vpaddd \w\()\d2, \w\()\d2, \w\()\s2
+            vpaddd \w\()\d3, \w\()\d3, \w\()\s3
+        .endm
+        .macro ADD4_MESSAGE w, m, d0, x0, d1, x1, d2, x2, d3, x3
+            vpaddd \w\()\d0, \w\()\d0, [\m + 64*\x0]
+            vpaddd \w\()\d1, \w\()\d1, [\m + 64*\x1]
+            vpaddd \w\()\d2, \w\()\d2, [\m + 64*\x2]
+            vpaddd \w\()\d3, \w\()\d3, [\m + 64*\x3]
+        .endm
+        .macro XOR_ROTATE4 w, n, d0, s0, d1, s1, d2, s2, d3, s3
+            vpxord \w\()\d0, \w\()\d0, \w\()\s0
+            vpxord \w\()\d1, \w\()\d1, \w\()\s1
+            vpxord \w\()\d2, \w\()\d2, \w\()\s2
+            vpxord \w\()\d3, \w\()\d3, \w\()\s3
+            vprord \w\()\d0, \w\()\d0, \n
+            vprord \w\()\d1, \w\()\d1, \n
+            vprord \w\()\d2, \w\()\d2, \n
+            vprord \w\()\d3, \w\()\d3, \n
+        .endm
+        // Half of G on four columns or diagonals (a, b, c, d register
+        // numbers): a += m + b, d = (d ^ a) >>> r1, c += d, b = (b ^ c) >>>
+        // r2, with message words x (indices into the message at `m`).
+        .macro HALF_G4 w, m, r1, r2, a0,b0,c0,d0, a1,b1,c1,d1, a2,b2,c2,d2, a3,b3,c3,d3, x0,x1,x2,x3
+            ADD4_MESSAGE \w, \m, \a0, \x0, \a1, \x1, \a2, \x2, \a3, \x3
+            ADD4 \w, \a0, \b0, \a1, \b1, \a2, \b2, \a3, \b3
+            XOR_ROTATE4 \w, \r1, \d0, \a0, \d1, \a1, \d2, \a2, \d3, \a3
+            ADD4 \w, \c0, \d0, \c1, \d1, \c2, \d2, \c3, \d3
+            XOR_ROTATE4 \w, \r2, \b0, \c0, \b1, \c1, \b2, \c2, \b3, \c3
+        .endm
+        // G on four columns or diagonals, message words x then y.
         .macro G4 w, m, a0,b0,c0,d0, a1,b1,c1,d1, a2,b2,c2,d2, a3,b3,c3,d3, x0,x1,x2,x3, y0,y1,y2,y3
-            vpaddd \w\()\a0, \w\()\a0, [\m + 64*\x0]
-            vpaddd \w\()\a1, \w\()\a1, [\m + 64*\x1]
-            vpaddd \w\()\a2, \w\()\a2, [\m + 64*\x2]
-            vpaddd \w\()\a3, \w\()\a3, [\m + 64*\x3]
-            vpaddd \w\()\a0, \w\()\a0, \w\()\b0
-            vpaddd \w\()\a1, \w\()\a1, \w\()\b1
-            vpaddd \w\()\a2, \w\()\a2, \w\()\b2
-            vpaddd \w\()\a3, \w\()\a3, \w\()\b3
-            vpxord \w\()\d0, \w\()\d0, \w\()\a0
-            vpxord \w\()\d1, \w\()\d1, \w\()\a1
-            vpxord \w\()\d2, \w\()\d2, \w\()\a2
-            vpxord \w\()\d3, \w\()\d3, \w\()\a3
-            vprord \w\()\d0, \w\()\d0, 16
-            vprord \w\()\d1, \w\()\d1, 16
-            vprord \w\()\d2, \w\()\d2, 16
-            vprord \w\()\d3, \w\()\d3, 16
-            vpaddd \w\()\c0, \w\()\c0, \w\()\d0
-            vpaddd \w\()\c1, \w\()\c1, \w\()\d1
-            vpaddd \w\()\c2, \w\()\c2, \w\()\d2
-            vpaddd \w\()\c3, \w\()\c3, \w\()\d3
-            vpxord \w\()\b0, \w\()\b0, \w\()\c0
-            vpxord \w\()\b1, \w\()\b1, \w\()\c1
-            vpxord \w\()\b2, \w\()\b2, \w\()\c2
-            vpxord \w\()\b3, \w\()\b3, \w\()\c3
-            vprord \w\()\b0, \w\()\b0, 12
-            vprord \w\()\b1, \w\()\b1, 12
-            vprord \w\()\b2, \w\()\b2, 12
-            vprord \w\()\b3, \w\()\b3, 12
-            vpaddd \w\()\a0, \w\()\a0, [\m + 64*\y0]
-            vpaddd \w\()\a1, \w\()\a1, [\m + 64*\y1]
-            vpaddd \w\()\a2, \w\()\a2, [\m + 64*\y2]
-            vpaddd \w\()\a3, \w\()\a3, [\m + 64*\y3]
-            vpaddd \w\()\a0, \w\()\a0, \w\()\b0
-            vpaddd \w\()\a1, \w\()\a1, \w\()\b1
-            vpaddd \w\()\a2, \w\()\a2, \w\()\b2
-            vpaddd \w\()\a3, \w\()\a3, \w\()\b3
-            vpxord \w\()\d0, \w\()\d0, \w\()\a0
-            vpxord \w\()\d1, \w\()\d1, \w\()\a1
-            vpxord \w\()\d2, \w\()\d2, \w\()\a2
-            vpxord \w\()\d3, \w\()\d3, \w\()\a3
-            vprord \w\()\d0, \w\()\d0, 8
-            vprord \w\()\d1, \w\()\d1, 8
-            vprord \w\()\d2, \w\()\d2, 8
-            vprord \w\()\d3, \w\()\d3, 8
-            vpaddd \w\()\c0, \w\()\c0, \w\()\d0
-            vpaddd \w\()\c1, \w\()\c1, \w\()\d1
-            vpaddd \w\()\c2, \w\()\c2, \w\()\d2
-            vpaddd \w\()\c3, \w\()\c3, \w\()\d3
-            vpxord \w\()\b0, \w\()\b0, \w\()\c0
-            vpxord \w\()\b1, \w\()\b1, \w\()\c1
-            vpxord \w\()\b2, \w\()\b2, \w\()\c2
-            vpxord \w\()\b3, \w\()\b3, \w\()\c3
-            vprord \w\()\b0, \w\()\b0, 7
-            vprord \w\()\b1, \w\()\b1, 7
-            vprord \w\()\b2, \w\()\b2, 7
-            vprord \w\()\b3, \w\()\b3, 7
+            HALF_G4 \w, \m, 16, 12, \a0,\b0,\c0,\d0, \a1,\b1,\c1,\d1, \a2,\b2,\c2,\d2, \a3,\b3,\c3,\d3, \x0,\x1,\x2,\x3
+            HALF_G4 \w, \m, 8, 7, \a0,\b0,\c0,\d0, \a1,\b1,\c1,\d1, \a2,\b2,\c2,\d2, \a3,\b3,\c3,\d3, \y0,\y1,\y2,\y3
         .endm
         // The columns and the diagonals of one set: `w` registers (zmm or
         // ymm) from number `o` (0 or 16), message at `m`.
@@ -330,6 +310,10 @@ macro_rules! purge_transposed_macros {
         .purgem VECTOR_HALF
         .purgem STEP_ROWS
         .purgem KEY_ROWS
+        .purgem ADD4
+        .purgem ADD4_MESSAGE
+        .purgem XOR_ROTATE4
+        .purgem HALF_G4
         .purgem G4
         .purgem COLUMNS
         .purgem DIAGONALS
@@ -749,35 +733,15 @@ unsafe fn run32(first: &LaneParams, second: &LaneParams, scratch: &mut MaybeUnin
     }
 }
 
-/// Hashes up to sixteen jobs side by side.
-///
-/// # Safety
-///
-/// The CPU must support AVX-512F, AVX-512VL and BMI2.
-#[target_feature(enable = "avx512f,avx512vl,avx2,bmi2")]
-pub(super) unsafe fn hash_lanes16(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [CvBytes]) {
-    assert!(out.len() == jobs.len());
-    let mut padded = PaddedBlocks::uninit();
-    let mut scratch = MaybeUninit::<Scratch16>::uninit();
-    let direct = out.len() == 16;
-    let destination = if direct {
-        out.as_mut_ptr().cast::<u8>()
-    } else {
-        // SAFETY: a field of the scratch memory; no reference is made.
-        unsafe { addr_of_mut!((*scratch.as_mut_ptr()).out).cast::<u8>() }
-    };
-    let params = LaneParams::new(key, jobs, 16, destination, &mut padded);
-    // SAFETY: the CPU features are the caller's contract; `params` comes
-    // from `LaneParams::new` (its pointers' invariant), `padded` outlives
-    // the call, and the values go to `out` when it holds sixteen, else to
-    // `scratch`.
-    unsafe { run16(&params, &mut scratch) };
-    if !direct {
-        // SAFETY: the call wrote all sixteen values to `scratch.out`.
-        let written = unsafe { &*addr_of!((*scratch.as_ptr()).out) };
-        out.copy_from_slice(&written[..out.len()]);
-    }
-}
+super::asm_lanes::transposed_entry_points!(
+    16,
+    "avx512f,avx512vl,avx2,bmi2",
+    "The CPU must support AVX-512F, AVX-512VL and BMI2.",
+    run16,
+    Scratch16,
+    hash_lanes16,
+    hash_blocks16
+);
 
 /// Hashes the whole chunks of `input` as `Platform::hash_chunks` does,
 /// thirty-two or sixteen per call, into `out`; returns how many it hashed:
@@ -831,32 +795,6 @@ pub(super) unsafe fn hash_whole_chunks(
         done += 16;
     }
     done
-}
-
-/// Hashes independent one-block jobs as `Platform::hash_blocks` does,
-/// sixteen a step.
-///
-/// # Safety
-///
-/// The CPU must support AVX-512F, AVX-512VL and BMI2.
-#[target_feature(enable = "avx512f,avx512vl,avx2,bmi2")]
-pub(super) unsafe fn hash_blocks16(key: &CvWords, flags: u8, blocks: &[[u8; BLOCK_LEN]], out: &mut [CvBytes]) {
-    let count = blocks.len();
-    assert!(count > 0 && out.len() >= count);
-    let full_steps = count / 16;
-    let params = LaneParams::blocks(key, flags, blocks, 16, out.as_mut_ptr().cast(), full_steps);
-    let mut scratch = MaybeUninit::<Scratch16>::uninit();
-    // SAFETY: the CPU features are the caller's contract; `params` comes
-    // from `LaneParams::blocks`, whose pointers stay inside `blocks` or
-    // the idle chunk; the first `full_steps` steps write 512 bytes each to
-    // `out`, which holds at least `16 * full_steps` values.
-    unsafe { run16(&params, &mut scratch) };
-    let rest = count % 16;
-    if rest > 0 {
-        // SAFETY: the last step wrote its sixteen values to `scratch.out`.
-        let written = unsafe { &*addr_of!((*scratch.as_ptr()).out) };
-        out[full_steps * 16..count].copy_from_slice(&written[..rest]);
-    }
 }
 
 /// Index vectors for `vpermi2d` and blend masks that turn one round's
@@ -1458,31 +1396,9 @@ unsafe fn compress_chain(
             ROUND 8, 9, 10, 11, 16, 17, 18, 19, 1
             ROUND 16, 17, 18, 19, 8, 9, 10, 11, 1
             ROUND 8, 9, 10, 11, 16, 17, 18, 19, 0
-            mov r11, rax
-            add rsi, 64
-            dec rcx
-            jz 3f
-            vpxord xmm0, xmm0, xmm2
-            vpxord xmm1, xmm1, xmm3
-            jmp 2b
-            3:
-            test r9, r9
-            jnz 4f
-            vpxord xmm0, xmm0, xmm2
-            vpxord xmm1, xmm1, xmm3
-            vmovdqu32 [r10], xmm0
-            vmovdqu32 [r10 + 16], xmm1
-            jmp 5f
-            4:
-            vpxord xmm20, xmm0, xmm2
-            vpxord xmm21, xmm1, xmm3
-            vpxord xmm22, xmm2, [rdi]
-            vpxord xmm23, xmm3, [rdi + 16]
-            vmovdqu32 [r9], xmm20
-            vmovdqu32 [r9 + 16], xmm21
-            vmovdqu32 [r9 + 32], xmm22
-            vmovdqu32 [r9 + 48], xmm23
-            5:
+            ",
+            super::asm_lanes::chain_tail!(),
+            r"
             .purgem ROUND
             ",
             purge_row_macros!(),
@@ -1504,73 +1420,10 @@ unsafe fn compress_chain(
             out("xmm16") _, out("xmm17") _, out("xmm18") _, out("xmm19") _,
             out("xmm20") _, out("xmm21") _, out("xmm22") _, out("xmm23") _,
             out("xmm24") _, out("xmm25") _, out("xmm26") _, out("xmm30") _,
+            out("xmm12") _, out("xmm13") _, out("xmm14") _, out("xmm15") _,
             options(nostack),
         );
     }
 }
 
-/// Compresses one block into `cv` (the chaining-value half of the output).
-///
-/// # Safety
-///
-/// The CPU must support AVX-512F and AVX-512VL.
-#[target_feature(enable = "avx512f,avx512vl,avx2")]
-pub(super) unsafe fn compress_in_place(
-    cv: &mut CvWords,
-    block: &[u8; BLOCK_LEN],
-    block_len: u8,
-    counter: u64,
-    flags: u8,
-) {
-    let row = len_flags(block_len as u32, flags);
-    let cv = cv.as_mut_ptr();
-    // SAFETY: AVX-512F + VL per the caller; `cv` is 32 readable and
-    // writable bytes, `block` 64 readable ones.
-    unsafe { compress_chain(cv, cv, block.as_ptr(), 1, counter, [row, row], core::ptr::null_mut()) }
-}
-
-/// All 64 output bytes of one compression, for extended output.
-///
-/// # Safety
-///
-/// The CPU must support AVX-512F and AVX-512VL.
-#[target_feature(enable = "avx512f,avx512vl,avx2")]
-pub(super) unsafe fn compress_xof(
-    cv: &CvWords,
-    block: &[u8; BLOCK_LEN],
-    block_len: u8,
-    counter: u64,
-    flags: u8,
-) -> [u8; BLOCK_LEN] {
-    let row = len_flags(block_len as u32, flags);
-    let mut out = [0u8; BLOCK_LEN];
-    let (cv_in, cv_out) = (cv.as_ptr(), core::ptr::null_mut());
-    // SAFETY: AVX-512F + VL per the caller; `cv` is 32 readable bytes,
-    // `block` 64, `out` 64 writable ones (so `cv_out` is not written).
-    unsafe { compress_chain(cv_in, cv_out, block.as_ptr(), 1, counter, [row, row], out.as_mut_ptr()) };
-    out
-}
-
-/// Compresses whole blocks into `cv` one after another, the first with
-/// `first_flags` added: every block of a chunk but its last.
-///
-/// # Safety
-///
-/// The CPU must support AVX-512F and AVX-512VL.
-#[target_feature(enable = "avx512f,avx512vl,avx2")]
-pub(super) unsafe fn compress_blocks(
-    cv: &mut CvWords,
-    blocks: &[[u8; BLOCK_LEN]],
-    counter: u64,
-    flags: u8,
-    first_flags: u8,
-) {
-    if blocks.is_empty() {
-        return;
-    }
-    let rows = [len_flags(BLOCK_LEN as u32, flags | first_flags), len_flags(BLOCK_LEN as u32, flags)];
-    let cv = cv.as_mut_ptr();
-    // SAFETY: AVX-512F + VL per the caller; `cv` is 32 readable and
-    // writable bytes, `blocks` 64 readable bytes per block.
-    unsafe { compress_chain(cv, cv, blocks.as_ptr().cast(), blocks.len(), counter, rows, core::ptr::null_mut()) }
-}
+super::asm_lanes::single_block_entry_points!("avx512f,avx512vl,avx2", "The CPU must support AVX-512F and AVX-512VL.");
