@@ -243,23 +243,26 @@ macro_rules! transposed_macros {
             .endif
         .endm
 
-        // Writes the values of all sixteen lanes (zmm0-7, word i of
-        // every lane in zmm i) to 16 x 32 bytes at `dst`, with zmm16-31:
+        // Writes the values of the first `lanes` (8 or 16) lanes (zmm0-7,
+        // word i of every lane in zmm i) to 32 bytes each at `dst`, with
+        // zmm16-31:
         // interleaving words, then pairs, leaves in 128-bit block k of
         // zmm24+j words 0-3 of lane 4k+j, and of zmm28+j its words 4-7; a
         // two-source permute then puts lanes j and 4+j (8+j and 12+j) side
         // by side.
-        .macro PAIR_OUT dst, j, low, high
+        .macro PAIR_OUT dst, j, low, high, lanes
             vmovdqa64 zmm16, [rip + {indices}]
             vpermi2q zmm16, zmm\low, zmm\high
-            vmovdqa64 zmm17, [rip + {indices} + 64]
-            vpermi2q zmm17, zmm\low, zmm\high
             vmovdqu64 [\dst + 32*\j], ymm16
             vextracti64x4 [\dst + 32*(\j+4)], zmm16, 1
-            vmovdqu64 [\dst + 32*(\j+8)], ymm17
-            vextracti64x4 [\dst + 32*(\j+12)], zmm17, 1
+            .if \lanes == 16
+                vmovdqa64 zmm17, [rip + {indices} + 64]
+                vpermi2q zmm17, zmm\low, zmm\high
+                vmovdqu64 [\dst + 32*(\j+8)], ymm17
+                vextracti64x4 [\dst + 32*(\j+12)], zmm17, 1
+            .endif
         .endm
-        .macro OUT_TRANSPOSE dst
+        .macro OUT_TRANSPOSE dst, lanes
             vpunpckldq zmm16, zmm0, zmm1
             vpunpckhdq zmm17, zmm0, zmm1
             vpunpckldq zmm18, zmm2, zmm3
@@ -276,10 +279,10 @@ macro_rules! transposed_macros {
             vpunpckhqdq zmm29, zmm20, zmm22
             vpunpcklqdq zmm30, zmm21, zmm23
             vpunpckhqdq zmm31, zmm21, zmm23
-            PAIR_OUT \dst, 0, 24, 28
-            PAIR_OUT \dst, 1, 25, 29
-            PAIR_OUT \dst, 2, 26, 30
-            PAIR_OUT \dst, 3, 27, 31
+            PAIR_OUT \dst, 0, 24, 28, \lanes
+            PAIR_OUT \dst, 1, 25, 29, \lanes
+            PAIR_OUT \dst, 2, 26, 30, \lanes
+            PAIR_OUT \dst, 3, 27, 31, \lanes
         .endm
 
         // The message schedule: round r reads word PERMUTATION^r(i) where
@@ -325,16 +328,20 @@ macro_rules! purge_transposed_macros {
     };
 }
 
-/// Runs a 16-lane call: chains of blocks, or steps of independent blocks
-/// (see [`LaneParams`]).
+/// Emits `run16` and `run8`: a call over 8 lanes in `$halves` halves of
+/// eight (ymm0-15, and ymm16-31 for the second), chains of blocks or steps
+/// of independent blocks (see [`LaneParams`]).
+macro_rules! run_halves {
+    ($name:ident, $halves:literal) => {
+/// Runs a call of `8 * $halves` lanes (see `run_halves!`).
 ///
 /// # Safety
 ///
 /// AVX-512F + VL + BMI2. The block pointers of `params` name 64 readable
 /// bytes at every step up to and including `steps` (`asm_lanes`), and
-/// `params.out` is writable for 512 bytes per step it receives.
+/// `params.out` is writable for 32 bytes a lane per step it receives.
 #[target_feature(enable = "avx512f,avx512vl,avx2,bmi2")]
-unsafe fn run16(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
+unsafe fn $name(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
     // SAFETY: forwarded from the caller. The block writes `params.out` and
     // `scratch` only, reads `params`, `scratch`, the blocks and
     // `OUT_INDICES`, and declares every register it changes.
@@ -351,14 +358,16 @@ unsafe fn run16(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
             // lanes of each half whose last block this step is. The next
             // step's blocks are copied one lane spread over the step.
             r"
-            // After G step `g_steps` (of 28), copy lanes so that all 16 are
-            // done by the 25th: copies packed closer together fill the
-            // store queue behind the rounds (measured: 523 cycles a step
-            // with all of them in the first 60%).
+            .set HALVES, {halves}
+            // After G step `g_steps` (of 14 per half), copy lanes so that
+            // all 8 per half are done by 90% of the step: copies packed
+            // closer together fill the store queue behind the rounds
+            // (measured: 523 cycles a step with all of them in the first
+            // 60%).
             .macro NEXT_LANE
                 .set g_steps, g_steps + 1
                 .rept 2
-                    .if lanes_copied < 16 && lanes_copied * 25 < g_steps * 16
+                    .if lanes_copied < 8*HALVES && lanes_copied * 25 < g_steps * 16
                         SCALAR_LANE rdi, lanes_copied, r9
                         .set lanes_copied, lanes_copied + 1
                     .endif
@@ -367,11 +376,15 @@ unsafe fn run16(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
             .macro ROUND x0,x1,x2,x3, y0,y1,y2,y3, z0,z1,z2,z3, w0,w1,w2,w3
                 COLUMNS ymm, r8, 0, \x0,\x1,\x2,\x3, \y0,\y1,\y2,\y3
                 NEXT_LANE
-                COLUMNS ymm, r8+32, 16, \x0,\x1,\x2,\x3, \y0,\y1,\y2,\y3
+                .if HALVES == 2
+                    COLUMNS ymm, r8+32, 16, \x0,\x1,\x2,\x3, \y0,\y1,\y2,\y3
+                .endif
                 NEXT_LANE
                 DIAGONALS ymm, r8, 0, \z0,\z1,\z2,\z3, \w0,\w1,\w2,\w3
                 NEXT_LANE
-                DIAGONALS ymm, r8+32, 16, \z0,\z1,\z2,\z3, \w0,\w1,\w2,\w3
+                .if HALVES == 2
+                    DIAGONALS ymm, r8+32, 16, \z0,\z1,\z2,\z3, \w0,\w1,\w2,\w3
+                .endif
                 NEXT_LANE
             .endm
             // Both halves' values as sixteen lanes in zmm0-7.
@@ -387,7 +400,9 @@ unsafe fn run16(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
             .endm
             .macro KEYS
                 KEY_ROWS ymm, rdi, 0, 1, 2, 3, 4, 5, 6, 7
-                KEY_ROWS ymm, rdi, 16, 17, 18, 19, 20, 21, 22, 23
+                .if HALVES == 2
+                    KEY_ROWS ymm, rdi, 16, 17, 18, 19, 20, 21, 22, 23
+                .endif
             .endm
 
             // Step 0's blocks, transposed with vector registers.
@@ -407,7 +422,11 @@ unsafe fn run16(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
             lea rcx, [r13 + 1]
             shlx r10, rcx, r14
             STEP_ROWS ymm, rdi, 0, 8, 9, 10, 11, 12, 13, 14, 15, k1
-            STEP_ROWS ymm, rdi, 32, 24, 25, 26, 27, 28, 29, 30, 31, k3
+            .if HALVES == 2
+                STEP_ROWS ymm, rdi, 32, 24, 25, 26, 27, 28, 29, 30, 31, k3
+            .else
+                kxorw k3, k3, k3
+            .endif
             .set lanes_copied, 0
             .set g_steps, 0
             SEVEN_ROUNDS ROUND
@@ -419,14 +438,16 @@ unsafe fn run16(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
             vpxord ymm5, ymm5, ymm13
             vpxord ymm6, ymm6, ymm14
             vpxord ymm7, ymm7, ymm15
-            vpxord ymm16, ymm16, ymm24
-            vpxord ymm17, ymm17, ymm25
-            vpxord ymm18, ymm18, ymm26
-            vpxord ymm19, ymm19, ymm27
-            vpxord ymm20, ymm20, ymm28
-            vpxord ymm21, ymm21, ymm29
-            vpxord ymm22, ymm22, ymm30
-            vpxord ymm23, ymm23, ymm31
+            .if HALVES == 2
+                vpxord ymm16, ymm16, ymm24
+                vpxord ymm17, ymm17, ymm25
+                vpxord ymm18, ymm18, ymm26
+                vpxord ymm19, ymm19, ymm27
+                vpxord ymm20, ymm20, ymm28
+                vpxord ymm21, ymm21, ymm29
+                vpxord ymm22, ymm22, ymm30
+                vpxord ymm23, ymm23, ymm31
+            .endif
             inc r13
             cmp qword ptr [rdi + {independent}], 0
             jne 6f
@@ -465,14 +486,14 @@ unsafe fn run16(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
             lea r15, [r13 - 1]
             cmp r15, [rdi + {out_steps}]
             jae 7f
-            shl r15, 9
+            shl r15, 8 + HALVES - 1
             add r15, [rdi + {out}]
             jmp 9f
             7:
             lea r15, [rsi + {out_scratch}]
             9:
             JOIN_HALVES
-            OUT_TRANSPOSE r15
+            OUT_TRANSPOSE r15, 8*HALVES
             KEYS
             xchg r8, r9
             cmp r13, r11
@@ -494,7 +515,7 @@ unsafe fn run16(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
             vmovdqa32 zmm6{{k2}}, [rsi + {finished} + 384]
             vmovdqa32 zmm7{{k2}}, [rsi + {finished} + 448]
             mov r15, [rdi + {out}]
-            OUT_TRANSPOSE r15
+            OUT_TRANSPOSE r15, 8*HALVES
             12:
             vzeroupper
             .purgem NEXT_LANE
@@ -503,6 +524,7 @@ unsafe fn run16(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
             .purgem KEYS
             ",
             purge_transposed_macros!(),
+            halves = const $halves,
             base = const offset_of!(LaneParams, base),
             whole = const offset_of!(LaneParams, whole),
             pad = const offset_of!(LaneParams, pad),
@@ -540,6 +562,10 @@ unsafe fn run16(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
         );
     }
 }
+    };
+}
+run_halves!(run16, 2);
+run_halves!(run8, 1);
 
 /// Runs a 32-lane call: two sets of sixteen chains, `first` in zmm0-15
 /// and `second` in zmm16-31, interleaved half-round by half-round. Both
@@ -681,7 +707,7 @@ unsafe fn run32(first: &LaneParams, second: &LaneParams, scratch: &mut MaybeUnin
             vmovdqa32 zmm6{{k2}}, [rsi + {finished} + 384]
             vmovdqa32 zmm7{{k2}}, [rsi + {finished} + 448]
             mov rax, [rdi + {out}]
-            OUT_TRANSPOSE rax
+            OUT_TRANSPOSE rax, 16
             vmovdqa32 zmm0, [rsi + {finished} + 512 + 0]
             vmovdqa32 zmm1, [rsi + {finished} + 512 + 64]
             vmovdqa32 zmm2, [rsi + {finished} + 512 + 128]
@@ -691,7 +717,7 @@ unsafe fn run32(first: &LaneParams, second: &LaneParams, scratch: &mut MaybeUnin
             vmovdqa32 zmm6, [rsi + {finished} + 512 + 384]
             vmovdqa32 zmm7, [rsi + {finished} + 512 + 448]
             mov rax, [r15 + {out}]
-            OUT_TRANSPOSE rax
+            OUT_TRANSPOSE rax, 16
             vzeroupper
             .purgem NEXT_LANES
             .purgem ROUND
@@ -733,6 +759,15 @@ unsafe fn run32(first: &LaneParams, second: &LaneParams, scratch: &mut MaybeUnin
     }
 }
 
+super::asm_lanes::transposed_entry_points!(
+    8,
+    "avx512f,avx512vl,avx2,bmi2",
+    "The CPU must support AVX-512F, AVX-512VL and BMI2.",
+    run8,
+    Scratch16,
+    hash_lanes8,
+    hash_blocks8
+);
 super::asm_lanes::transposed_entry_points!(
     16,
     "avx512f,avx512vl,avx2,bmi2",

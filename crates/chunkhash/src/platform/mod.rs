@@ -236,6 +236,8 @@ impl Platform {
         match (self.backend, blocks.len()) {
             // SAFETY: the platform is supported: the CPU has AVX-512F + VL and BMI2.
             (Backend::Avx512Asm, 9..) => return unsafe { avx512_asm::hash_blocks16(key, flags, blocks, out) },
+            // SAFETY: the platform is supported: the CPU has AVX-512F + VL and BMI2.
+            (Backend::Avx512Asm, 5..=8) => return unsafe { avx512_asm::hash_blocks8(key, flags, blocks, out) },
             // SAFETY: the platform is supported: the CPU has AVX-512F + VL.
             (Backend::Avx512Asm, 1..=4) => return unsafe { avx512_asm::hash_block_rows(key, flags, blocks, out) },
             // SAFETY: the platform is supported: the CPU has AVX2 and BMI2.
@@ -275,8 +277,8 @@ impl Platform {
                 // SAFETY: the platform is supported: the CPU has AVX-512F + VL and BMI2.
                 (Backend::Avx512Asm, 9..) => unsafe { avx512_asm::hash_lanes16(key, now, now_out) },
                 #[cfg(all(target_arch = "x86_64", not(miri)))]
-                // SAFETY: the platform is supported: AVX-512 support includes AVX2.
-                (Backend::Avx512Asm, 5..=8) => unsafe { avx512::hash_lanes8(key, now, now_out) },
+                // SAFETY: the platform is supported: the CPU has AVX-512F + VL and BMI2.
+                (Backend::Avx512Asm, 5..=8) => unsafe { avx512_asm::hash_lanes8(key, now, now_out) },
                 #[cfg(all(target_arch = "x86_64", not(miri)))]
                 // SAFETY: the platform is supported: the CPU has AVX-512F + VL.
                 (Backend::Avx512Asm, _) => unsafe { avx512_asm::hash_rows(key, now, now_out) },
