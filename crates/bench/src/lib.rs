@@ -11,8 +11,9 @@
 //! rounds, and a comparison reports the median of the per-round ratios,
 //! which cancels most of the drift a single pair of medians would keep.
 //!
-//! - `harness`: [`Case`], [`run_interleaved`], [`Timing`], medians, the core
-//!   clock, a thread's on-CPU time.
+//! - `harness`: [`Case`], [`run_interleaved`] (wall time, or the thread's CPU
+//!   time with [`run_interleaved_on`]), [`Timing`], medians, the core clock, a
+//!   thread's on-CPU time.
 //! - `rng`: [`SeededRng`] and [`random_input`], seeded benchmark inputs.
 //! - `size`: byte sizes as tables print them and `--sizes` reads them.
 //! - [`run`]: [`run::Plan`], [`run::measure`], [`run::Run`] and its table.
@@ -35,8 +36,8 @@ pub mod run;
 pub mod store;
 
 pub use harness::{
-    consume, core_ghz, median, median_paired_ratio, median_ratio, run_interleaved, spread, thread_cpu_seconds, Case,
-    Timing,
+    consume, core_ghz, core_ghz_on, median, median_paired_ratio, median_ratio, run_interleaved, run_interleaved_on,
+    spread, thread_cpu_seconds, Case, Clock, Timing,
 };
 pub use rng::{random_input, SeededRng};
 pub use size::{format_size, parse_size};
