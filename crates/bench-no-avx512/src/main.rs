@@ -7,7 +7,9 @@
 //! cargo run --profile bench-lto -p chunkhash-bench-no-avx512 -- ...
 //! ```
 //!
-//! `CHUNKHASH_BACKEND` overrides the backend (`avx2` is the intrinsics kernel).
+//! chunkhash runs on `avx2asm` (its AVX2 assembly kernels) where the CPU has
+//! them, else `avx2`; `CHUNKHASH_BACKEND` overrides it (`avx2` is the
+//! intrinsics kernel).
 
 use chunkhash::blake3::Backend;
 
@@ -17,5 +19,6 @@ fn main() {
         eprintln!("blake3_vs_official_avx2: the official crate uses {kernels}: its `no_avx512` feature did not apply");
         std::process::exit(2);
     }
-    chunkhash_bench::official::main("blake3_vs_official_avx2", Some(Backend::Avx2));
+    let backend = if Backend::Avx2Asm.is_supported() { Backend::Avx2Asm } else { Backend::Avx2 };
+    chunkhash_bench::official::main("blake3_vs_official_avx2", Some(backend));
 }
