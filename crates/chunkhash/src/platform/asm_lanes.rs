@@ -44,19 +44,8 @@ pub(super) struct LaneParams {
     pub(super) pad: [*const u8; MAX_LANES],
     /// Steps of the call: the most blocks of any job.
     pub(super) steps: u64,
-    /// log2 of the bytes between a lane's blocks of consecutive steps: 6
-    /// for the blocks of a chunk, 10 for independent blocks.
-    pub(super) stride_shift: u64,
-    /// Whether every step is a new set of independent one-block jobs (the
-    /// parents of one tree level), each lane's value written after every
-    /// step to `out + 512 * step`; otherwise the jobs are chains and their
-    /// values are written to `out` at the end.
-    pub(super) independent: u64,
-    /// Where the values go: 16 per step, 32 bytes each.
+    /// Where the values go at the end: 32 bytes per lane.
     pub(super) out: *mut u8,
-    /// Steps whose values go to `out` (independent calls); later ones go to
-    /// the kernel's scratch memory.
-    pub(super) out_steps: u64,
 }
 
 /// Zero-padded last blocks of the lanes whose last block is partial.
@@ -81,10 +70,7 @@ impl LaneParams {
             whole: [(CHUNK_LEN / BLOCK_LEN) as u64; MAX_LANES],
             pad: [idle; MAX_LANES],
             steps: 0,
-            stride_shift: BLOCK_LEN.ilog2() as u64,
-            independent: 0,
             out,
-            out_steps: 0,
         }
     }
 
@@ -189,36 +175,6 @@ impl LaneParams {
             params.last_block[lane] = BLOCKS as u32 - 1;
         }
         params.steps = BLOCKS as u64;
-        params
-    }
-
-    /// The parameters of independent one-block jobs on `lanes` lanes (8
-    /// or 16): block `lanes * step + lane` of `blocks` in `lane` at
-    /// `step`, every one with `flags` and counter 0. The values of the
-    /// first `out_steps` steps go to `out`.
-    pub(super) fn blocks(
-        key: &CvWords,
-        flags: u8,
-        blocks: &[[u8; BLOCK_LEN]],
-        lanes: usize,
-        out: *mut u8,
-        out_steps: usize,
-    ) -> LaneParams {
-        let count = blocks.len();
-        assert!(count > 0 && lanes.is_power_of_two() && lanes <= MAX_LANES);
-        let mut params = LaneParams::idle(key, flags, flags, 0, out);
-        for (lane, (base, whole)) in params.base.iter_mut().zip(&mut params.whole).enumerate() {
-            // The steps at which this lane has a block (none past `count`
-            // or `lanes`).
-            *whole = if lane < lanes { count.saturating_sub(lane).div_ceil(lanes) as u64 } else { 0 };
-            if let Some(block) = blocks.get(lane).filter(|_| lane < lanes) {
-                *base = block.as_ptr();
-            }
-        }
-        params.steps = count.div_ceil(lanes) as u64;
-        params.stride_shift = (lanes * BLOCK_LEN).ilog2() as u64;
-        params.independent = 1;
-        params.out_steps = out_steps as u64;
         params
     }
 }
@@ -335,18 +291,6 @@ impl RowParams {
         params
     }
 
-    /// The parameters of one to four independent one-block jobs, as
-    /// `Platform::hash_blocks` takes them.
-    #[inline(always)]
-    pub(super) fn blocks(key: &CvWords, flags: u8, blocks: &[[u8; BLOCK_LEN]], padded: &mut PaddedBlocks) -> RowParams {
-        assert!(!blocks.is_empty() && blocks.len() <= ROW_CHAINS);
-        let mut params = RowParams::idle(key);
-        for (chain, block) in blocks.iter().enumerate() {
-            params.set_chain(chain, block, 0, [flags, 0, 0], padded);
-        }
-        params
-    }
-
     /// The parameters of `jobs` (one to four), from `key`. As
     /// [`LaneParams::new`], a partial last block is copied, zero-padded,
     /// into `padded`; `key` and `padded` must outlive the kernel call.
@@ -448,6 +392,42 @@ macro_rules! single_block_entry_points {
                 compress_chain(cv, cv, blocks.as_ptr().cast(), blocks.len(), counter, rows, core::ptr::null_mut())
             }
         }
+
+        /// Hashes one or two independent one-block jobs as
+        /// `Platform::hash_blocks` does: one compression, or two side by
+        /// side in the row form (`compress_two`).
+        ///
+        /// # Safety
+        ///
+        #[doc = $cpu]
+        #[target_feature(enable = $features)]
+        pub(super) unsafe fn hash_one_or_two_blocks(
+            key: &CvWords,
+            flags: u8,
+            blocks: &[[u8; BLOCK_LEN]],
+            out: &mut [CvBytes],
+        ) {
+            let row = len_flags(BLOCK_LEN as u32, flags);
+            match (blocks, out) {
+                ([block], [value, ..]) => {
+                    let cv_out = value.as_mut_ptr().cast::<u32>();
+                    // SAFETY: the CPU features per the caller; `key` is 32
+                    // readable bytes, `block` 64, `value` 32 writable ones
+                    // (the kernel stores without alignment).
+                    unsafe {
+                        compress_chain(key.as_ptr(), cv_out, block.as_ptr(), 1, 0, [row, row], core::ptr::null_mut())
+                    }
+                }
+                ([block0, block1], [value0, value1, ..]) => {
+                    let (out0, out1) = (value0.as_mut_ptr(), value1.as_mut_ptr());
+                    // SAFETY: the CPU features per the caller; `key` is 32
+                    // readable bytes, the blocks 64, the values 32 writable
+                    // ones.
+                    unsafe { compress_two(key.as_ptr(), block0.as_ptr(), block1.as_ptr(), row, out0, out1) }
+                }
+                _ => panic!("one or two blocks, and a value for each"),
+            }
+        }
     };
 }
 pub(super) use single_block_entry_points;
@@ -491,11 +471,11 @@ macro_rules! chain_tail {
 }
 pub(super) use chain_tail;
 
-/// The job and tree-level entry points of a transposed kernel `$run` of
-/// `$lanes` lanes (8 or 16) over a `$scratch` with a `[[u8; 32]; $lanes]`
-/// field `out`: the same two wrappers for every instruction set.
+/// The job entry point of a transposed kernel `$run` of `$lanes` lanes (8
+/// or 16) over a `$scratch` with a `[[u8; 32]; $lanes]` field `out`: the
+/// same wrapper for every instruction set.
 macro_rules! transposed_entry_points {
-    ($lanes:literal, $features:literal, $cpu:literal, $run:ident, $scratch:ty, $hash_lanes:ident, $hash_blocks:ident) => {
+    ($lanes:literal, $features:literal, $cpu:literal, $run:ident, $scratch:ty, $hash_lanes:ident) => {
         #[doc = concat!("Hashes up to ", $lanes, " jobs side by side.")]
         ///
         /// # Safety
@@ -523,31 +503,6 @@ macro_rules! transposed_entry_points {
                 // SAFETY: the call wrote every lane's value to `scratch.out`.
                 let written = unsafe { &*core::ptr::addr_of!((*scratch.as_ptr()).out) };
                 out.copy_from_slice(&written[..out.len()]);
-            }
-        }
-
-        #[doc = concat!("Hashes independent one-block jobs as `Platform::hash_blocks` does, ", $lanes, " a step.")]
-        ///
-        /// # Safety
-        ///
-        #[doc = $cpu]
-        #[target_feature(enable = $features)]
-        pub(super) unsafe fn $hash_blocks(key: &CvWords, flags: u8, blocks: &[[u8; BLOCK_LEN]], out: &mut [CvBytes]) {
-            let count = blocks.len();
-            assert!(count > 0 && out.len() >= count);
-            let full_steps = count / $lanes;
-            let params = LaneParams::blocks(key, flags, blocks, $lanes, out.as_mut_ptr().cast(), full_steps);
-            let mut scratch = MaybeUninit::<$scratch>::uninit();
-            // SAFETY: the CPU features are the caller's contract; `params`
-            // comes from `LaneParams::blocks`, whose pointers stay inside
-            // `blocks` or the idle chunk; the first `full_steps` steps write
-            // all their values to `out`, which has room for them.
-            unsafe { $run(&params, &mut scratch) };
-            let rest = count % $lanes;
-            if rest > 0 {
-                // SAFETY: the last step wrote its values to `scratch.out`.
-                let written = unsafe { &*core::ptr::addr_of!((*scratch.as_ptr()).out) };
-                out[full_steps * $lanes..count].copy_from_slice(&written[..rest]);
             }
         }
     };

@@ -10,6 +10,9 @@
 //! - Row kernels (`compress_chain`, `hash_rows`): the state as four row
 //!   vectors, one 128-bit lane per chain, for one or two chains.
 //! - `run8`: eight chains, one per 32-bit lane of ymm0-15 (transposed).
+//! - `hash_parent_blocks`: a tree level's parents, eight at a time with
+//!   the blocks transposed in registers (`parents8`), one or two in the
+//!   row form (`compress_two`).
 
 use super::asm_lanes::{len_flags, row_output, LaneParams, PaddedBlocks, RowParams, RowScratch};
 use super::job::LaneJob;
@@ -232,6 +235,85 @@ unsafe fn compress_chain(
 
 super::asm_lanes::single_block_entry_points!("avx2", "The CPU must support AVX2.");
 
+/// Compresses two blocks from the same chaining value side by side, as
+/// `avx512_asm::compress_two` does (the same contract), with AVX2.
+///
+/// # Safety
+///
+/// AVX2; `key` readable for 32 bytes, `block0` and `block1` for 64, `out0`
+/// and `out1` writable for 32.
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn compress_two(key: *const u32, block0: *const u8, block1: *const u8, row: u64, out0: *mut u8, out1: *mut u8) {
+    // SAFETY: forwarded from the caller; the block reads only the named
+    // memory and `CONSTANTS`, writes only `out0` and `out1`, and declares
+    // every register it changes.
+    unsafe {
+        asm!(
+            avx2_row_macros!(),
+            r"
+            .macro ROUND cx, cy, dx, dy, ncx, ncy, ndx, ndy, next
+                .if \next
+                    NEXT_WORDS ymm, \cx, \cy, \dx, \dy, \ncx, \ncy, \ndx, \ndy, 13, 0x88, 0x44
+                .endif
+                G_ROWS ymm, 0, 1, 2, 3, \cx, \cy, 12
+                DIAGONALIZE ymm, 0, 2, 3
+                G_ROWS ymm, 0, 1, 2, 3, \dx, \dy, 12
+                UNDIAGONALIZE ymm, 0, 2, 3
+            .endm
+            lea r8, [rip + {constants}]
+            vbroadcasti128 ymm0, [rdi]
+            vbroadcasti128 ymm1, [rdi + 16]
+            vmovdqu xmm12, [rsi]
+            vinserti128 ymm12, ymm12, [rdx], 1
+            vmovdqu xmm13, [rsi + 16]
+            vinserti128 ymm13, ymm13, [rdx + 16], 1
+            vmovdqu xmm14, [rsi + 32]
+            vinserti128 ymm14, ymm14, [rdx + 32], 1
+            vmovdqu xmm15, [rsi + 48]
+            vinserti128 ymm15, ymm15, [rdx + 48], 1
+            FIRST_WORDS ymm, 12, 13, 14, 15, 4, 5, 6, 7
+            vbroadcasti128 ymm2, [r8 + {iv}]
+            // The fourth row: counter 0, then `row`, in both chains.
+            vmovq xmm3, rcx
+            vpbroadcastq ymm3, xmm3
+            vpxor xmm12, xmm12, xmm12
+            vpblendd ymm3, ymm3, ymm12, 0x33
+            ROUND 4, 5, 6, 7, 8, 9, 10, 11, 1
+            ROUND 8, 9, 10, 11, 4, 5, 6, 7, 1
+            ROUND 4, 5, 6, 7, 8, 9, 10, 11, 1
+            ROUND 8, 9, 10, 11, 4, 5, 6, 7, 1
+            ROUND 4, 5, 6, 7, 8, 9, 10, 11, 1
+            ROUND 8, 9, 10, 11, 4, 5, 6, 7, 1
+            ROUND 4, 5, 6, 7, 8, 9, 10, 11, 0
+            vpxor ymm0, ymm0, ymm2
+            vpxor ymm1, ymm1, ymm3
+            vmovdqu [r9], xmm0
+            vmovdqu [r9 + 16], xmm1
+            vextracti128 [r10], ymm0, 1
+            vextracti128 [r10 + 16], ymm1, 1
+            vzeroupper
+            .purgem ROUND
+            ",
+            purge_avx2_row_macros!(),
+            constants = sym CONSTANTS,
+            iv = const offset_of!(Constants, iv),
+            in("rdi") key,
+            in("rsi") block0,
+            in("rdx") block1,
+            in("rcx") row,
+            in("r9") out0,
+            in("r10") out1,
+            out("r8") _,
+            out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
+            out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
+            out("ymm8") _, out("ymm9") _, out("ymm10") _, out("ymm11") _,
+            out("ymm12") _, out("ymm13") _, out("ymm14") _, out("ymm15") _,
+            options(nostack),
+        );
+    }
+}
+
 /// Hashes one or two jobs in the row form, side by side in the two 128-bit
 /// lanes of ymm registers (a job per lane).
 ///
@@ -246,22 +328,6 @@ pub(super) unsafe fn hash_rows2(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [
     // SAFETY: AVX2 per the caller; `params` comes from `RowParams::new`
     // (its pointers' invariant) with `padded` alive.
     unsafe { run_rows2(&params, out) }
-}
-
-/// Hashes one or two independent one-block jobs as `Platform::hash_blocks`
-/// does, in the row form.
-///
-/// # Safety
-///
-/// The CPU must support AVX2.
-#[target_feature(enable = "avx2")]
-pub(super) unsafe fn hash_block_rows2(key: &CvWords, flags: u8, blocks: &[[u8; BLOCK_LEN]], out: &mut [CvBytes]) {
-    assert!((1..=2).contains(&blocks.len()));
-    let mut padded = PaddedBlocks::uninit();
-    let params = RowParams::blocks(key, flags, blocks, &mut padded);
-    // SAFETY: AVX2 per the caller; `params` comes from `RowParams::blocks`
-    // (its pointers' invariant) with `padded` alive.
-    unsafe { run_rows2(&params, &mut out[..blocks.len()]) }
 }
 
 /// Runs a row-form call over the one or two chains of `params` (as many
@@ -402,6 +468,140 @@ unsafe fn run_rows2(params: &RowParams, out: &mut [CvBytes]) {
     }
 }
 
+/// Assembler macros of the AVX2 transposed kernels (`run8`,
+/// `parents8`): the rounds with v11 in memory and the message at r8, and
+/// the 8x8 transpose. Operands: `v11` (its offset from rsi), `constants`,
+/// `rotate16`, `rotate8`; `ROUND` calls `NEXT_LANE`, which the kernel
+/// defines.
+macro_rules! avx2_lane_macros {
+    () => {
+        r"
+        // c += d for one (c, d): v11 lives in memory, its new value
+        // also stays in ymm11 for the XOR with b that follows.
+        .macro ADD_C c, d
+            .if \c == 11
+                vpaddd ymm11, ymm\d, [rsi + {v11}]
+                vmovdqa [rsi + {v11}], ymm11
+            .else
+                vpaddd ymm\c, ymm\c, ymm\d
+            .endif
+        .endm
+        // b = (b ^ c) >>> n for four (b, c), ymm11 as scratch.
+        .macro XOR_SHIFT_ROTATE n, b0, c0, b1, c1, b2, c2, b3, c3
+            vpxor ymm\b0, ymm\b0, ymm\c0
+            vpxor ymm\b1, ymm\b1, ymm\c1
+            vpxor ymm\b2, ymm\b2, ymm\c2
+            vpxor ymm\b3, ymm\b3, ymm\c3
+            .irp b, \b0, \b1, \b2, \b3
+                vpsrld ymm11, ymm\b, \n
+                vpslld ymm\b, ymm\b, 32-\n
+                vpor ymm\b, ymm\b, ymm11
+            .endr
+        .endm
+        // Half of G on four columns or diagonals (register numbers; 11
+        // stands for v11 in memory): a += m + b, d = (d ^ a) >>> 16 or
+        // 8 (a byte shuffle, pattern at `shuffle`), c += d, b = (b ^ c)
+        // >>> n, message words x at r8.
+        .macro HALF_G4 shuffle, n, a0,b0,c0,d0, a1,b1,c1,d1, a2,b2,c2,d2, a3,b3,c3,d3, x0,x1,x2,x3
+            vpaddd ymm\a0, ymm\a0, [r8 + 32*\x0]
+            vpaddd ymm\a1, ymm\a1, [r8 + 32*\x1]
+            vpaddd ymm\a2, ymm\a2, [r8 + 32*\x2]
+            vpaddd ymm\a3, ymm\a3, [r8 + 32*\x3]
+            vpaddd ymm\a0, ymm\a0, ymm\b0
+            vpaddd ymm\a1, ymm\a1, ymm\b1
+            vpaddd ymm\a2, ymm\a2, ymm\b2
+            vpaddd ymm\a3, ymm\a3, ymm\b3
+            XOR_SHUFFLE \shuffle, \d0, \a0
+            XOR_SHUFFLE \shuffle, \d1, \a1
+            XOR_SHUFFLE \shuffle, \d2, \a2
+            XOR_SHUFFLE \shuffle, \d3, \a3
+            ADD_C \c0, \d0
+            ADD_C \c1, \d1
+            ADD_C \c2, \d2
+            ADD_C \c3, \d3
+            XOR_SHIFT_ROTATE \n, \b0, \c0, \b1, \c1, \b2, \c2, \b3, \c3
+        .endm
+        .macro XOR_SHUFFLE shuffle, d, a
+            vpxor ymm\d, ymm\d, ymm\a
+            vpshufb ymm\d, ymm\d, [rip + {constants} + \shuffle]
+        .endm
+        // G on four columns or diagonals, message words x then y.
+        .macro G4 a0,b0,c0,d0, a1,b1,c1,d1, a2,b2,c2,d2, a3,b3,c3,d3, x0,x1,x2,x3, y0,y1,y2,y3
+            HALF_G4 {rotate16}, 12, \a0,\b0,\c0,\d0, \a1,\b1,\c1,\d1, \a2,\b2,\c2,\d2, \a3,\b3,\c3,\d3, \x0,\x1,\x2,\x3
+            HALF_G4 {rotate8}, 7, \a0,\b0,\c0,\d0, \a1,\b1,\c1,\d1, \a2,\b2,\c2,\d2, \a3,\b3,\c3,\d3, \y0,\y1,\y2,\y3
+        .endm
+        .macro ROUND x0,x1,x2,x3, y0,y1,y2,y3, z0,z1,z2,z3, w0,w1,w2,w3
+            G4 0,4,8,12, 1,5,9,13, 2,6,10,14, 3,7,11,15, \x0,\x1,\x2,\x3, \y0,\y1,\y2,\y3
+            NEXT_LANE
+            G4 0,5,10,15, 1,6,11,12, 2,7,8,13, 3,4,9,14, \z0,\z1,\z2,\z3, \w0,\w1,\w2,\w3
+            NEXT_LANE
+        .endm
+        .macro SCHEDULE s0,s1,s2,s3,s4,s5,s6,s7,s8,s9,s10,s11,s12,s13,s14,s15
+            ROUND \s0,\s2,\s4,\s6, \s1,\s3,\s5,\s7, \s8,\s10,\s12,\s14, \s9,\s11,\s13,\s15
+        .endm
+        // Interleaves words, then pairs, then halves: ymm0-7 (word i of
+        // the eight lanes in ymm i) become lane j's eight words in ymm
+        // 8+j, which go to `dst` + 32*j. The same transpose turns eight
+        // lanes' blocks into words.
+        .macro TRANSPOSE8 s0, s1, s2, s3, s4, s5, s6, s7, t0, t1, t2, t3, t4, t5, t6, t7
+            vpunpckldq ymm\t0, ymm\s0, ymm\s1
+            vpunpckhdq ymm\t1, ymm\s0, ymm\s1
+            vpunpckldq ymm\t2, ymm\s2, ymm\s3
+            vpunpckhdq ymm\t3, ymm\s2, ymm\s3
+            vpunpckldq ymm\t4, ymm\s4, ymm\s5
+            vpunpckhdq ymm\t5, ymm\s4, ymm\s5
+            vpunpckldq ymm\t6, ymm\s6, ymm\s7
+            vpunpckhdq ymm\t7, ymm\s6, ymm\s7
+            vpunpcklqdq ymm\s0, ymm\t0, ymm\t2
+            vpunpckhqdq ymm\s1, ymm\t0, ymm\t2
+            vpunpcklqdq ymm\s2, ymm\t1, ymm\t3
+            vpunpckhqdq ymm\s3, ymm\t1, ymm\t3
+            vpunpcklqdq ymm\s4, ymm\t4, ymm\t6
+            vpunpckhqdq ymm\s5, ymm\t4, ymm\t6
+            vpunpcklqdq ymm\s6, ymm\t5, ymm\t7
+            vpunpckhqdq ymm\s7, ymm\t5, ymm\t7
+            vperm2i128 ymm\t0, ymm\s0, ymm\s4, 0x20
+            vperm2i128 ymm\t1, ymm\s1, ymm\s5, 0x20
+            vperm2i128 ymm\t2, ymm\s2, ymm\s6, 0x20
+            vperm2i128 ymm\t3, ymm\s3, ymm\s7, 0x20
+            vperm2i128 ymm\t4, ymm\s0, ymm\s4, 0x31
+            vperm2i128 ymm\t5, ymm\s1, ymm\s5, 0x31
+            vperm2i128 ymm\t6, ymm\s2, ymm\s6, 0x31
+            vperm2i128 ymm\t7, ymm\s3, ymm\s7, 0x31
+        .endm
+        .macro OUT dst
+            TRANSPOSE8 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+            vmovdqu [\dst + 0], ymm8
+            vmovdqu [\dst + 32], ymm9
+            vmovdqu [\dst + 64], ymm10
+            vmovdqu [\dst + 96], ymm11
+            vmovdqu [\dst + 128], ymm12
+            vmovdqu [\dst + 160], ymm13
+            vmovdqu [\dst + 192], ymm14
+            vmovdqu [\dst + 224], ymm15
+        .endm
+
+        "
+    };
+}
+
+/// Purges what `avx2_lane_macros!` defines.
+macro_rules! purge_avx2_lane_macros {
+    () => {
+        r"
+        .purgem ADD_C
+        .purgem XOR_SHIFT_ROTATE
+        .purgem HALF_G4
+        .purgem XOR_SHUFFLE
+        .purgem G4
+        .purgem ROUND
+        .purgem SCHEDULE
+        .purgem TRANSPOSE8
+        .purgem OUT
+        "
+    };
+}
+
 /// Memory of one 8-lane call: the transposed message of this step and the
 /// next (`message[step % 2][i]` is word `i` of every lane), the chaining
 /// values of lanes as they finish (transposed), the state word v11, and
@@ -414,8 +614,8 @@ struct Scratch8 {
     out: [[u8; 32]; 8],
 }
 
-/// Runs an 8-lane call: chains of blocks, or steps of independent blocks,
-/// as `avx512_asm::run16` does for sixteen (see [`LaneParams`]; only its
+/// Runs an 8-lane call: chains of blocks, as `avx512_asm::run16` does for
+/// sixteen (see [`LaneParams`]; only its
 /// first eight lanes are read).
 ///
 /// Sixteen ymm registers for sixteen state words leave none for the
@@ -432,7 +632,7 @@ struct Scratch8 {
 ///
 /// AVX2 + BMI2. The block pointers of `params` name 64 readable bytes at
 /// every step up to and including `steps` (`asm_lanes`), and `params.out`
-/// is writable for 256 bytes per step it receives.
+/// is writable for 256 bytes.
 #[target_feature(enable = "avx2,bmi2")]
 unsafe fn run8(params: &LaneParams, scratch: &mut MaybeUninit<Scratch8>) {
     // SAFETY: forwarded from the caller. The block writes `params.out` and
@@ -440,6 +640,7 @@ unsafe fn run8(params: &LaneParams, scratch: &mut MaybeUninit<Scratch8>) {
     // `CONSTANTS`, and declares every register it changes.
     unsafe {
         asm!(
+            avx2_lane_macros!(),
             // Registers: ymm0-15 the state; rdi the parameters, rsi the
             // scratch memory, r8 this step's message, r9 the next step's,
             // rcx the next step and r10 its byte offset in a lane (rcx <<
@@ -477,120 +678,15 @@ unsafe fn run8(params: &LaneParams, scratch: &mut MaybeUninit<Scratch8>) {
                     .endif
                 .endr
             .endm
-            // c += d for one (c, d): v11 lives in memory, its new value
-            // also stays in ymm11 for the XOR with b that follows.
-            .macro ADD_C c, d
-                .if \c == 11
-                    vpaddd ymm11, ymm\d, [rsi + {v11}]
-                    vmovdqa [rsi + {v11}], ymm11
-                .else
-                    vpaddd ymm\c, ymm\c, ymm\d
-                .endif
-            .endm
-            // b = (b ^ c) >>> n for four (b, c), ymm11 as scratch.
-            .macro XOR_SHIFT_ROTATE n, b0, c0, b1, c1, b2, c2, b3, c3
-                vpxor ymm\b0, ymm\b0, ymm\c0
-                vpxor ymm\b1, ymm\b1, ymm\c1
-                vpxor ymm\b2, ymm\b2, ymm\c2
-                vpxor ymm\b3, ymm\b3, ymm\c3
-                .irp b, \b0, \b1, \b2, \b3
-                    vpsrld ymm11, ymm\b, \n
-                    vpslld ymm\b, ymm\b, 32-\n
-                    vpor ymm\b, ymm\b, ymm11
-                .endr
-            .endm
-            // Half of G on four columns or diagonals (register numbers; 11
-            // stands for v11 in memory): a += m + b, d = (d ^ a) >>> 16 or
-            // 8 (a byte shuffle, pattern at `shuffle`), c += d, b = (b ^ c)
-            // >>> n, message words x at r8.
-            .macro HALF_G4 shuffle, n, a0,b0,c0,d0, a1,b1,c1,d1, a2,b2,c2,d2, a3,b3,c3,d3, x0,x1,x2,x3
-                vpaddd ymm\a0, ymm\a0, [r8 + 32*\x0]
-                vpaddd ymm\a1, ymm\a1, [r8 + 32*\x1]
-                vpaddd ymm\a2, ymm\a2, [r8 + 32*\x2]
-                vpaddd ymm\a3, ymm\a3, [r8 + 32*\x3]
-                vpaddd ymm\a0, ymm\a0, ymm\b0
-                vpaddd ymm\a1, ymm\a1, ymm\b1
-                vpaddd ymm\a2, ymm\a2, ymm\b2
-                vpaddd ymm\a3, ymm\a3, ymm\b3
-                XOR_SHUFFLE \shuffle, \d0, \a0
-                XOR_SHUFFLE \shuffle, \d1, \a1
-                XOR_SHUFFLE \shuffle, \d2, \a2
-                XOR_SHUFFLE \shuffle, \d3, \a3
-                ADD_C \c0, \d0
-                ADD_C \c1, \d1
-                ADD_C \c2, \d2
-                ADD_C \c3, \d3
-                XOR_SHIFT_ROTATE \n, \b0, \c0, \b1, \c1, \b2, \c2, \b3, \c3
-            .endm
-            .macro XOR_SHUFFLE shuffle, d, a
-                vpxor ymm\d, ymm\d, ymm\a
-                vpshufb ymm\d, ymm\d, [rip + {constants} + \shuffle]
-            .endm
-            // G on four columns or diagonals, message words x then y.
-            .macro G4 a0,b0,c0,d0, a1,b1,c1,d1, a2,b2,c2,d2, a3,b3,c3,d3, x0,x1,x2,x3, y0,y1,y2,y3
-                HALF_G4 {rotate16}, 12, \a0,\b0,\c0,\d0, \a1,\b1,\c1,\d1, \a2,\b2,\c2,\d2, \a3,\b3,\c3,\d3, \x0,\x1,\x2,\x3
-                HALF_G4 {rotate8}, 7, \a0,\b0,\c0,\d0, \a1,\b1,\c1,\d1, \a2,\b2,\c2,\d2, \a3,\b3,\c3,\d3, \y0,\y1,\y2,\y3
-            .endm
-            .macro ROUND x0,x1,x2,x3, y0,y1,y2,y3, z0,z1,z2,z3, w0,w1,w2,w3
-                G4 0,4,8,12, 1,5,9,13, 2,6,10,14, 3,7,11,15, \x0,\x1,\x2,\x3, \y0,\y1,\y2,\y3
-                NEXT_LANE
-                G4 0,5,10,15, 1,6,11,12, 2,7,8,13, 3,4,9,14, \z0,\z1,\z2,\z3, \w0,\w1,\w2,\w3
-                NEXT_LANE
-            .endm
-            .macro SCHEDULE s0,s1,s2,s3,s4,s5,s6,s7,s8,s9,s10,s11,s12,s13,s14,s15
-                ROUND \s0,\s2,\s4,\s6, \s1,\s3,\s5,\s7, \s8,\s10,\s12,\s14, \s9,\s11,\s13,\s15
-            .endm
             .macro KEYS
                 .irp i, 0, 1, 2, 3, 4, 5, 6, 7
                     vpbroadcastd ymm\i, dword ptr [rdi + {key_iv} + 4*\i]
                 .endr
             .endm
-            // Interleaves words, then pairs, then halves: ymm0-7 (word i of
-            // the eight lanes in ymm i) become lane j's eight words in ymm
-            // 8+j, which go to `dst` + 32*j. The same transpose turns eight
-            // lanes' blocks into words.
-            .macro TRANSPOSE8 s0, s1, s2, s3, s4, s5, s6, s7, t0, t1, t2, t3, t4, t5, t6, t7
-                vpunpckldq ymm\t0, ymm\s0, ymm\s1
-                vpunpckhdq ymm\t1, ymm\s0, ymm\s1
-                vpunpckldq ymm\t2, ymm\s2, ymm\s3
-                vpunpckhdq ymm\t3, ymm\s2, ymm\s3
-                vpunpckldq ymm\t4, ymm\s4, ymm\s5
-                vpunpckhdq ymm\t5, ymm\s4, ymm\s5
-                vpunpckldq ymm\t6, ymm\s6, ymm\s7
-                vpunpckhdq ymm\t7, ymm\s6, ymm\s7
-                vpunpcklqdq ymm\s0, ymm\t0, ymm\t2
-                vpunpckhqdq ymm\s1, ymm\t0, ymm\t2
-                vpunpcklqdq ymm\s2, ymm\t1, ymm\t3
-                vpunpckhqdq ymm\s3, ymm\t1, ymm\t3
-                vpunpcklqdq ymm\s4, ymm\t4, ymm\t6
-                vpunpckhqdq ymm\s5, ymm\t4, ymm\t6
-                vpunpcklqdq ymm\s6, ymm\t5, ymm\t7
-                vpunpckhqdq ymm\s7, ymm\t5, ymm\t7
-                vperm2i128 ymm\t0, ymm\s0, ymm\s4, 0x20
-                vperm2i128 ymm\t1, ymm\s1, ymm\s5, 0x20
-                vperm2i128 ymm\t2, ymm\s2, ymm\s6, 0x20
-                vperm2i128 ymm\t3, ymm\s3, ymm\s7, 0x20
-                vperm2i128 ymm\t4, ymm\s0, ymm\s4, 0x31
-                vperm2i128 ymm\t5, ymm\s1, ymm\s5, 0x31
-                vperm2i128 ymm\t6, ymm\s2, ymm\s6, 0x31
-                vperm2i128 ymm\t7, ymm\s3, ymm\s7, 0x31
-            .endm
-            .macro OUT dst
-                TRANSPOSE8 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-                vmovdqu [\dst + 0], ymm8
-                vmovdqu [\dst + 32], ymm9
-                vmovdqu [\dst + 64], ymm10
-                vmovdqu [\dst + 96], ymm11
-                vmovdqu [\dst + 128], ymm12
-                vmovdqu [\dst + 160], ymm13
-                vmovdqu [\dst + 192], ymm14
-                vmovdqu [\dst + 224], ymm15
-            .endm
-
             // Step 0's blocks, copied into the message as for every step.
             xor ecx, ecx
             xor r10d, r10d
-            mov r14, [rdi + {stride_shift}]
+            mov r14d, 6
             mov r8, rsi
             lea r9, [rsi + 512]
             .irp lane, 0, 1, 2, 3, 4, 5, 6, 7
@@ -643,8 +739,6 @@ unsafe fn run8(params: &LaneParams, scratch: &mut MaybeUninit<Scratch8>) {
             vpbroadcastd ymm8, xmm8
             vpcmpeqd ymm8, ymm8, [rdi + {last_block}]
             inc r13
-            cmp qword ptr [rdi + {independent}], 0
-            jne 6f
             cmp r13, r11
             jae 8f
             vptest ymm8, ymm8
@@ -658,25 +752,6 @@ unsafe fn run8(params: &LaneParams, scratch: &mut MaybeUninit<Scratch8>) {
             xchg r8, r9
             jmp 2b
 
-            // Independent blocks: write this step's values, start the next
-            // step from the key.
-            6:
-            lea r15, [r13 - 1]
-            cmp r15, [rdi + {out_steps}]
-            jae 7f
-            shl r15, 8
-            add r15, [rdi + {out}]
-            jmp 9f
-            7:
-            lea r15, [rsi + {out_scratch}]
-            9:
-            OUT r15
-            KEYS
-            xchg r8, r9
-            cmp r13, r11
-            jb 2b
-            jmp 12f
-
             // The end of chains: the lanes that ended before the last step
             // come from memory, the others are in the registers.
             8:
@@ -686,22 +761,13 @@ unsafe fn run8(params: &LaneParams, scratch: &mut MaybeUninit<Scratch8>) {
             .endr
             mov r15, [rdi + {out}]
             OUT r15
-            12:
             vzeroupper
             .purgem LANE_POINTER
             .purgem SCALAR_LANE
             .purgem NEXT_LANE
-            .purgem ADD_C
-            .purgem XOR_SHIFT_ROTATE
-            .purgem HALF_G4
-            .purgem XOR_SHUFFLE
-            .purgem G4
-            .purgem ROUND
-            .purgem SCHEDULE
             .purgem KEYS
-            .purgem TRANSPOSE8
-            .purgem OUT
             ",
+            purge_avx2_lane_macros!(),
             base = const offset_of!(LaneParams, base),
             whole = const offset_of!(LaneParams, whole),
             pad = const offset_of!(LaneParams, pad),
@@ -714,13 +780,9 @@ unsafe fn run8(params: &LaneParams, scratch: &mut MaybeUninit<Scratch8>) {
             counter_low = const offset_of!(LaneParams, counter_low),
             counter_high = const offset_of!(LaneParams, counter_high),
             steps = const offset_of!(LaneParams, steps),
-            stride_shift = const offset_of!(LaneParams, stride_shift),
-            independent = const offset_of!(LaneParams, independent),
             out = const offset_of!(LaneParams, out),
-            out_steps = const offset_of!(LaneParams, out_steps),
             finished = const offset_of!(Scratch8, finished),
             v11 = const offset_of!(Scratch8, v11),
-            out_scratch = const offset_of!(Scratch8, out),
             constants = sym CONSTANTS,
             rotate16 = const offset_of!(Constants, rotate16),
             rotate8 = const offset_of!(Constants, rotate8),
@@ -744,9 +806,153 @@ super::asm_lanes::transposed_entry_points!(
     "The CPU must support AVX2 and BMI2.",
     run8,
     Scratch8,
-    hash_lanes8,
-    hash_blocks8
+    hash_lanes8
 );
+
+/// Memory of `parents8`: the transposed message (`message[i]` is word `i`
+/// of every lane) and the state word v11.
+#[repr(C, align(32))]
+struct ParentScratch8 {
+    message: [[u32; 8]; 16],
+    v11: [u32; 8],
+}
+
+/// Compresses up to eight independent blocks from the same chaining value
+/// `key` side by side (parents of one tree level: counter 0, block length
+/// 64, `flags`), one per 32-bit lane as `run8` does, and writes eight
+/// values of 32 bytes to `out` (lanes past `count` repeat the last block).
+/// The blocks are consecutive, so no lane parameters: each half of the
+/// eight blocks is loaded whole and transposed in registers before the
+/// rounds, which read the message from memory as `run8`'s do.
+///
+/// # Safety
+///
+/// AVX2; `key` readable for 32 bytes, `blocks` for `64 * count` with
+/// `1 <= count <= 8`, `out` writable for 256 bytes.
+#[target_feature(enable = "avx2")]
+unsafe fn parents8(key: *const u32, flags: u8, blocks: *const u8, count: usize, out: *mut u8) {
+    debug_assert!((1..=8).contains(&count));
+    let last = blocks.wrapping_add(64 * (count - 1));
+    let mut scratch = MaybeUninit::<ParentScratch8>::uninit();
+    // SAFETY: forwarded from the caller; the block reads `key`, the first
+    // `count` blocks, `scratch` and `CONSTANTS`, writes `scratch` and
+    // `out`, and declares every register it changes.
+    unsafe {
+        asm!(
+            avx2_lane_macros!(),
+            r"
+            .macro NEXT_LANE
+            .endm
+            // Lane `lane`'s block into rax: the block `lane` after r9, or
+            // the last one (rdx) for lanes past it.
+            .macro LANE_BLOCK lane
+                lea rax, [r9 + 64*\lane]
+                cmp rax, rdx
+                cmova rax, rdx
+            .endm
+            // Words 8*half .. 8*half + 7 of the eight lanes, transposed
+            // into rows of the message.
+            .macro MESSAGE_HALF half
+                .irp j, 0, 1, 2, 3, 4, 5, 6, 7
+                    LANE_BLOCK \j
+                    vmovdqu ymm\j, [rax + 32*\half]
+                .endr
+                TRANSPOSE8 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+                .irp i, 8, 9, 10, 11, 12, 13, 14, 15
+                    vmovdqa [r8 + 256*\half + 32*(\i-8)], ymm\i
+                .endr
+            .endm
+            mov r8, rsi
+            MESSAGE_HALF 0
+            MESSAGE_HALF 1
+            .irp i, 0, 1, 2, 3, 4, 5, 6, 7
+                vpbroadcastd ymm\i, dword ptr [rdi + 4*\i]
+            .endr
+            vpbroadcastd ymm8, dword ptr [rip + {constants} + {iv}]
+            vpbroadcastd ymm9, dword ptr [rip + {constants} + {iv} + 4]
+            vpbroadcastd ymm10, dword ptr [rip + {constants} + {iv} + 8]
+            vpbroadcastd ymm11, dword ptr [rip + {constants} + {iv} + 12]
+            vmovdqa [rsi + {v11}], ymm11
+            vpxor xmm12, xmm12, xmm12
+            vpxor xmm13, xmm13, xmm13
+            mov eax, 64
+            vmovd xmm14, eax
+            vpbroadcastd ymm14, xmm14
+            vmovd xmm15, r10d
+            vpbroadcastd ymm15, xmm15
+            SCHEDULE 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15
+            SCHEDULE 2,6,3,10,7,0,4,13,1,11,12,5,9,14,15,8
+            SCHEDULE 3,4,10,12,13,2,7,14,6,5,9,0,11,15,8,1
+            SCHEDULE 10,7,12,9,14,3,13,15,4,0,11,2,5,8,1,6
+            SCHEDULE 12,13,9,11,15,10,14,8,7,2,5,3,0,1,6,4
+            SCHEDULE 9,14,11,5,8,12,15,1,13,3,0,10,2,6,4,7
+            SCHEDULE 11,15,5,0,1,9,8,6,14,10,2,12,3,4,7,13
+            vpxor ymm0, ymm0, ymm8
+            vpxor ymm1, ymm1, ymm9
+            vpxor ymm2, ymm2, ymm10
+            vpxor ymm3, ymm3, [rsi + {v11}]
+            vpxor ymm4, ymm4, ymm12
+            vpxor ymm5, ymm5, ymm13
+            vpxor ymm6, ymm6, ymm14
+            vpxor ymm7, ymm7, ymm15
+            OUT rcx
+            vzeroupper
+            .purgem NEXT_LANE
+            .purgem LANE_BLOCK
+            .purgem MESSAGE_HALF
+            ",
+            purge_avx2_lane_macros!(),
+            v11 = const offset_of!(ParentScratch8, v11),
+            constants = sym CONSTANTS,
+            iv = const offset_of!(Constants, iv),
+            rotate16 = const offset_of!(Constants, rotate16),
+            rotate8 = const offset_of!(Constants, rotate8),
+            in("rdi") key,
+            in("rsi") scratch.as_mut_ptr(),
+            in("r9") blocks,
+            in("rdx") last,
+            in("rcx") out,
+            in("r10d") flags as u32,
+            out("rax") _, out("r8") _,
+            out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
+            out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
+            out("ymm8") _, out("ymm9") _, out("ymm10") _, out("ymm11") _,
+            out("ymm12") _, out("ymm13") _, out("ymm14") _, out("ymm15") _,
+            options(nostack),
+        );
+    }
+}
+
+/// Hashes independent one-block jobs as `Platform::hash_blocks` does:
+/// eight at a time (`parents8`), then what remains with the narrowest
+/// kernel that takes it.
+///
+/// # Safety
+///
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn hash_parent_blocks(key: &CvWords, flags: u8, blocks: &[[u8; BLOCK_LEN]], out: &mut [CvBytes]) {
+    assert!(out.len() >= blocks.len());
+    let (groups, rest) = blocks.as_chunks::<8>();
+    let (out_groups, out_rest) = out[..blocks.len()].as_chunks_mut::<8>();
+    for (group, values) in groups.iter().zip(out_groups) {
+        // SAFETY: AVX2 per the caller; eight blocks, eight values.
+        unsafe { parents8(key.as_ptr(), flags, group.as_ptr().cast(), 8, values.as_mut_ptr().cast()) };
+    }
+    let count = rest.len();
+    match count {
+        0 => {}
+        // SAFETY: AVX2 per the caller; one or two blocks and values.
+        1..=2 => unsafe { hash_one_or_two_blocks(key, flags, rest, out_rest) },
+        _ => {
+            let mut scratch = [[0u8; 32]; 8];
+            // SAFETY: AVX2 per the caller; `rest` holds `count` blocks,
+            // `scratch` room for eight values.
+            unsafe { parents8(key.as_ptr(), flags, rest.as_ptr().cast(), count, scratch.as_mut_ptr().cast()) };
+            out_rest.copy_from_slice(&scratch[..count]);
+        }
+    }
+}
 
 /// Hashes the whole chunks of `input` as `Platform::hash_chunks` does,
 /// eight per call, into `out`; returns how many it hashed: as many as fill

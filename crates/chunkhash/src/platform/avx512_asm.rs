@@ -10,8 +10,8 @@
 //!
 //! - Transposed kernels: one chain per 32-bit lane of a zmm register
 //!   (register `i` holds state word `i` of every lane). `run16` takes
-//!   sixteen chains (zmm0-15) or steps of sixteen independent blocks (the
-//!   parents of a tree level); `run32` interleaves two such sets (zmm0-15
+//!   sixteen chains (two sets of eight in ymm0-15 and ymm16-31); `run32`
+//!   interleaves two sets of sixteen (zmm0-15
 //!   and zmm16-31), whose independent instructions fill the ports one
 //!   compression's dependencies leave idle (Zen 4: 442 cycles per sixteen
 //!   lanes against 465). The message is read through memory operands from
@@ -20,6 +20,12 @@
 //!   run: they use no vector port (measured: 465 against 495 cycles a step
 //!   with vector shuffles).
 //! - Row kernels (`hash_rows`, the single-block compression): see below.
+//! - Parent kernels (`hash_parent_blocks`): a tree level's parents, whose
+//!   blocks are consecutive and share key, counter and flags, need no lane
+//!   parameters: sixteen (`parents16`) or eight (`parents8`) are loaded
+//!   whole and transposed in registers, the message stays in registers;
+//!   four, two or one go to the row form (`compress_four`,
+//!   `compress_two`, the single-block compression).
 //!
 //! Assembler macros (`.macro`) spell out the rounds; every asm block
 //! removes them again (`.purgem`), so a block may be emitted twice.
@@ -186,6 +192,16 @@ macro_rules! transposed_macros {
             vpbroadcastd \w\()\v7, dword ptr [\params + {key_iv} + 28]
         .endm
 
+        "
+    };
+}
+
+/// Assembler macros of the rounds and the output transpose of the
+/// transposed kernels, over register numbers (their only operand is
+/// `indices`, `OUT_INDICES`).
+macro_rules! lane_math_macros {
+    () => {
+        r"
         // The same operation on four pairs of register numbers: `dst op=
         // src` (ADD4, XOR_ROTATE4 with a rotation right by `n` after), or
         // a message word at `m` (ADD4_MESSAGE).
@@ -313,6 +329,14 @@ macro_rules! purge_transposed_macros {
         .purgem VECTOR_HALF
         .purgem STEP_ROWS
         .purgem KEY_ROWS
+        "
+    };
+}
+
+/// Purges what `lane_math_macros!` defines.
+macro_rules! purge_lane_math_macros {
+    () => {
+        r"
         .purgem ADD4
         .purgem ADD4_MESSAGE
         .purgem XOR_ROTATE4
@@ -329,8 +353,8 @@ macro_rules! purge_transposed_macros {
 }
 
 /// Emits `run16` and `run8`: a call over 8 lanes in `$halves` halves of
-/// eight (ymm0-15, and ymm16-31 for the second), chains of blocks or steps
-/// of independent blocks (see [`LaneParams`]).
+/// eight (ymm0-15, and ymm16-31 for the second), chains of blocks (see
+/// [`LaneParams`]).
 macro_rules! run_halves {
     ($name:ident, $halves:literal) => {
 /// Runs a call of `8 * $halves` lanes (see `run_halves!`).
@@ -339,7 +363,7 @@ macro_rules! run_halves {
 ///
 /// AVX-512F + VL + BMI2. The block pointers of `params` name 64 readable
 /// bytes at every step up to and including `steps` (`asm_lanes`), and
-/// `params.out` is writable for 32 bytes a lane per step it receives.
+/// `params.out` is writable for 32 bytes a lane.
 #[target_feature(enable = "avx512f,avx512vl,avx2,bmi2")]
 unsafe fn $name(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
     // SAFETY: forwarded from the caller. The block writes `params.out` and
@@ -348,6 +372,7 @@ unsafe fn $name(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
     unsafe {
         asm!(
             transposed_macros!(),
+            lane_math_macros!(),
             // Registers: lanes 0-7 in ymm0-15 and lanes 8-15 in ymm16-31,
             // two interleaved compressions (measured on Zen 4: 444 cycles a
             // step against 466 for one 16-lane compression in zmm0-15); rdi
@@ -408,7 +433,7 @@ unsafe fn $name(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
             // Step 0's blocks, transposed with vector registers.
             xor ecx, ecx
             xor r10d, r10d
-            mov r14, [rdi + {stride_shift}]
+            mov r14d, 6
             mov r8, rsi
             lea r9, [rsi + 1024]
             VECTOR_HALF rdi, 0, r8
@@ -449,8 +474,6 @@ unsafe fn $name(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
                 vpxord ymm23, ymm23, ymm31
             .endif
             inc r13
-            cmp qword ptr [rdi + {independent}], 0
-            jne 6f
             cmp r13, r11
             jae 8f
             // Lanes whose job ends here, before the call's last step.
@@ -480,26 +503,6 @@ unsafe fn $name(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
             xchg r8, r9
             jmp 2b
 
-            // Independent blocks: write this step's values, start the next
-            // step from the key.
-            6:
-            lea r15, [r13 - 1]
-            cmp r15, [rdi + {out_steps}]
-            jae 7f
-            shl r15, 8 + HALVES - 1
-            add r15, [rdi + {out}]
-            jmp 9f
-            7:
-            lea r15, [rsi + {out_scratch}]
-            9:
-            JOIN_HALVES
-            OUT_TRANSPOSE r15, 8*HALVES
-            KEYS
-            xchg r8, r9
-            cmp r13, r11
-            jb 2b
-            jmp 12f
-
             // The end of chains: the lanes that ended before the last step
             // come from memory, the others are in the registers.
             8:
@@ -516,7 +519,6 @@ unsafe fn $name(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
             vmovdqa32 zmm7{{k2}}, [rsi + {finished} + 448]
             mov r15, [rdi + {out}]
             OUT_TRANSPOSE r15, 8*HALVES
-            12:
             vzeroupper
             .purgem NEXT_LANE
             .purgem ROUND
@@ -524,6 +526,7 @@ unsafe fn $name(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
             .purgem KEYS
             ",
             purge_transposed_macros!(),
+            purge_lane_math_macros!(),
             halves = const $halves,
             base = const offset_of!(LaneParams, base),
             whole = const offset_of!(LaneParams, whole),
@@ -537,12 +540,8 @@ unsafe fn $name(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
             counter_low = const offset_of!(LaneParams, counter_low),
             counter_high = const offset_of!(LaneParams, counter_high),
             steps = const offset_of!(LaneParams, steps),
-            stride_shift = const offset_of!(LaneParams, stride_shift),
-            independent = const offset_of!(LaneParams, independent),
             out = const offset_of!(LaneParams, out),
-            out_steps = const offset_of!(LaneParams, out_steps),
             finished = const offset_of!(Scratch16, finished),
-            out_scratch = const offset_of!(Scratch16, out),
             indices = sym OUT_INDICES,
             in("rdi") params,
             in("rsi") scratch.as_mut_ptr(),
@@ -583,6 +582,7 @@ unsafe fn run32(first: &LaneParams, second: &LaneParams, scratch: &mut MaybeUnin
     unsafe {
         asm!(
             transposed_macros!(),
+            lane_math_macros!(),
             // Registers: zmm0-15 the first set's state, zmm16-31 the
             // second's; rdi and r15 their parameters, rsi the scratch
             // memory, r8 this step's
@@ -620,7 +620,7 @@ unsafe fn run32(first: &LaneParams, second: &LaneParams, scratch: &mut MaybeUnin
             // Step 0's blocks, transposed with vector registers.
             xor ecx, ecx
             xor r10d, r10d
-            mov r14, [rdi + {stride_shift}]
+            mov r14d, 6
             mov r8, rsi
             lea r9, [rsi + 2048]
             VECTOR_HALF rdi, 0, r8
@@ -723,6 +723,7 @@ unsafe fn run32(first: &LaneParams, second: &LaneParams, scratch: &mut MaybeUnin
             .purgem ROUND
             ",
             purge_transposed_macros!(),
+            purge_lane_math_macros!(),
             base = const offset_of!(LaneParams, base),
             whole = const offset_of!(LaneParams, whole),
             pad = const offset_of!(LaneParams, pad),
@@ -735,7 +736,6 @@ unsafe fn run32(first: &LaneParams, second: &LaneParams, scratch: &mut MaybeUnin
             counter_low = const offset_of!(LaneParams, counter_low),
             counter_high = const offset_of!(LaneParams, counter_high),
             steps = const offset_of!(LaneParams, steps),
-            stride_shift = const offset_of!(LaneParams, stride_shift),
             out = const offset_of!(LaneParams, out),
             finished = const offset_of!(Scratch32, finished),
             indices = sym OUT_INDICES,
@@ -765,8 +765,7 @@ super::asm_lanes::transposed_entry_points!(
     "The CPU must support AVX-512F, AVX-512VL and BMI2.",
     run8,
     Scratch16,
-    hash_lanes8,
-    hash_blocks8
+    hash_lanes8
 );
 super::asm_lanes::transposed_entry_points!(
     16,
@@ -774,8 +773,7 @@ super::asm_lanes::transposed_entry_points!(
     "The CPU must support AVX-512F, AVX-512VL and BMI2.",
     run16,
     Scratch16,
-    hash_lanes16,
-    hash_blocks16
+    hash_lanes16
 );
 
 /// Hashes the whole chunks of `input` as `Platform::hash_chunks` does,
@@ -1121,21 +1119,6 @@ pub(super) unsafe fn hash_chunk_rows(
     count
 }
 
-/// Hashes one to four independent one-block jobs as `Platform::hash_blocks`
-/// does, in the row form.
-///
-/// # Safety
-///
-/// The CPU must support AVX-512F and AVX-512VL.
-#[target_feature(enable = "avx512f,avx512vl,avx2")]
-pub(super) unsafe fn hash_block_rows(key: &CvWords, flags: u8, blocks: &[[u8; BLOCK_LEN]], out: &mut [CvBytes]) {
-    let mut padded = PaddedBlocks::uninit();
-    let params = RowParams::blocks(key, flags, blocks, &mut padded);
-    // SAFETY: the CPU features are the caller's contract; `params` comes
-    // from `RowParams::blocks` (its pointers' invariant) with `padded` alive.
-    unsafe { run_rows(&params, &mut out[..blocks.len()]) }
-}
-
 /// Runs a row-form call over the chains of `params`, whose number is
 /// `out.len()`, and writes their values to `out`.
 ///
@@ -1462,3 +1445,643 @@ unsafe fn compress_chain(
 }
 
 super::asm_lanes::single_block_entry_points!("avx512f,avx512vl,avx2", "The CPU must support AVX-512F and AVX-512VL.");
+
+/// Compresses two blocks from the same chaining value side by side, one
+/// per 128-bit lane of ymm rows (a tree level's last two parents; counter
+/// 0, `row` their length and flags), and writes the two values to `out0`
+/// and `out1`.
+///
+/// # Safety
+///
+/// AVX-512F + VL; `key` readable for 32 bytes, `block0` and `block1` for
+/// 64, `out0` and `out1` writable for 32.
+#[target_feature(enable = "avx512f,avx512vl,avx2")]
+#[inline]
+unsafe fn compress_two(key: *const u32, block0: *const u8, block1: *const u8, row: u64, out0: *mut u8, out1: *mut u8) {
+    // SAFETY: forwarded from the caller; the block reads only the named
+    // memory and `ROW_CONSTANTS`, writes only `out0` and `out1`, and
+    // declares every register it changes.
+    unsafe {
+        asm!(
+            row_macros!(),
+            r"
+            .macro ROUND cx, cy, dx, dy, ncx, ncy, ndx, ndy, next
+                .if \next
+                    NEXT_WORDS ymm\cx, ymm\cy, ymm\dx, ymm\dy, ymm\ncx, ymm\ncy, ymm\ndx, ymm\ndy, ymm24, ymm25, ymm26, r8, 32
+                .endif
+                G_PLAIN ymm0, ymm1, ymm2, ymm3, ymm\cx, ymm\cy
+                DIAGONALIZE ymm0, ymm2, ymm3
+                G_PLAIN ymm0, ymm1, ymm2, ymm3, ymm\dx, ymm\dy
+                UNDIAGONALIZE ymm0, ymm2, ymm3
+            .endm
+            lea r8, [rip + {constants}]
+            mov eax, 0x88
+            kmovw k2, eax
+            mov eax, 0x44
+            kmovw k3, eax
+            vbroadcasti32x4 ymm0, [rdi]
+            vbroadcasti32x4 ymm1, [rdi + 16]
+            vmovdqu32 xmm20, [rsi]
+            vinserti32x4 ymm20, ymm20, [rdx], 1
+            vmovdqu32 xmm21, [rsi + 16]
+            vinserti32x4 ymm21, ymm21, [rdx + 16], 1
+            vmovdqu32 xmm22, [rsi + 32]
+            vinserti32x4 ymm22, ymm22, [rdx + 32], 1
+            vmovdqu32 xmm23, [rsi + 48]
+            vinserti32x4 ymm23, ymm23, [rdx + 48], 1
+            FIRST_WORDS ymm20, ymm21, ymm22, ymm23, ymm8, ymm9, ymm10, ymm11
+            vbroadcasti32x4 ymm2, [r8 + {iv}]
+            // The fourth row: counter 0, then `row`, in both chains.
+            vpbroadcastq ymm3, rcx
+            mov eax, 0x33
+            kmovw k1, eax
+            vpxord ymm3{{k1}}, ymm3, ymm3
+            ROUND 8, 9, 10, 11, 16, 17, 18, 19, 1
+            ROUND 16, 17, 18, 19, 8, 9, 10, 11, 1
+            ROUND 8, 9, 10, 11, 16, 17, 18, 19, 1
+            ROUND 16, 17, 18, 19, 8, 9, 10, 11, 1
+            ROUND 8, 9, 10, 11, 16, 17, 18, 19, 1
+            ROUND 16, 17, 18, 19, 8, 9, 10, 11, 1
+            ROUND 8, 9, 10, 11, 16, 17, 18, 19, 0
+            vpxord ymm0, ymm0, ymm2
+            vpxord ymm1, ymm1, ymm3
+            vmovdqu32 [r9], xmm0
+            vmovdqu32 [r9 + 16], xmm1
+            vextracti32x4 [r10], ymm0, 1
+            vextracti32x4 [r10 + 16], ymm1, 1
+            vzeroupper
+            .purgem ROUND
+            ",
+            purge_row_macros!(),
+            constants = sym ROW_CONSTANTS,
+            iv = const offset_of!(RowConstants, iv),
+            in("rdi") key,
+            in("rsi") block0,
+            in("rdx") block1,
+            in("rcx") row,
+            in("r9") out0,
+            in("r10") out1,
+            out("rax") _, out("r8") _,
+            out("k1") _, out("k2") _, out("k3") _,
+            out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
+            out("ymm8") _, out("ymm9") _, out("ymm10") _, out("ymm11") _,
+            out("ymm16") _, out("ymm17") _, out("ymm18") _, out("ymm19") _,
+            out("ymm20") _, out("ymm21") _, out("ymm22") _, out("ymm23") _,
+            out("ymm24") _, out("ymm25") _, out("ymm26") _,
+            options(nostack),
+        );
+    }
+}
+
+/// The rounds of the parent kernels: state words in registers 16-31,
+/// message word `i` in register `i` (`w` is `zmm` or `ymm`).
+macro_rules! parent_round_macros {
+    ($w:literal) => {
+        concat!(
+            r"
+            .macro HALF_G4_REGS r1, r2, a0,b0,c0,d0, a1,b1,c1,d1, a2,b2,c2,d2, a3,b3,c3,d3, x0,x1,x2,x3
+                ADD4 ",
+            $w,
+            r", \a0, \x0, \a1, \x1, \a2, \x2, \a3, \x3
+                ADD4 ",
+            $w,
+            r", \a0, \b0, \a1, \b1, \a2, \b2, \a3, \b3
+                XOR_ROTATE4 ",
+            $w,
+            r", \r1, \d0, \a0, \d1, \a1, \d2, \a2, \d3, \a3
+                ADD4 ",
+            $w,
+            r", \c0, \d0, \c1, \d1, \c2, \d2, \c3, \d3
+                XOR_ROTATE4 ",
+            $w,
+            r", \r2, \b0, \c0, \b1, \c1, \b2, \c2, \b3, \c3
+            .endm
+            .macro ROUND_REGS x0,x1,x2,x3, y0,y1,y2,y3, z0,z1,z2,z3, w0,w1,w2,w3
+                HALF_G4_REGS 16, 12, 16,20,24,28, 17,21,25,29, 18,22,26,30, 19,23,27,31, \x0,\x1,\x2,\x3
+                HALF_G4_REGS 8, 7, 16,20,24,28, 17,21,25,29, 18,22,26,30, 19,23,27,31, \y0,\y1,\y2,\y3
+                HALF_G4_REGS 16, 12, 16,21,26,31, 17,22,27,28, 18,23,24,29, 19,20,25,30, \z0,\z1,\z2,\z3
+                HALF_G4_REGS 8, 7, 16,21,26,31, 17,22,27,28, 18,23,24,29, 19,20,25,30, \w0,\w1,\w2,\w3
+            .endm
+            // Lane `lane`'s block into rax: the block `lane` after rsi, or
+            // the last one (rdx) for lanes past it.
+            .macro LANE_BLOCK lane
+                lea rax, [rsi + 64*\lane]
+                cmp rax, rdx
+                cmova rax, rdx
+            .endm
+            // The state: the key (rdi), the IV's first words, counter 0,
+            // block length 64 and the flags (r8d).
+            .macro PARENT_STATE
+                vpbroadcastd ",
+            $w,
+            r"16, dword ptr [rdi + 0]
+                vpbroadcastd ",
+            $w,
+            r"17, dword ptr [rdi + 4]
+                vpbroadcastd ",
+            $w,
+            r"18, dword ptr [rdi + 8]
+                vpbroadcastd ",
+            $w,
+            r"19, dword ptr [rdi + 12]
+                vpbroadcastd ",
+            $w,
+            r"20, dword ptr [rdi + 16]
+                vpbroadcastd ",
+            $w,
+            r"21, dword ptr [rdi + 20]
+                vpbroadcastd ",
+            $w,
+            r"22, dword ptr [rdi + 24]
+                vpbroadcastd ",
+            $w,
+            r"23, dword ptr [rdi + 28]
+                vpbroadcastd ",
+            $w,
+            r"24, dword ptr [rip + {constants} + {iv} + 0]
+                vpbroadcastd ",
+            $w,
+            r"25, dword ptr [rip + {constants} + {iv} + 4]
+                vpbroadcastd ",
+            $w,
+            r"26, dword ptr [rip + {constants} + {iv} + 8]
+                vpbroadcastd ",
+            $w,
+            r"27, dword ptr [rip + {constants} + {iv} + 12]
+                vpxord ",
+            $w,
+            r"28, ",
+            $w,
+            r"28, ",
+            $w,
+            r"28
+                vpxord ",
+            $w,
+            r"29, ",
+            $w,
+            r"29, ",
+            $w,
+            r"29
+                mov eax, 64
+                vpbroadcastd ",
+            $w,
+            r"30, eax
+                vpbroadcastd ",
+            $w,
+            r"31, r8d
+            .endm
+            "
+        )
+    };
+}
+
+/// Purges what `parent_round_macros!` defines.
+macro_rules! purge_parent_round_macros {
+    () => {
+        r"
+        .purgem HALF_G4_REGS
+        .purgem ROUND_REGS
+        .purgem LANE_BLOCK
+        .purgem PARENT_STATE
+        "
+    };
+}
+
+/// Compresses up to sixteen independent blocks from the same chaining
+/// value `key` side by side (parents of one tree level: counter 0, block
+/// length 64, `flags`), one per 32-bit lane of zmm registers, and writes
+/// sixteen values of 32 bytes to `out` (lanes past `count` repeat the
+/// last block). Unlike `run16`, it takes no lane parameters: the blocks
+/// are consecutive, so they are loaded whole and transposed in registers,
+/// and the message stays in zmm0-15 while the state takes zmm16-31.
+///
+/// # Safety
+///
+/// AVX-512F + VL; `key` readable for 32 bytes, `blocks` for `64 * count`
+/// with `1 <= count <= 16`, `out` writable for 512 bytes.
+#[target_feature(enable = "avx512f,avx512vl,avx2")]
+unsafe fn parents16(key: *const u32, flags: u8, blocks: *const u8, count: usize, out: *mut u8) {
+    debug_assert!((1..=16).contains(&count));
+    let last = blocks.wrapping_add(64 * (count - 1));
+    // SAFETY: forwarded from the caller: the block reads `key`, the first
+    // `count` blocks and the constants, writes `out`, and declares every
+    // register it changes.
+    unsafe {
+        asm!(
+            lane_math_macros!(),
+            parent_round_macros!("zmm"),
+            r"
+            // Lane j's block into zmm j, then a transpose in four passes
+            // (words, pairs of words, 128-bit blocks twice), through
+            // zmm16-31, leaves word i of every lane in zmm i.
+            LANE_BLOCK 0
+            vmovdqu32 zmm0, [rax]
+            LANE_BLOCK 1
+            vmovdqu32 zmm1, [rax]
+            LANE_BLOCK 2
+            vmovdqu32 zmm2, [rax]
+            LANE_BLOCK 3
+            vmovdqu32 zmm3, [rax]
+            LANE_BLOCK 4
+            vmovdqu32 zmm4, [rax]
+            LANE_BLOCK 5
+            vmovdqu32 zmm5, [rax]
+            LANE_BLOCK 6
+            vmovdqu32 zmm6, [rax]
+            LANE_BLOCK 7
+            vmovdqu32 zmm7, [rax]
+            LANE_BLOCK 8
+            vmovdqu32 zmm8, [rax]
+            LANE_BLOCK 9
+            vmovdqu32 zmm9, [rax]
+            LANE_BLOCK 10
+            vmovdqu32 zmm10, [rax]
+            LANE_BLOCK 11
+            vmovdqu32 zmm11, [rax]
+            LANE_BLOCK 12
+            vmovdqu32 zmm12, [rax]
+            LANE_BLOCK 13
+            vmovdqu32 zmm13, [rax]
+            LANE_BLOCK 14
+            vmovdqu32 zmm14, [rax]
+            LANE_BLOCK 15
+            vmovdqu32 zmm15, [rax]
+            vpunpckldq zmm16, zmm0, zmm1
+            vpunpckhdq zmm17, zmm0, zmm1
+            vpunpckldq zmm18, zmm2, zmm3
+            vpunpckhdq zmm19, zmm2, zmm3
+            vpunpckldq zmm20, zmm4, zmm5
+            vpunpckhdq zmm21, zmm4, zmm5
+            vpunpckldq zmm22, zmm6, zmm7
+            vpunpckhdq zmm23, zmm6, zmm7
+            vpunpckldq zmm24, zmm8, zmm9
+            vpunpckhdq zmm25, zmm8, zmm9
+            vpunpckldq zmm26, zmm10, zmm11
+            vpunpckhdq zmm27, zmm10, zmm11
+            vpunpckldq zmm28, zmm12, zmm13
+            vpunpckhdq zmm29, zmm12, zmm13
+            vpunpckldq zmm30, zmm14, zmm15
+            vpunpckhdq zmm31, zmm14, zmm15
+            vpunpcklqdq zmm0, zmm16, zmm18
+            vpunpckhqdq zmm4, zmm16, zmm18
+            vpunpcklqdq zmm8, zmm17, zmm19
+            vpunpckhqdq zmm12, zmm17, zmm19
+            vpunpcklqdq zmm1, zmm20, zmm22
+            vpunpckhqdq zmm5, zmm20, zmm22
+            vpunpcklqdq zmm9, zmm21, zmm23
+            vpunpckhqdq zmm13, zmm21, zmm23
+            vpunpcklqdq zmm2, zmm24, zmm26
+            vpunpckhqdq zmm6, zmm24, zmm26
+            vpunpcklqdq zmm10, zmm25, zmm27
+            vpunpckhqdq zmm14, zmm25, zmm27
+            vpunpcklqdq zmm3, zmm28, zmm30
+            vpunpckhqdq zmm7, zmm28, zmm30
+            vpunpcklqdq zmm11, zmm29, zmm31
+            vpunpckhqdq zmm15, zmm29, zmm31
+            vshufi32x4 zmm16, zmm0, zmm1, 0x88
+            vshufi32x4 zmm17, zmm0, zmm1, 0xDD
+            vshufi32x4 zmm18, zmm2, zmm3, 0x88
+            vshufi32x4 zmm19, zmm2, zmm3, 0xDD
+            vshufi32x4 zmm20, zmm4, zmm5, 0x88
+            vshufi32x4 zmm21, zmm4, zmm5, 0xDD
+            vshufi32x4 zmm22, zmm6, zmm7, 0x88
+            vshufi32x4 zmm23, zmm6, zmm7, 0xDD
+            vshufi32x4 zmm24, zmm8, zmm9, 0x88
+            vshufi32x4 zmm25, zmm8, zmm9, 0xDD
+            vshufi32x4 zmm26, zmm10, zmm11, 0x88
+            vshufi32x4 zmm27, zmm10, zmm11, 0xDD
+            vshufi32x4 zmm28, zmm12, zmm13, 0x88
+            vshufi32x4 zmm29, zmm12, zmm13, 0xDD
+            vshufi32x4 zmm30, zmm14, zmm15, 0x88
+            vshufi32x4 zmm31, zmm14, zmm15, 0xDD
+            vshufi32x4 zmm0, zmm16, zmm18, 0x88
+            vshufi32x4 zmm8, zmm16, zmm18, 0xDD
+            vshufi32x4 zmm4, zmm17, zmm19, 0x88
+            vshufi32x4 zmm12, zmm17, zmm19, 0xDD
+            vshufi32x4 zmm1, zmm20, zmm22, 0x88
+            vshufi32x4 zmm9, zmm20, zmm22, 0xDD
+            vshufi32x4 zmm5, zmm21, zmm23, 0x88
+            vshufi32x4 zmm13, zmm21, zmm23, 0xDD
+            vshufi32x4 zmm2, zmm24, zmm26, 0x88
+            vshufi32x4 zmm10, zmm24, zmm26, 0xDD
+            vshufi32x4 zmm6, zmm25, zmm27, 0x88
+            vshufi32x4 zmm14, zmm25, zmm27, 0xDD
+            vshufi32x4 zmm3, zmm28, zmm30, 0x88
+            vshufi32x4 zmm11, zmm28, zmm30, 0xDD
+            vshufi32x4 zmm7, zmm29, zmm31, 0x88
+            vshufi32x4 zmm15, zmm29, zmm31, 0xDD
+            PARENT_STATE
+            SEVEN_ROUNDS ROUND_REGS
+            vpxord zmm0, zmm16, zmm24
+            vpxord zmm1, zmm17, zmm25
+            vpxord zmm2, zmm18, zmm26
+            vpxord zmm3, zmm19, zmm27
+            vpxord zmm4, zmm20, zmm28
+            vpxord zmm5, zmm21, zmm29
+            vpxord zmm6, zmm22, zmm30
+            vpxord zmm7, zmm23, zmm31
+            OUT_TRANSPOSE rcx, 16
+            vzeroupper
+            ",
+            purge_parent_round_macros!(),
+            purge_lane_math_macros!(),
+            constants = sym ROW_CONSTANTS,
+            iv = const offset_of!(RowConstants, iv),
+            indices = sym OUT_INDICES,
+            in("rdi") key,
+            in("rsi") blocks,
+            in("rdx") last,
+            in("rcx") out,
+            in("r8d") flags as u32,
+            out("rax") _,
+            out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
+            out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
+            out("zmm8") _, out("zmm9") _, out("zmm10") _, out("zmm11") _,
+            out("zmm12") _, out("zmm13") _, out("zmm14") _, out("zmm15") _,
+            out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _,
+            out("zmm20") _, out("zmm21") _, out("zmm22") _, out("zmm23") _,
+            out("zmm24") _, out("zmm25") _, out("zmm26") _, out("zmm27") _,
+            out("zmm28") _, out("zmm29") _, out("zmm30") _, out("zmm31") _,
+            options(nostack),
+        );
+    }
+}
+
+/// `parents16` for up to eight blocks, one per 32-bit lane of ymm
+/// registers; writes eight values (256 bytes) to `out`.
+///
+/// # Safety
+///
+/// AVX-512F + VL; `key` readable for 32 bytes, `blocks` for `64 * count`
+/// with `1 <= count <= 8`, `out` writable for 256 bytes.
+#[target_feature(enable = "avx512f,avx512vl,avx2")]
+unsafe fn parents8(key: *const u32, flags: u8, blocks: *const u8, count: usize, out: *mut u8) {
+    debug_assert!((1..=8).contains(&count));
+    let last = blocks.wrapping_add(64 * (count - 1));
+    // SAFETY: as `parents16`.
+    unsafe {
+        asm!(
+            lane_math_macros!(),
+            parent_round_macros!("ymm"),
+            r"
+            // Lane j's words 0-7 into ymm16+j and 8-15 into ymm24+j; two
+            // 8x8 transposes (words, pairs of words, 128-bit halves) leave
+            // word i of every lane in ymm i.
+            LANE_BLOCK 0
+            vmovdqu32 ymm16, [rax]
+            vmovdqu32 ymm24, [rax + 32]
+            LANE_BLOCK 1
+            vmovdqu32 ymm17, [rax]
+            vmovdqu32 ymm25, [rax + 32]
+            LANE_BLOCK 2
+            vmovdqu32 ymm18, [rax]
+            vmovdqu32 ymm26, [rax + 32]
+            LANE_BLOCK 3
+            vmovdqu32 ymm19, [rax]
+            vmovdqu32 ymm27, [rax + 32]
+            LANE_BLOCK 4
+            vmovdqu32 ymm20, [rax]
+            vmovdqu32 ymm28, [rax + 32]
+            LANE_BLOCK 5
+            vmovdqu32 ymm21, [rax]
+            vmovdqu32 ymm29, [rax + 32]
+            LANE_BLOCK 6
+            vmovdqu32 ymm22, [rax]
+            vmovdqu32 ymm30, [rax + 32]
+            LANE_BLOCK 7
+            vmovdqu32 ymm23, [rax]
+            vmovdqu32 ymm31, [rax + 32]
+            vpunpckldq ymm0, ymm16, ymm17
+            vpunpckhdq ymm1, ymm16, ymm17
+            vpunpckldq ymm2, ymm18, ymm19
+            vpunpckhdq ymm3, ymm18, ymm19
+            vpunpckldq ymm4, ymm20, ymm21
+            vpunpckhdq ymm5, ymm20, ymm21
+            vpunpckldq ymm6, ymm22, ymm23
+            vpunpckhdq ymm7, ymm22, ymm23
+            vpunpcklqdq ymm16, ymm0, ymm2
+            vpunpckhqdq ymm17, ymm0, ymm2
+            vpunpcklqdq ymm18, ymm1, ymm3
+            vpunpckhqdq ymm19, ymm1, ymm3
+            vpunpcklqdq ymm20, ymm4, ymm6
+            vpunpckhqdq ymm21, ymm4, ymm6
+            vpunpcklqdq ymm22, ymm5, ymm7
+            vpunpckhqdq ymm23, ymm5, ymm7
+            vshufi32x4 ymm0, ymm16, ymm20, 0
+            vshufi32x4 ymm4, ymm16, ymm20, 3
+            vshufi32x4 ymm1, ymm17, ymm21, 0
+            vshufi32x4 ymm5, ymm17, ymm21, 3
+            vshufi32x4 ymm2, ymm18, ymm22, 0
+            vshufi32x4 ymm6, ymm18, ymm22, 3
+            vshufi32x4 ymm3, ymm19, ymm23, 0
+            vshufi32x4 ymm7, ymm19, ymm23, 3
+            vpunpckldq ymm8, ymm24, ymm25
+            vpunpckhdq ymm9, ymm24, ymm25
+            vpunpckldq ymm10, ymm26, ymm27
+            vpunpckhdq ymm11, ymm26, ymm27
+            vpunpckldq ymm12, ymm28, ymm29
+            vpunpckhdq ymm13, ymm28, ymm29
+            vpunpckldq ymm14, ymm30, ymm31
+            vpunpckhdq ymm15, ymm30, ymm31
+            vpunpcklqdq ymm24, ymm8, ymm10
+            vpunpckhqdq ymm25, ymm8, ymm10
+            vpunpcklqdq ymm26, ymm9, ymm11
+            vpunpckhqdq ymm27, ymm9, ymm11
+            vpunpcklqdq ymm28, ymm12, ymm14
+            vpunpckhqdq ymm29, ymm12, ymm14
+            vpunpcklqdq ymm30, ymm13, ymm15
+            vpunpckhqdq ymm31, ymm13, ymm15
+            vshufi32x4 ymm8, ymm24, ymm28, 0
+            vshufi32x4 ymm12, ymm24, ymm28, 3
+            vshufi32x4 ymm9, ymm25, ymm29, 0
+            vshufi32x4 ymm13, ymm25, ymm29, 3
+            vshufi32x4 ymm10, ymm26, ymm30, 0
+            vshufi32x4 ymm14, ymm26, ymm30, 3
+            vshufi32x4 ymm11, ymm27, ymm31, 0
+            vshufi32x4 ymm15, ymm27, ymm31, 3
+            PARENT_STATE
+            SEVEN_ROUNDS ROUND_REGS
+            vpxord ymm0, ymm16, ymm24
+            vpxord ymm1, ymm17, ymm25
+            vpxord ymm2, ymm18, ymm26
+            vpxord ymm3, ymm19, ymm27
+            vpxord ymm4, ymm20, ymm28
+            vpxord ymm5, ymm21, ymm29
+            vpxord ymm6, ymm22, ymm30
+            vpxord ymm7, ymm23, ymm31
+            OUT_TRANSPOSE rcx, 8
+            vzeroupper
+            ",
+            purge_parent_round_macros!(),
+            purge_lane_math_macros!(),
+            constants = sym ROW_CONSTANTS,
+            iv = const offset_of!(RowConstants, iv),
+            indices = sym OUT_INDICES,
+            in("rdi") key,
+            in("rsi") blocks,
+            in("rdx") last,
+            in("rcx") out,
+            in("r8d") flags as u32,
+            out("rax") _,
+            out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
+            out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
+            out("zmm8") _, out("zmm9") _, out("zmm10") _, out("zmm11") _,
+            out("zmm12") _, out("zmm13") _, out("zmm14") _, out("zmm15") _,
+            out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _,
+            out("zmm20") _, out("zmm21") _, out("zmm22") _, out("zmm23") _,
+            out("zmm24") _, out("zmm25") _, out("zmm26") _, out("zmm27") _,
+            out("zmm28") _, out("zmm29") _, out("zmm30") _, out("zmm31") _,
+            options(nostack),
+        );
+    }
+}
+
+/// Compresses three or four blocks from the same chaining value side by
+/// side as `compress_two` does, in two interleaved sets of ymm rows (blocks
+/// 0 and 1, 2 and 3), and writes four values (128 bytes) to `out`; with
+/// three, the fourth lane repeats the third block.
+///
+/// # Safety
+///
+/// AVX-512F + VL; `key` readable for 32 bytes, `blocks` for `64 * count`
+/// with `count` 3 or 4, `out` writable for 128 bytes.
+#[target_feature(enable = "avx512f,avx512vl,avx2")]
+unsafe fn compress_four(key: *const u32, blocks: *const u8, count: usize, row: u64, out: *mut u8) {
+    debug_assert!((3..=4).contains(&count));
+    let last = blocks.wrapping_add(64 * (count - 1));
+    // SAFETY: forwarded from the caller; the block reads only the named
+    // memory and `ROW_CONSTANTS`, writes only `out`, and declares every
+    // register it changes.
+    unsafe {
+        asm!(
+            row_macros!(),
+            r"
+            .macro ROUND x0, y0, z0, w0, x1, y1, z1, w1, nx0, ny0, nz0, nw0, nx1, ny1, nz1, nw1, next
+                .if \next
+                    NEXT_WORDS ymm\x0, ymm\y0, ymm\z0, ymm\w0, ymm\nx0, ymm\ny0, ymm\nz0, ymm\nw0, ymm24, ymm25, ymm26, r8, 32
+                    NEXT_WORDS ymm\x1, ymm\y1, ymm\z1, ymm\w1, ymm\nx1, ymm\ny1, ymm\nz1, ymm\nw1, ymm27, ymm28, ymm29, r8, 32
+                .endif
+                G_TWO ymm0, ymm1, ymm2, ymm3, ymm\x0, ymm\y0, ymm4, ymm5, ymm6, ymm7, ymm\x1, ymm\y1
+                DIAGONALIZE ymm0, ymm2, ymm3
+                DIAGONALIZE ymm4, ymm6, ymm7
+                G_TWO ymm0, ymm1, ymm2, ymm3, ymm\z0, ymm\w0, ymm4, ymm5, ymm6, ymm7, ymm\z1, ymm\w1
+                UNDIAGONALIZE ymm0, ymm2, ymm3
+                UNDIAGONALIZE ymm4, ymm6, ymm7
+            .endm
+            // Blocks p0 and p1 as round 0's words of one set of rows,
+            // through quarters q0-q3 (register numbers).
+            .macro LOAD_TWO p0, p1, q0, q1, q2, q3, cx, cy, dx, dy
+                vmovdqu32 xmm\q0, [\p0]
+                vinserti32x4 ymm\q0, ymm\q0, [\p1], 1
+                vmovdqu32 xmm\q1, [\p0 + 16]
+                vinserti32x4 ymm\q1, ymm\q1, [\p1 + 16], 1
+                vmovdqu32 xmm\q2, [\p0 + 32]
+                vinserti32x4 ymm\q2, ymm\q2, [\p1 + 32], 1
+                vmovdqu32 xmm\q3, [\p0 + 48]
+                vinserti32x4 ymm\q3, ymm\q3, [\p1 + 48], 1
+                FIRST_WORDS ymm\q0, ymm\q1, ymm\q2, ymm\q3, ymm\cx, ymm\cy, ymm\dx, ymm\dy
+            .endm
+            lea r8, [rip + {constants}]
+            mov eax, 0x88
+            kmovw k2, eax
+            mov eax, 0x44
+            kmovw k3, eax
+            vbroadcasti32x4 ymm0, [rdi]
+            vbroadcasti32x4 ymm1, [rdi + 16]
+            vmovdqa32 ymm4, ymm0
+            vmovdqa32 ymm5, ymm1
+            LOAD_TWO rsi, rsi + 64, 20, 21, 22, 23, 8, 9, 10, 11
+            LOAD_TWO rsi + 128, rdx, 24, 25, 26, 27, 12, 13, 14, 15
+            vbroadcasti32x4 ymm2, [r8 + {iv}]
+            vmovdqa32 ymm6, ymm2
+            // The fourth rows: counter 0, then `row`, in every chain.
+            vpbroadcastq ymm3, rcx
+            mov eax, 0x33
+            kmovw k1, eax
+            vpxord ymm3{{k1}}, ymm3, ymm3
+            vmovdqa32 ymm7, ymm3
+            ROUND 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 1
+            ROUND 16, 17, 18, 19, 20, 21, 22, 23, 8, 9, 10, 11, 12, 13, 14, 15, 1
+            ROUND 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 1
+            ROUND 16, 17, 18, 19, 20, 21, 22, 23, 8, 9, 10, 11, 12, 13, 14, 15, 1
+            ROUND 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 1
+            ROUND 16, 17, 18, 19, 20, 21, 22, 23, 8, 9, 10, 11, 12, 13, 14, 15, 1
+            ROUND 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 0
+            vpxord ymm0, ymm0, ymm2
+            vpxord ymm1, ymm1, ymm3
+            vpxord ymm4, ymm4, ymm6
+            vpxord ymm5, ymm5, ymm7
+            vmovdqu32 [r9], xmm0
+            vmovdqu32 [r9 + 16], xmm1
+            vextracti32x4 [r9 + 32], ymm0, 1
+            vextracti32x4 [r9 + 48], ymm1, 1
+            vmovdqu32 [r9 + 64], xmm4
+            vmovdqu32 [r9 + 80], xmm5
+            vextracti32x4 [r9 + 96], ymm4, 1
+            vextracti32x4 [r9 + 112], ymm5, 1
+            vzeroupper
+            .purgem ROUND
+            .purgem LOAD_TWO
+            ",
+            purge_row_macros!(),
+            constants = sym ROW_CONSTANTS,
+            iv = const offset_of!(RowConstants, iv),
+            in("rdi") key,
+            in("rsi") blocks,
+            in("rdx") last,
+            in("rcx") row,
+            in("r9") out,
+            out("rax") _, out("r8") _,
+            out("k1") _, out("k2") _, out("k3") _,
+            out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
+            out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
+            out("ymm8") _, out("ymm9") _, out("ymm10") _, out("ymm11") _,
+            out("ymm12") _, out("ymm13") _, out("ymm14") _, out("ymm15") _,
+            out("ymm16") _, out("ymm17") _, out("ymm18") _, out("ymm19") _,
+            out("ymm20") _, out("ymm21") _, out("ymm22") _, out("ymm23") _,
+            out("ymm24") _, out("ymm25") _, out("ymm26") _, out("ymm27") _,
+            out("ymm28") _, out("ymm29") _,
+            options(nostack),
+        );
+    }
+}
+
+/// Hashes independent one-block jobs as `Platform::hash_blocks` does:
+/// sixteen at a time (`parents16`), then what remains with the narrowest
+/// kernel that takes it.
+///
+/// # Safety
+///
+/// The CPU must support AVX-512F and AVX-512VL.
+#[target_feature(enable = "avx512f,avx512vl,avx2")]
+pub(super) unsafe fn hash_parent_blocks(key: &CvWords, flags: u8, blocks: &[[u8; BLOCK_LEN]], out: &mut [CvBytes]) {
+    assert!(out.len() >= blocks.len());
+    let (groups, rest) = blocks.as_chunks::<16>();
+    let (out_groups, out_rest) = out[..blocks.len()].as_chunks_mut::<16>();
+    for (group, values) in groups.iter().zip(out_groups) {
+        // SAFETY: AVX-512F + VL per the caller; sixteen blocks, sixteen
+        // values.
+        unsafe { parents16(key.as_ptr(), flags, group.as_ptr().cast(), 16, values.as_mut_ptr().cast()) };
+    }
+    let count = rest.len();
+    if count <= 2 {
+        if count > 0 {
+            // SAFETY: AVX-512F + VL per the caller; one or two blocks and
+            // values.
+            unsafe { hash_one_or_two_blocks(key, flags, rest, out_rest) };
+        }
+        return;
+    }
+    let mut scratch = [[0u8; 32]; 16];
+    let (key, blocks, values) = (key.as_ptr(), rest.as_ptr().cast(), scratch.as_mut_ptr().cast());
+    // SAFETY: AVX-512F + VL per the caller; `rest` holds `count` blocks,
+    // `scratch` room for sixteen values, the most any of these writes.
+    unsafe {
+        match count {
+            3..=4 => compress_four(key, blocks, count, len_flags(BLOCK_LEN as u32, flags), values),
+            5..=8 => parents8(key, flags, blocks, count, values),
+            _ => parents16(key, flags, blocks, count, values),
+        }
+    }
+    out_rest.copy_from_slice(&scratch[..count]);
+}

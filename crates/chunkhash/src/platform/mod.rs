@@ -234,16 +234,10 @@ impl Platform {
         assert!(rest.is_empty() && out.len() >= blocks.len(), "one output per whole block");
         #[cfg(all(target_arch = "x86_64", not(miri)))]
         match (self.backend, blocks.len()) {
-            // SAFETY: the platform is supported: the CPU has AVX-512F + VL and BMI2.
-            (Backend::Avx512Asm, 9..) => return unsafe { avx512_asm::hash_blocks16(key, flags, blocks, out) },
-            // SAFETY: the platform is supported: the CPU has AVX-512F + VL and BMI2.
-            (Backend::Avx512Asm, 5..=8) => return unsafe { avx512_asm::hash_blocks8(key, flags, blocks, out) },
             // SAFETY: the platform is supported: the CPU has AVX-512F + VL.
-            (Backend::Avx512Asm, 1..=4) => return unsafe { avx512_asm::hash_block_rows(key, flags, blocks, out) },
-            // SAFETY: the platform is supported: the CPU has AVX2 and BMI2.
-            (Backend::Avx2Asm, 3..) => return unsafe { avx2_asm::hash_blocks8(key, flags, blocks, out) },
+            (Backend::Avx512Asm, _) => return unsafe { avx512_asm::hash_parent_blocks(key, flags, blocks, out) },
             // SAFETY: the platform is supported: the CPU has AVX2.
-            (Backend::Avx2Asm, 1..=2) => return unsafe { avx2_asm::hash_block_rows2(key, flags, blocks, out) },
+            (Backend::Avx2Asm, _) => return unsafe { avx2_asm::hash_parent_blocks(key, flags, blocks, out) },
             _ => {}
         }
         let lanes = self.backend.lanes();
