@@ -269,9 +269,26 @@ impl Mode {
     /// first, then each level's parents in one call, so that a wide kernel
     /// runs them as consecutive steps instead of a call per sixteen.
     fn wide_subtree_cvs(&self, input: &[u8], first_chunk: u64, out: &mut [CvBytes; MAX_LANES]) -> usize {
+        // Buffers as small as the subtree allows: zeroing 6 KiB for sixteen
+        // chunks would cost a tenth of an AVX2 kernel call.
+        match input.len().div_ceil(CHUNK_LEN) {
+            0..=16 => self.wide_subtree_cvs_in::<16, 8>(input, first_chunk, out),
+            17..=32 => self.wide_subtree_cvs_in::<32, 16>(input, first_chunk, out),
+            33..=64 => self.wide_subtree_cvs_in::<64, 32>(input, first_chunk, out),
+            _ => self.wide_subtree_cvs_in::<WIDE_CHUNKS, { WIDE_CHUNKS / 2 }>(input, first_chunk, out),
+        }
+    }
+
+    /// `wide_subtree_cvs` for at most `N` chunks (`HALF` = `N / 2`).
+    fn wide_subtree_cvs_in<const N: usize, const HALF: usize>(
+        &self,
+        input: &[u8],
+        first_chunk: u64,
+        out: &mut [CvBytes; MAX_LANES],
+    ) -> usize {
         let leaf = self.leaf_chunks();
-        let mut below = [[0u8; OUT_LEN]; WIDE_CHUNKS];
-        let mut above = [[0u8; OUT_LEN]; WIDE_CHUNKS / 2];
+        let mut below = [[0u8; OUT_LEN]; N];
+        let mut above = [[0u8; OUT_LEN]; HALF];
         let mut count = self.hash_chunks(input, first_chunk, &mut below);
         let (mut level, mut next): (&mut [CvBytes], &mut [CvBytes]) = (&mut below, &mut above);
         while count > leaf {

@@ -683,15 +683,30 @@ unsafe fn run8(params: &LaneParams, scratch: &mut MaybeUninit<Scratch8>) {
                     vpbroadcastd ymm\i, dword ptr [rdi + {key_iv} + 4*\i]
                 .endr
             .endm
-            // Step 0's blocks, copied into the message as for every step.
+            // Step 0's blocks: loaded whole and transposed with the vector
+            // registers, free until the rounds start (scalar copies, as for
+            // the later steps, would leave the first rounds' loads waiting
+            // for 128 narrow stores to reach the cache).
+            .macro VECTOR_HALF half
+                .irp j, 0, 1, 2, 3, 4, 5, 6, 7
+                    LANE_POINTER rax, \j
+                    .if \half == 0
+                        prefetcht0 [rax + 4*64]
+                    .endif
+                    vmovdqu ymm\j, [rax + 32*\half]
+                .endr
+                TRANSPOSE8 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+                .irp i, 8, 9, 10, 11, 12, 13, 14, 15
+                    vmovdqa [r8 + 256*\half + 32*(\i-8)], ymm\i
+                .endr
+            .endm
             xor ecx, ecx
             xor r10d, r10d
             mov r14d, 6
             mov r8, rsi
             lea r9, [rsi + 512]
-            .irp lane, 0, 1, 2, 3, 4, 5, 6, 7
-                SCALAR_LANE \lane, r8
-            .endr
+            VECTOR_HALF 0
+            VECTOR_HALF 1
             KEYS
             mov r12, {first_flags}
             mov r11, [rdi + {steps}]
@@ -766,6 +781,7 @@ unsafe fn run8(params: &LaneParams, scratch: &mut MaybeUninit<Scratch8>) {
             .purgem SCALAR_LANE
             .purgem NEXT_LANE
             .purgem KEYS
+            .purgem VECTOR_HALF
             ",
             purge_avx2_lane_macros!(),
             base = const offset_of!(LaneParams, base),

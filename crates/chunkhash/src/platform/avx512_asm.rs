@@ -113,10 +113,14 @@ macro_rules! transposed_macros {
             LOAD_ROW \params, 17, 1, 5, \half
             LOAD_ROW \params, 18, 2, 6, \half
             LOAD_ROW \params, 19, 3, 7, \half
-            LOAD_ROW \params, 20, 8, 12, \half
-            LOAD_ROW \params, 21, 9, 13, \half
-            LOAD_ROW \params, 22, 10, 14, \half
-            LOAD_ROW \params, 23, 11, 15, \half
+            // (With one half of eight lanes, `HALVES` 1, lanes 8-15 are
+            // never read: their rows transpose whatever zmm20-23 hold.)
+            .if HALVES == 2
+                LOAD_ROW \params, 20, 8, 12, \half
+                LOAD_ROW \params, 21, 9, 13, \half
+                LOAD_ROW \params, 22, 10, 14, \half
+                LOAD_ROW \params, 23, 11, 15, \half
+            .endif
             vpunpckldq zmm24, zmm16, zmm17
             vpunpckhdq zmm25, zmm16, zmm17
             vpunpckldq zmm26, zmm18, zmm19
@@ -777,7 +781,7 @@ super::asm_lanes::transposed_entry_points!(
 );
 
 /// Hashes the whole chunks of `input` as `Platform::hash_chunks` does,
-/// thirty-two or sixteen per call, into `out`; returns how many it hashed:
+/// thirty-two, sixteen or eight per call, into `out`; returns how many it hashed:
 /// as many as fill whole calls.
 ///
 /// # Safety
@@ -815,17 +819,25 @@ pub(super) unsafe fn hash_whole_chunks(
         unsafe { run32(&first, &second, &mut scratch) };
         done += 32;
     }
-    if whole - done >= 16 {
-        let destination = out[done..done + 16].as_mut_ptr().cast();
-        let chunks = &input[done * CHUNK_LEN..(done + 16) * CHUNK_LEN];
-        let params =
-            LaneParams::chunks(key, chunks, first_counter.wrapping_add(done as u64), chunk_flags, 16, destination);
-        let mut scratch = MaybeUninit::<Scratch16>::uninit();
-        // SAFETY: the CPU features are the caller's contract; `params`
-        // comes from `LaneParams::chunks` and writes sixteen values to
-        // `out[done..done + 16]`.
-        unsafe { run16(&params, &mut scratch) };
-        done += 16;
+    for lanes in [16, 8] {
+        if whole - done >= lanes {
+            let destination = out[done..done + lanes].as_mut_ptr().cast();
+            let chunks = &input[done * CHUNK_LEN..(done + lanes) * CHUNK_LEN];
+            let counter = first_counter.wrapping_add(done as u64);
+            let params = LaneParams::chunks(key, chunks, counter, chunk_flags, lanes, destination);
+            let mut scratch = MaybeUninit::<Scratch16>::uninit();
+            // SAFETY: the CPU features are the caller's contract; `params`
+            // comes from `LaneParams::chunks` and writes `lanes` values to
+            // `out[done..done + lanes]`.
+            unsafe {
+                if lanes == 16 {
+                    run16(&params, &mut scratch)
+                } else {
+                    run8(&params, &mut scratch)
+                }
+            };
+            done += lanes;
+        }
     }
     done
 }
