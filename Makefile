@@ -21,16 +21,19 @@ export CHUNKHASH_PEER_OPENSSL ?= $(or $(shell command -v openssl 2>/dev/null),/u
 # Backends to run the whole suite on, forced with CHUNKHASH_BACKEND; the ones
 # this CPU lacks are skipped with a note.
 BACKENDS ?= portable sse41 avx2 avx2asm avx512 avx512asm
+# CRC kernels to run the registry and CRC tests on, forced with
+# CHUNKHASH_CRC_BACKEND (each kernel's own tests force them all anyway).
+CRC_BACKENDS ?= portable sse42 pclmul vpclmul
 
-.PHONY: run test test-rust test-c test-features check-golden test-backends test-targets lint pydeps peers install js test-js \
-	python-venv python-wheel test-python
+.PHONY: run test test-rust test-c test-features check-golden test-backends test-crc-backends test-targets lint pydeps peers install js test-js \
+	python-venv python-wheel test-python xxhash-c bench-xxh3
 
 # The main job: `chunkhash bench` with its defaults (every algorithm, 64 B to
 # 1 MiB); needs no input and ends well under a minute.
 run:
 	$(CARGO) run --release -p chunkhash-cli -- bench
 
-test: lint pydeps peers test-rust test-features test-c check-golden test-backends test-targets test-js test-python
+test: lint pydeps peers test-rust test-features test-c check-golden test-backends test-crc-backends test-targets test-js test-python
 
 # Installs the C library (header, libchunkhash.a, libchunkhash.so, chunkhash.pc):
 #   make install PREFIX=/usr/local   (also DESTDIR, LIBDIR, INCLUDEDIR)
@@ -48,13 +51,31 @@ peers:
 	@test -x $(CHUNKHASH_PEER_B3SUM) || \
 	  $(CARGO) install --quiet --locked b3sum --version $(B3SUM_VERSION) --root $(PEERS)
 
-lint:
+lint: xxhash-c
 	$(CARGO) fmt --all -- --check
 	$(CARGO) fmt --manifest-path bindings/c/header-gen/Cargo.toml -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	$(CARGO) clippy -q -p chunkhash-bench --all-targets --features c-xxhash -- -D warnings
 
-test-rust:
+# --all-features turns on the bench crate's `c-xxhash` (the XXH3 test
+# against the reference C library), which links Debian's libxxhash.
+test-rust: xxhash-c
 	$(CARGO) test --workspace --all-features
+
+# The reference C xxHash (header and library) for the bench crate's
+# `c-xxhash` feature; installed when missing.
+xxhash-c:
+	@test -f /usr/include/xxhash.h || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y libxxhash-dev; }
+
+# Not part of `make test`: XXH3 against the C library (xxh3_vs_c, interleaved
+# in one process) and the CLI against xxhsum on a 1 GiB file (page cache
+# warm). Figures in BENCHMARKS.md, "XXH3 against the reference C library".
+bench-xxh3: xxhash-c
+	@command -v xxhsum >/dev/null || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y xxhash; }
+	$(CARGO) run --release -p chunkhash-bench --features c-xxhash --bin xxh3_vs_c
+	$(CARGO) build --release -p chunkhash-cli
+	@test -f target/xxh3-1g.bin || head -c 1073741824 /dev/urandom > target/xxh3-1g.bin
+	$(PYTHON) crates/bench/scripts/xxh3_cli_vs_xxhsum.py target/xxh3-1g.bin
 
 # The C library (bindings/c): header drift check, the C tests under ASan and
 # UBSan and under valgrind, the C++ header check, install + pkg-config + the
@@ -63,30 +84,44 @@ test-c:
 	$(MAKE) -C bindings/c test-native
 
 # The registry with its families off (no_std without them; the tests check
-# that missing algorithms are errors) and with the sha2-hw backend.
+# that missing algorithms are errors), and every family without std.
 test-features:
 	$(CARGO) build -q -p chunkhash --no-default-features
-	$(CARGO) build -q -p chunkhash --no-default-features --features xxhash,blake2,sha2
+	$(CARGO) build -q -p chunkhash --no-default-features --features xxhash,crc,blake2,sha2
 	$(CARGO) clippy -q -p chunkhash --no-default-features -- -D warnings
-	$(CARGO) clippy -q -p chunkhash --features sha2-hw -- -D warnings
+	$(CARGO) clippy -q -p chunkhash --no-default-features --features crc -- -D warnings
 	$(CARGO) test -q -p chunkhash --no-default-features --features std --test registry --test trailer
-	$(CARGO) test -q -p chunkhash --features sha2-hw --test registry --test trailer
 
-# vectors/golden.json against independent references (hashlib, xxhash,
-# crc32c, blake3); installs the pinned Python packages it needs.
+# vectors/golden.json against independent references (hashlib, zlib, xxhash,
+# crc32c, awscrt, blake3); installs the pinned Python packages it needs.
 check-golden:
 	$(PYTHON) -m pip install -q --disable-pip-version-check --root-user-action=ignore -r vectors/tools/requirements.txt
 	$(PYTHON) vectors/tools/check_golden.py
 
 # The differential tests already force each backend; this runs everything
-# else (one-shot calls, default hashers) on each one too.
+# else (one-shot calls, default hashers, the registry's golden vectors) on
+# each one too, with XXH3 forced to the kernel of the same level (SSE2 for
+# sse41, the intrinsics kernel for an assembly backend).
 test-backends:
 	@for backend in $(BACKENDS); do \
 	  if $(CARGO) run -q --release -p chunkhash --example backend_supported -- $$backend; then \
-	    echo "== CHUNKHASH_BACKEND=$$backend"; \
-	    CHUNKHASH_BACKEND=$$backend $(CARGO) test -q -p chunkhash --all-features || exit 1; \
+	    xxh3=$$(echo $$backend | sed -e s/sse41/sse2/ -e s/asm$$//); \
+	    echo "== CHUNKHASH_BACKEND=$$backend CHUNKHASH_XXH3_KERNEL=$$xxh3"; \
+	    CHUNKHASH_BACKEND=$$backend CHUNKHASH_XXH3_KERNEL=$$xxh3 $(CARGO) test -q -p chunkhash --all-features || exit 1; \
 	  else \
 	    echo "note: backend $$backend not supported on this machine, skipped"; \
+	  fi; \
+	done
+
+# The CRC, registry and trailer tests on each CRC kernel in turn (with the
+# features of test-backends, whose build they reuse).
+test-crc-backends:
+	@for backend in $(CRC_BACKENDS); do \
+	  if $(CARGO) run -q --release -p chunkhash --example backend_supported -- crc:$$backend; then \
+	    echo "== CHUNKHASH_CRC_BACKEND=$$backend"; \
+	    CHUNKHASH_CRC_BACKEND=$$backend $(CARGO) test -q -p chunkhash --all-features --test crc --test registry --test trailer || exit 1; \
+	  else \
+	    echo "note: CRC backend $$backend not supported on this machine, skipped"; \
 	  fi; \
 	done
 

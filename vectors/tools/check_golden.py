@@ -12,6 +12,9 @@ No chunkhash code is involved: every value comes from
 - the `xxhash` package (the official xxHash C library): XXH3-64, XXH3-128,
   XXH64, XXH32, all with seed 0; hexdigest() is the big-endian canonical form;
 - the `crc32c` package (ICRAR's C implementation): CRC-32C, printed big-endian;
+- zlib (CPython's `zlib.crc32`): CRC-32 (ISO-HDLC), printed big-endian, and
+  `awscrt` (AWS's aws-checksums C library, what the S3 SDKs run):
+  CRC-64/NVME, printed big-endian, and CRC-32 a second time;
 - the `blake3` package (bindings to the official `blake3` Rust crate): BLAKE3
   default, keyed and derive-key modes;
 
@@ -27,11 +30,13 @@ Packages: vectors/tools/requirements.txt (`make check-golden` installs them).
 import hashlib
 import json
 import sys
+import zlib
 from pathlib import Path
 
 import blake3
 import crc32c
 import xxhash
+from awscrt import checksums as aws_checksums
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden.json"
 
@@ -53,6 +58,8 @@ ALGORITHMS = [
     (10, "SHA-256", 32),
     (11, "SHA-512", 64),
     (12, "SHA-512/160", 20),
+    (13, "CRC-32", 4),
+    (14, "CRC-64/NVME", 8),
 ]
 
 REFERENCES = {
@@ -68,6 +75,8 @@ REFERENCES = {
     "SHA-256": lambda data: hashlib.sha256(data).digest(),
     "SHA-512": lambda data: hashlib.sha512(data).digest(),
     "SHA-512/160": lambda data: hashlib.sha512(data).digest()[:20],
+    "CRC-32": lambda data: zlib.crc32(data).to_bytes(4, "big"),
+    "CRC-64/NVME": lambda data: aws_checksums.crc64nvme(data).to_bytes(8, "big"),
 }
 
 # Trailer cases: every algorithm at these block lengths and contexts. Contexts
@@ -110,10 +119,15 @@ def build():
         assert len(REFERENCES[name](b"abc")) == length, name
     # Published check values, so a broken reference package cannot slip through.
     assert crc32c.crc32c(b"123456789") == 0xE3069283
+    assert zlib.crc32(b"123456789") == 0xCBF43926
+    assert aws_checksums.crc64nvme(b"123456789") == 0xAE8B14860A799888
     assert hashlib.sha256(b"abc").hexdigest().startswith("ba7816bf8f01cfea")
     assert xxhash.xxh64(b"", seed=0).intdigest() == 0xEF46DB3751D8E999
 
     inputs = {length: pattern(length) for length in LENGTHS}
+    # CRC-32 from two independent libraries must agree before it is written.
+    for data in inputs.values():
+        assert zlib.crc32(data) == aws_checksums.crc32(data)
     digests = []
     for _, name, _ in ALGORITHMS:
         for length in LENGTHS:
@@ -174,7 +188,7 @@ def main(argv):
     if found_text == text:
         print(
             f"golden.json: all {len(expected['digests'])} digests and {len(expected['trailers'])} trailers "
-            "match hashlib, xxhash, crc32c and blake3"
+            "match hashlib, zlib, xxhash, crc32c, awscrt and blake3"
         )
         return 0
     found = json.loads(found_text)

@@ -20,7 +20,7 @@
  *   time, and moved between threads.
  * - No Rust panic crosses into C: a panic (a bug) returns CHUNKHASH_PANIC.
  *   Running out of memory aborts the process, as in Rust.
- * - Integers in digests (CRC32C, the xxHash family) are big-endian.
+ * - Integers in digests (the CRCs, the xxHash family) are big-endian.
  * - Algorithm ids are a stable on-disk contract: CHUNKHASH_ALGORITHM_*.
  *
  * Link with `pkg-config --libs chunkhash` (shared) or
@@ -95,6 +95,16 @@
  * SHA-512/160: 20-byte digests, cryptographic.
  */
 #define CHUNKHASH_ALGORITHM_SHA512_160 12
+
+/**
+ * CRC-32: 4-byte digests, a checksum, not cryptographic.
+ */
+#define CHUNKHASH_ALGORITHM_CRC32 13
+
+/**
+ * CRC-64/NVME: 8-byte digests, a checksum, not cryptographic.
+ */
+#define CHUNKHASH_ALGORITHM_CRC64_NVME 14
 
 /**
  * The largest digest of any algorithm, in bytes: a buffer of this size
@@ -191,6 +201,15 @@ enum chunkhash_status
    * call should be freed, not used again.
    */
   CHUNKHASH_PANIC = -10,
+  /**
+   * `chunkhash_crc_combine` was given an algorithm that is not a CRC.
+   */
+  CHUNKHASH_NOT_A_CRC = -11,
+  /**
+   * `chunkhash_crc_combine` was given a CRC value with more bits than the
+   * algorithm's (above `UINT32_MAX` for a 32-bit CRC).
+   */
+  CHUNKHASH_INVALID_CRC = -12,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -672,6 +691,33 @@ chunkhash_status chunkhash_blake3_address_many(const uint8_t *const *inputs,
                                                size_t n,
                                                uint8_t *out,
                                                size_t out_len);
+
+/**
+ * Stores in `*out` the CRC of A||B, from `crc_a` (the CRC of A), `crc_b`
+ * (the CRC of B) and `len_b` (the length of B in bytes), for the algorithm
+ * `id`: `CHUNKHASH_ALGORITHM_CRC32C`, `CHUNKHASH_ALGORITHM_CRC32` or
+ * `CHUNKHASH_ALGORITHM_CRC64_NVME`. The CRCs are integers, as
+ * `chunkhash_digest` writes them big-endian. This is how S3 builds a
+ * full-object checksum from the parts of a multipart upload.
+ *
+ * `len_b` must be the length of B: a wrong length still gives
+ * `CHUNKHASH_OK` and a value (the CRC of some other message), since no
+ * function can tell.
+ *
+ * Returns `CHUNKHASH_NULL_POINTER`, `CHUNKHASH_UNKNOWN_ALGORITHM`,
+ * `CHUNKHASH_UNAVAILABLE_ALGORITHM`, `CHUNKHASH_NOT_A_CRC` for an
+ * algorithm that is not one of the three CRCs, or `CHUNKHASH_INVALID_CRC`
+ * for a 32-bit CRC given a value above `UINT32_MAX`.
+ *
+ * # Safety
+ *
+ * `out` must be writable.
+ */
+chunkhash_status chunkhash_crc_combine(uint32_t id,
+                                       uint64_t crc_a,
+                                       uint64_t crc_b,
+                                       uint64_t len_b,
+                                       uint64_t *out);
 
 /**
  * Stores in `*len` the length of a trailer for the algorithm `id`:

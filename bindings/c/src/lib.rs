@@ -28,6 +28,7 @@ mod algorithm;
 mod blake3;
 #[cfg(test)]
 mod c_test_vectors;
+mod crc;
 mod trailer;
 
 use core::ffi::{c_char, CStr};
@@ -37,6 +38,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 pub use algorithm::*;
 pub use blake3::*;
+pub use crc::*;
 pub use trailer::*;
 
 /// The result of every fallible call: `CHUNKHASH_OK` (0) on success, or a
@@ -81,12 +83,17 @@ pub enum chunkhash_status {
     /// report it. The process is in a sound state; the objects passed to the
     /// call should be freed, not used again.
     CHUNKHASH_PANIC = -10,
+    /// `chunkhash_crc_combine` was given an algorithm that is not a CRC.
+    CHUNKHASH_NOT_A_CRC = -11,
+    /// `chunkhash_crc_combine` was given a CRC value with more bits than the
+    /// algorithm's (above `UINT32_MAX` for a 32-bit CRC).
+    CHUNKHASH_INVALID_CRC = -12,
 }
 
 use chunkhash_status::*;
 
 /// Every status, for the message table and the tests.
-const STATUSES: [chunkhash_status; 11] = [
+const STATUSES: [chunkhash_status; 13] = [
     CHUNKHASH_OK,
     CHUNKHASH_NULL_POINTER,
     CHUNKHASH_INVALID_LENGTH,
@@ -98,6 +105,8 @@ const STATUSES: [chunkhash_status; 11] = [
     CHUNKHASH_TRAILER_TOO_LONG,
     CHUNKHASH_CHECKSUM_MISMATCH,
     CHUNKHASH_PANIC,
+    CHUNKHASH_NOT_A_CRC,
+    CHUNKHASH_INVALID_CRC,
 ];
 
 impl chunkhash_status {
@@ -114,6 +123,8 @@ impl chunkhash_status {
             CHUNKHASH_TRAILER_TOO_LONG => c"trailer too long",
             CHUNKHASH_CHECKSUM_MISMATCH => c"checksum mismatch",
             CHUNKHASH_PANIC => c"internal error (a bug in chunkhash)",
+            CHUNKHASH_NOT_A_CRC => c"algorithm is not a CRC",
+            CHUNKHASH_INVALID_CRC => c"CRC value wider than the algorithm",
         }
     }
 }

@@ -134,7 +134,7 @@ mod tests {
         assert_eq!(CHUNKHASH_MAX_TRAILER_LEN, trailer::MAX_TRAILER_LEN);
     }
 
-    #[cfg(not(all(feature = "xxhash", feature = "crc32c", feature = "blake2", feature = "sha2")))]
+    #[cfg(not(all(feature = "xxhash", feature = "crc", feature = "blake2", feature = "sha2")))]
     #[test]
     fn missing_families_are_unavailable_for_trailers() {
         use chunkhash::Algorithm;

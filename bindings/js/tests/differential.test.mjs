@@ -2,8 +2,9 @@
 // lengths, one-shot, split at random points, and batched, against
 // independent implementations: Node's crypto (OpenSSL) for SHA-256, SHA-512,
 // BLAKE2b-512, and hash-wasm (its own C implementations) for BLAKE3 (plain,
-// keyed, extended output), XXH3-64, XXH3-128, XXH64, XXH32, CRC32C and
-// BLAKE2b-256. The 160-bit truncations are checked as prefixes.
+// keyed, extended output), XXH3-64, XXH3-128, XXH64, XXH32, CRC32C, CRC-32,
+// CRC-64/NVME and BLAKE2b-256. The 160-bit truncations are checked as
+// prefixes.
 
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -12,6 +13,7 @@ import {
   createBLAKE2b,
   createBLAKE3,
   createCRC32,
+  createCRC64,
   createXXHash128,
   createXXHash3,
   createXXHash32,
@@ -21,6 +23,10 @@ import * as chunkhash from 'chunkhash';
 import { BUILDS, EDGE_LENGTHS, TestRng, hex } from './helpers.mjs';
 
 const CRC32C_POLYNOMIAL = 0x82f63b78;
+// CRC-64/NVME's polynomial 0xAD93D23594C93659, bit-reversed as hash-wasm
+// takes it (its check value, "123456789" -> ae8b14860a799888, is in the
+// golden vectors).
+const CRC64_NVME_POLYNOMIAL = '9a6c9329ac4bc9b5';
 
 const once = (hasher) => (data) => {
   hasher.init();
@@ -43,6 +49,8 @@ const REFERENCES = {
   'SHA-256': node('sha256'),
   'SHA-512': node('sha512'),
   'SHA-512/160': node('sha512', 20),
+  'CRC-32': once(await createCRC32()),
+  'CRC-64/NVME': once(await createCRC64(CRC64_NVME_POLYNOMIAL)),
 };
 
 function lengths(rng, count, max) {

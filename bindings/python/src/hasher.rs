@@ -98,7 +98,7 @@ impl Hasher {
     fn intdigest(&self, py: Python<'_>) -> PyResult<u128> {
         if !names::is_integer(self.algorithm) {
             return Err(PyTypeError::new_err(format!(
-                "intdigest() is for integer checksums (crc32c and the xxh family); {} digests are bytes",
+                "intdigest() is for integer checksums (the CRCs and the xxh family); {} digests are bytes",
                 python_name(self.algorithm)
             )));
         }

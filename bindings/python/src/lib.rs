@@ -87,6 +87,8 @@ constructors! {
     sha256 => Sha256,
     sha512 => Sha512,
     sha512_160 => Sha512_160,
+    crc32 => Crc32,
+    crc64nvme => Crc64Nvme,
 }
 
 /// The kernel BLAKE3 runs on in this process (`portable`, `sse41`, `avx2`,

@@ -50,24 +50,26 @@ python_names! {
     Sha256 => "sha256",
     Sha512 => "sha512",
     Sha512_160 => "sha512_160",
+    Crc32 => "crc32",
+    Crc64Nvme => "crc64nvme",
 }
 
 /// hashlib's `block_size`: bytes the algorithm consumes per step. From the
 /// specifications: BLAKE3 and SHA-256 compress 64-byte blocks, BLAKE2b and
 /// SHA-512 128-byte blocks; XXH3 reads 64-byte stripes, XXH64 32 bytes and
-/// XXH32 16 bytes per round (python-xxhash reports the same); CRC32C is
+/// XXH32 16 bytes per round (python-xxhash reports the same); the CRCs are
 /// defined byte by byte. The truncations keep their full algorithm's.
 pub(crate) fn block_size(algorithm: Algorithm) -> usize {
     match algorithm {
         Algorithm::Xxh64 => 32,
         Algorithm::Xxh32 => 16,
-        Algorithm::Crc32c => 1,
+        Algorithm::Crc32c | Algorithm::Crc32 | Algorithm::Crc64Nvme => 1,
         Algorithm::Blake2b512 | Algorithm::Blake2b256 | Algorithm::Sha512 | Algorithm::Sha512_160 => 128,
         _ => 64,
     }
 }
 
-/// Whether digests are integers (CRC32C and the xxHash family: the
+/// Whether digests are integers (the CRCs and the xxHash family: the
 /// registry's non-cryptographic algorithms), written big-endian in
 /// `digest()` and given as `int` by `intdigest()`.
 pub(crate) fn is_integer(algorithm: Algorithm) -> bool {

@@ -36,7 +36,8 @@ def test_registry_spellings() -> None:
     """Names the registry accepts besides the Python ones: canonical names,
     b3sum/xxhsum/coreutils spellings, any case."""
     for spelling, name in [("SHA-256", "sha256"), ("XXH3", "xxh3_64"), ("XXH128", "xxh3_128"), ("b3", "blake3"),
-                           ("BLAKE2b-512", "blake2b"), ("CRC-32C", "crc32c"), ("SHA512/160", "sha512_160")]:
+                           ("BLAKE2b-512", "blake2b"), ("CRC-32C", "crc32c"), ("SHA512/160", "sha512_160"),
+                           ("CRC-32", "crc32"), ("CRC-64/NVME", "crc64nvme")]:
         assert chunkhash.new(spelling).name == name
         assert chunkhash.hash(spelling, b"abc") == chunkhash.hash(name, b"abc")
 
@@ -44,7 +45,7 @@ def test_registry_spellings() -> None:
 @pytest.mark.parametrize("name,digest_size,block_size", [
     ("blake3", 32, 64), ("blake3_160", 20, 64), ("xxh3_64", 8, 64), ("xxh3_128", 16, 64), ("xxh64", 8, 32),
     ("xxh32", 4, 16), ("crc32c", 4, 1), ("blake2b", 64, 128), ("blake2b_256", 32, 128), ("sha256", 32, 64),
-    ("sha512", 64, 128), ("sha512_160", 20, 128),
+    ("sha512", 64, 128), ("sha512_160", 20, 128), ("crc32", 4, 1), ("crc64nvme", 8, 1),
 ])
 def test_attributes(name: str, digest_size: int, block_size: int) -> None:
     hasher = chunkhash.new(name)

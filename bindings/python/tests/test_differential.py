@@ -1,15 +1,18 @@
 """Differential tests against independent implementations, over random
 lengths, split points and batch shapes from a fixed seed (conftest.SEED):
 hashlib (SHA-2, BLAKE2b), blake3-py (the official Rust crate), python-xxhash
-(the official C library) and crc32c (ICRAR's C implementation)."""
+(the official C library), crc32c (ICRAR's C implementation), zlib (CRC-32)
+and awscrt (AWS's aws-checksums, CRC-64/NVME)."""
 
 from __future__ import annotations
 
 import hashlib
 import random
+import zlib
 from typing import Callable, Dict, List
 
 import blake3 as blake3_py
+from awscrt import checksums as aws_checksums
 import crc32c as crc32c_ref
 import numpy as np
 import pyarrow as pa
@@ -28,6 +31,8 @@ REFERENCES: Dict[str, Callable[[bytes], bytes]] = {
     "xxh64": lambda data: xxhash.xxh64(data).digest(),
     "xxh32": lambda data: xxhash.xxh32(data).digest(),
     "crc32c": lambda data: crc32c_ref.crc32c(data).to_bytes(4, "big"),
+    "crc32": lambda data: zlib.crc32(data).to_bytes(4, "big"),
+    "crc64nvme": lambda data: aws_checksums.crc64nvme(data).to_bytes(8, "big"),
     "blake2b": lambda data: hashlib.blake2b(data).digest(),
     "blake2b_256": lambda data: hashlib.blake2b(data, digest_size=32).digest(),
     "sha256": lambda data: hashlib.sha256(data).digest(),
@@ -68,7 +73,7 @@ def test_random_lengths_and_splits(name: str, rng: random.Random) -> None:
             assert isinstance(hasher, chunkhash.Hasher)
 
 
-@pytest.mark.parametrize("name", ["xxh3_64", "xxh3_128", "xxh64", "xxh32", "crc32c"])
+@pytest.mark.parametrize("name", ["xxh3_64", "xxh3_128", "xxh64", "xxh32", "crc32c", "crc32", "crc64nvme"])
 def test_intdigest(name: str, rng: random.Random) -> None:
     ints = {
         "xxh3_64": lambda d: xxhash.xxh3_64_intdigest(d),
@@ -76,6 +81,8 @@ def test_intdigest(name: str, rng: random.Random) -> None:
         "xxh64": lambda d: xxhash.xxh64_intdigest(d),
         "xxh32": lambda d: xxhash.xxh32_intdigest(d),
         "crc32c": lambda d: crc32c_ref.crc32c(d),
+        "crc32": lambda d: zlib.crc32(d),
+        "crc64nvme": lambda d: aws_checksums.crc64nvme(d),
     }
     for _ in range(50):
         data = rng.randbytes(random_length(rng))

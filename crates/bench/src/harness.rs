@@ -165,25 +165,51 @@ fn thread_cpu_ns() -> u128 {
 /// Runs every case once per round, interleaved, for `rounds` rounds of
 /// about `slice` per case, after one warm-up round.
 pub fn run_interleaved(cases: &mut [Case<'_>], rounds: usize, slice: Duration) -> Vec<Timing> {
-    run_interleaved_on(Clock::Wall, cases, rounds, slice)
+    run_interleaved_best_of_on(Clock::Wall, cases, rounds, slice, 1)
 }
 
 /// [`run_interleaved`] timed with `clock`.
 pub fn run_interleaved_on(clock: Clock, cases: &mut [Case<'_>], rounds: usize, slice: Duration) -> Vec<Timing> {
-    let iterations: Vec<u64> = cases.iter_mut().map(|case| calibrate(&mut *case.run, slice)).collect();
+    run_interleaved_best_of_on(clock, cases, rounds, slice, 1)
+}
+
+/// As [`run_interleaved`], but each case's turn in a round is `tries`
+/// sub-slices of `slice / tries`, and the round keeps the fastest. On a
+/// machine shared with other work, a sub-slice the scheduler interrupted is
+/// slower and dropped, where a single slice would carry the interruption
+/// into the round's figure; the median over rounds then rests on clean
+/// timings even under heavy load.
+pub fn run_interleaved_best_of(cases: &mut [Case<'_>], rounds: usize, slice: Duration, tries: usize) -> Vec<Timing> {
+    run_interleaved_best_of_on(Clock::Wall, cases, rounds, slice, tries)
+}
+
+/// [`run_interleaved_best_of`] timed with `clock`.
+fn run_interleaved_best_of_on(
+    clock: Clock,
+    cases: &mut [Case<'_>],
+    rounds: usize,
+    slice: Duration,
+    tries: usize,
+) -> Vec<Timing> {
+    let tries = tries.max(1);
+    let iterations: Vec<u64> =
+        cases.iter_mut().map(|case| calibrate(&mut *case.run, slice / tries as u32).max(1)).collect();
     let mut timings: Vec<Timing> = cases
         .iter()
         .map(|case| Timing { name: case.name.clone(), bytes: case.bytes, rounds_ns: Vec::with_capacity(rounds) })
         .collect();
     for round in 0..=rounds {
         for ((case, &n), timing) in cases.iter_mut().zip(&iterations).zip(&mut timings) {
-            let start = clock.now_ns();
-            for _ in 0..n {
-                (case.run)();
+            let mut best = f64::INFINITY;
+            for _ in 0..tries {
+                let start = clock.now_ns();
+                for _ in 0..n {
+                    (case.run)();
+                }
+                best = best.min((clock.now_ns() - start) as f64 / n as f64);
             }
-            let ns = (clock.now_ns() - start) as f64 / n as f64;
             if round > 0 {
-                timing.rounds_ns.push(ns);
+                timing.rounds_ns.push(best);
             }
         }
     }

@@ -20,6 +20,9 @@
 //! - [`json`], [`compare`], [`plot`]: a run saved, compared, drawn.
 //! - [`store`]: [`store::Plan`], [`store::measure`], [`store::Run`], the
 //!   corpus and the JSON of `chunkhash store bench`.
+//! - [`prolly`]: the prolly map's workloads of `chunkhash store bench-kv`
+//!   (sysbench inserts, key updates, proofs; SQLite beside them with the
+//!   `sqlite` feature).
 //! - [`official`] (`peers`): chunkhash's BLAKE3 against the official crate,
 //!   the program behind `blake3_vs_official` and `blake3_vs_official_avx2`.
 
@@ -27,17 +30,69 @@ mod harness;
 mod rng;
 mod size;
 
+#[cfg(feature = "c-xxhash")]
+pub mod c_xxhash;
 pub mod compare;
 pub mod json;
 #[cfg(feature = "peers")]
 pub mod official;
 pub mod plot;
+pub mod prolly;
 pub mod run;
 pub mod store;
 
 pub use harness::{
-    consume, core_ghz, core_ghz_on, median, median_paired_ratio, median_ratio, run_interleaved, run_interleaved_on,
-    spread, thread_cpu_seconds, Case, Clock, Timing,
+    consume, core_ghz, core_ghz_on, median, median_paired_ratio, median_ratio, run_interleaved, run_interleaved_best_of,
+    run_interleaved_on, spread, thread_cpu_seconds, Case, Clock, Timing,
 };
 pub use rng::{random_input, SeededRng};
 pub use size::{format_size, parse_size};
+
+/// The options the benchmark programs share: `--rounds N`, `--slice-ms MS`
+/// per case and round, `--sizes 64,4K,1M`, and `--only NAME` (lowercase;
+/// rows whose name contains it). Each program gives its defaults and the
+/// options it takes.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Interleaved rounds.
+    pub rounds: usize,
+    /// Time per case and round.
+    pub slice: std::time::Duration,
+    /// Input sizes in bytes.
+    pub sizes: Vec<usize>,
+    /// Filter on names, lowercase; empty for all.
+    pub only: String,
+}
+
+impl Options {
+    /// Parses `args` (without the program name) over `defaults`, accepting
+    /// only the options named in `accepted` (such as `["--rounds", "--only"]`).
+    pub fn parse(
+        args: impl IntoIterator<Item = String>,
+        defaults: Options,
+        accepted: &[&str],
+    ) -> Result<Options, String> {
+        let mut options = defaults;
+        let mut args = args.into_iter();
+        while let Some(arg) = args.next() {
+            if !accepted.contains(&arg.as_str()) {
+                return Err(format!("unknown argument {arg:?} (expected {})", accepted.join(", ")));
+            }
+            let value = args.next().ok_or_else(|| format!("{arg} needs a value"))?;
+            match arg.as_str() {
+                "--rounds" => options.rounds = value.parse().map_err(|e| format!("--rounds: {e}"))?,
+                "--slice-ms" => {
+                    let ms: u64 = value.parse().map_err(|e| format!("--slice-ms: {e}"))?;
+                    options.slice = std::time::Duration::from_millis(ms);
+                }
+                "--sizes" => options.sizes = value.split(',').map(parse_size).collect::<Result<_, _>>()?,
+                "--only" => options.only = value.to_ascii_lowercase(),
+                _ => return Err(format!("unknown argument {arg:?}")),
+            }
+        }
+        if options.rounds == 0 || options.slice.is_zero() || options.sizes.is_empty() {
+            return Err("--rounds, --slice-ms and --sizes must be at least 1".into());
+        }
+        Ok(options)
+    }
+}

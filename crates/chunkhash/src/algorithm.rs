@@ -15,7 +15,7 @@ impl Algorithm {
         ALL
     }
 
-    /// The stable numeric id (1 to 12 today; 0 is reserved and never used).
+    /// The stable numeric id (1 to 14 today; 0 is reserved and never used).
     pub const fn id(self) -> u8 {
         self as u8
     }
@@ -46,20 +46,22 @@ impl Algorithm {
     /// `-l 256`), xxhsum 0.8 (`XXH32`, `XXH64`, `XXH3`, `XXH128`). b3sum has
     /// no `--tag`; `BLAKE3` is the name other tools use. The two 160-bit
     /// truncations and CRC32C have no tool of their own and follow the
-    /// coreutils `NAME-BITS` pattern (`BLAKE3-160`, `SHA512-160`, `CRC32C`).
+    /// coreutils `NAME-BITS` pattern (`BLAKE3-160`, `SHA512-160`, `CRC32C`);
+    /// CRC-32 and CRC-64/NVME use S3's names (`CRC32`, `CRC64NVME`), since
+    /// coreutils' `cksum -a crc32b` prints no tag.
     /// Every tag parses back to its algorithm with [`FromStr`].
     pub const fn bsd_tag(self) -> &'static str {
         self.properties().bsd_tag
     }
 
-    /// Bytes in a digest: 4 (CRC32C, XXH32), 8, 16, 20, 32 or 64.
+    /// Bytes in a digest: 4 (CRC32C, CRC-32, XXH32), 8, 16, 20, 32 or 64.
     pub const fn digest_len(self) -> usize {
         self.properties().digest_len
     }
 
     /// Whether the algorithm is a cryptographic hash (collision and preimage
     /// resistant), as opposed to a checksum that only catches accidents
-    /// (CRC32C and the xxHash family, which anyone can forge). The 160-bit
+    /// (the CRCs and the xxHash family, which anyone can forge). The 160-bit
     /// truncations are cryptographic with 80-bit collision resistance.
     pub const fn is_cryptographic(self) -> bool {
         self.properties().cryptographic
@@ -81,19 +83,21 @@ impl Algorithm {
 
     /// The code that computes the algorithm on this machine, or `None` if
     /// this build lacks it: the crate chunkhash wraps and the instruction set
-    /// that crate picks on this CPU (`"twox-hash avx2"`, `"crc32c sse4.2"`,
-    /// `"sha2 shani"`, `"blake2b_simd avx2"`, `"hmac-sha256 portable"`), or
-    /// for BLAKE3 and BLAKE3-160 chunkhash's own backend
-    /// ([`Backend::detect`](crate::Backend::detect): `"avx512"`,
-    /// `"neon"`, ...). For reports and benchmarks; the spelling may change.
+    /// that crate picks on this CPU (`"sha2 shani"`, `"blake2b_simd avx2"`,
+    /// `"twox-hash scalar"`), or for chunkhash's own code its kernel: for
+    /// XXH3 `"chunkhash avx512"` and the like, for BLAKE3 and BLAKE3-160
+    /// [`Backend::detect`](crate::Backend::detect)'s (`"avx512"`, `"neon"`,
+    /// ...), for the CRCs the CRC kernel's (`"vpclmul"`, `"pclmul"`,
+    /// `"sse42"`, `"aarch64"`, `"portable"`). For reports and benchmarks;
+    /// the spelling may change.
     ///
     /// ```
     /// use chunkhash::Algorithm;
     ///
     /// let blake3 = Algorithm::Blake3.implementation();
     /// assert_eq!(blake3, Some(chunkhash::Backend::detect().name()));
-    /// # #[cfg(feature = "crc32c")]
-    /// assert!(Algorithm::Crc32c.implementation().unwrap().starts_with("crc32c "));
+    /// # #[cfg(feature = "crc")]
+    /// assert_eq!(Algorithm::Crc32c.implementation(), Some(chunkhash::crc::CrcBackend::detect().name()));
     /// ```
     pub fn implementation(self) -> Option<&'static str> {
         crate::registry::implementation(self)
@@ -131,7 +135,9 @@ impl FromStr for Algorithm {
     /// `-`: `blake3`/`b3`, `blake3-160`, `xxh3`/`xxh3_64`/`XXH3-64`,
     /// `xxh128`/`xxh3_128`, `xxh64`, `xxh32`, `crc32c`, `blake2b` (512) /
     /// `blake2b-512`, `blake2b-256`, `sha256`/`sha-256`, `sha512`,
-    /// `sha512/160`/`sha512-160`. Every [`Algorithm::bsd_tag`] parses too.
+    /// `sha512/160`/`sha512-160`, `crc32`/`crc-32`/`crc32b`,
+    /// `crc64nvme`/`crc-64/nvme`. `crc` and `cksum` are not accepted: they
+    /// name the POSIX `cksum` CRC, which is none of these. Every [`Algorithm::bsd_tag`] parses too.
     /// Surrounding whitespace is an error, not ignored.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         ALL.iter().copied().find(|algorithm| algorithm.matches(s)).ok_or_else(|| ParseAlgorithmError::new(s))

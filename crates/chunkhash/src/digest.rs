@@ -3,12 +3,12 @@
 
 use crate::algorithm::{Algorithm, UnavailableAlgorithm, MAX_DIGEST_LEN};
 use crate::hex::HexError;
-use crate::registry::{hash_into, State};
+use crate::registry::{hash_with, Finish, State};
 use core::fmt;
 
 /// The output of an [`Algorithm`]: 4 to 64 bytes held inline (no heap).
 ///
-/// Integer checksums (CRC32C, XXH32, XXH64, XXH3-64, XXH3-128) are laid out
+/// Integer checksums (the CRCs and the xxHash family) are laid out
 /// big-endian, so [`to_hex`](Digest::to_hex) prints what xxhsum and the usual
 /// CRC32C references print (CRC32C of `"123456789"` is `e3069283`).
 ///
@@ -165,22 +165,27 @@ impl PartialEq<&str> for DigestHex {
 /// ```
 #[inline]
 pub fn digest(algorithm: Algorithm, input: &[u8]) -> Digest {
-    let mut bytes = [0u8; MAX_DIGEST_LEN];
-    if !hash_into(algorithm, input, &mut bytes) {
-        unavailable(algorithm);
-    }
-    Digest { bytes, algorithm }
+    hash_with(algorithm, input, ToDigest(algorithm)).unwrap_or_else(|| unavailable(algorithm))
 }
 
 /// The digest of `input` under `algorithm`, or an error if this build lacks
 /// the algorithm's cargo feature.
 #[inline]
 pub fn try_digest(algorithm: Algorithm, input: &[u8]) -> Result<Digest, UnavailableAlgorithm> {
-    let mut bytes = [0u8; MAX_DIGEST_LEN];
-    if hash_into(algorithm, input, &mut bytes) {
-        Ok(Digest { bytes, algorithm })
-    } else {
-        Err(UnavailableAlgorithm(algorithm))
+    hash_with(algorithm, input, ToDigest(algorithm)).ok_or(UnavailableAlgorithm(algorithm))
+}
+
+/// A [`Digest`] from an algorithm's output.
+struct ToDigest(Algorithm);
+
+impl Finish for ToDigest {
+    type Output = Digest;
+
+    #[inline(always)]
+    fn finish<const N: usize>(self, output: [u8; N]) -> Digest {
+        let mut digest = Digest { bytes: [0u8; MAX_DIGEST_LEN], algorithm: self.0 };
+        digest.bytes[..N].copy_from_slice(&output);
+        digest
     }
 }
 
@@ -240,9 +245,7 @@ impl StreamingHasher {
     /// The digest of all input so far. The hasher is unchanged: more input
     /// may follow.
     pub fn finalize(&self) -> Digest {
-        let mut bytes = [0u8; MAX_DIGEST_LEN];
-        self.state.finalize_into(&mut bytes);
-        Digest { bytes, algorithm: self.algorithm }
+        self.state.finalize_with(ToDigest(self.algorithm))
     }
 
     /// Forgets all input, as a new hasher for the same algorithm.

@@ -47,49 +47,92 @@
 //! dispatch, the C library's constants) is made from it. Adding an
 //! algorithm is a row, its wrapper module and its golden vectors.
 //! [`Algorithm::implementation`] says which code computes an algorithm on
-//! this machine (`"twox-hash avx2"`, `"sha2 shani"`, ...).
+//! this machine (`"chunkhash avx512"`, `"sha2 shani"`, `"vpclmul"`, ...).
 //!
 //! | id | name | bytes | cryptographic | [`bsd_tag`](Algorithm::bsd_tag) | computed by (cargo feature) |
 //! | ---: | --- | ---: | --- | --- | --- |
 //! | 0 | reserved | | | | |
 //! | 1 | BLAKE3 | 32 | yes | `BLAKE3` | chunkhash's [`blake3`] (always) |
 //! | 2 | BLAKE3-160 | 20 | yes, 80-bit collisions | `BLAKE3-160` | first 20 bytes of BLAKE3, the chunk address (always) |
-//! | 3 | XXH3-64 | 8 | no | `XXH3` | twox-hash (`xxhash`) |
-//! | 4 | XXH3-128 | 16 | no | `XXH128` | twox-hash (`xxhash`) |
+//! | 3 | XXH3-64 | 8 | no | `XXH3` | chunkhash's [`xxh3`] (`xxhash`) |
+//! | 4 | XXH3-128 | 16 | no | `XXH128` | chunkhash's [`xxh3`] (`xxhash`) |
 //! | 5 | XXH64 | 8 | no | `XXH64` | twox-hash (`xxhash`) |
 //! | 6 | XXH32 | 4 | no | `XXH32` | twox-hash (`xxhash`) |
-//! | 7 | CRC32C | 4 | no | `CRC32C` | crc32c (`crc32c`) |
+//! | 7 | CRC32C | 4 | no | `CRC32C` | chunkhash's [`crc`] kernels (`crc`) |
 //! | 8 | BLAKE2b-512 | 64 | yes | `BLAKE2b` | blake2b_simd (`blake2`) |
 //! | 9 | BLAKE2b-256 | 32 | yes | `BLAKE2b-256` | blake2b_simd (`blake2`) |
-//! | 10 | SHA-256 | 32 | yes | `SHA256` | hmac-sha256, or sha2 with `sha2-hw` (`sha2`) |
-//! | 11 | SHA-512 | 64 | yes | `SHA512` | hmac-sha512, or sha2 with `sha2-hw` (`sha2`) |
+//! | 10 | SHA-256 | 32 | yes | `SHA256` | sha2 (`sha2`) |
+//! | 11 | SHA-512 | 64 | yes | `SHA512` | sha2 (`sha2`) |
 //! | 12 | SHA-512/160 | 20 | yes, 80-bit collisions | `SHA512-160` | first 20 bytes of SHA-512, the legacy Dolt (noms) address (`sha2`) |
+//! | 13 | CRC-32 | 4 | no | `CRC32` | chunkhash's [`crc`] kernels (`crc`): zlib's, gzip's and S3's CRC32 (ISO-HDLC) |
+//! | 14 | CRC-64/NVME | 8 | no | `CRC64NVME` | chunkhash's [`crc`] kernels (`crc`): S3's full-object CRC64NVME |
 //!
 //! Names parse ignoring case, with the spellings of b3sum, xxhsum (`-H`
-//! names and `--tag` tags), coreutils and btrfs; see [`Algorithm`]'s
-//! `FromStr`. Integer checksums (CRC32C and the xxHash family) are laid out
-//! big-endian in a [`Digest`], the order xxhsum and CRC32C references print.
+//! names and `--tag` tags), coreutils, btrfs and S3; see [`Algorithm`]'s
+//! `FromStr`. Integer checksums (the CRCs and the xxHash family) are laid
+//! out big-endian in a [`Digest`], the order xxhsum, zlib's `%08x` and
+//! CRC32C references print. [`crc_combine`] gives the CRC of A||B from the
+//! CRCs of A and B (S3's multipart full-object checksums).
 //!
 //! ## Cargo features
 //!
 //! - `std` (default): `std::io` traits, `std::error::Error`, and the
-//!   `CHUNKHASH_BACKEND` environment override; run-time SIMD selection in
-//!   the xxHash and BLAKE2b crates. Without it the crate is `no_std`.
+//!   `CHUNKHASH_BACKEND` and `CHUNKHASH_XXH3_KERNEL` environment overrides;
+//!   run-time SIMD selection in the BLAKE2b crate. Without it the crate is
+//!   `no_std` (BLAKE3 and XXH3 still pick their kernels at run time).
 //! - `alloc` (implied by `std`): `Vec`-returning conveniences.
 //! - `parallel`: `blake3::Hasher::update_parallel`, multi-threaded with rayon.
-//! - `xxhash`, `crc32c`, `blake2`, `sha2` (all default): the registry's
-//!   families. With one off, its [`Algorithm`] variants and ids remain (they
-//!   are a contract), [`Algorithm::is_available`] is false, and
-//!   [`try_digest`], [`StreamingHasher::try_new`] and [`trailer::try_seal`]
-//!   return [`UnavailableAlgorithm`] ([`trailer::verify`] returns
+//! - `xxhash`, `crc`, `blake2`, `sha2` (all default): the registry's
+//!   families, each computed by the fastest well-kept code measured, picked
+//!   at run time for the CPU it runs on (table below). With one off, its
+//!   [`Algorithm`] variants and ids remain (they are a contract),
+//!   [`Algorithm::is_available`] is false, and [`try_digest`],
+//!   [`StreamingHasher::try_new`] and [`trailer::try_seal`] return
+//!   [`UnavailableAlgorithm`] ([`trailer::verify`] returns
 //!   [`TrailerError::Unavailable`](trailer::TrailerError::Unavailable)); the
-//!   infallible forms panic, which cannot happen with default features.
-//!   `crc32c` needs `std`; the others work without it.
-//! - `sha2-hw`: SHA-2 from RustCrypto's `sha2`, which uses the CPU's SHA
-//!   instructions: 5.8x faster SHA-256, for about 4 s more CPU in a clean
-//!   build (see below).
+//!   infallible forms panic, which cannot happen with default features. All
+//!   four work without `std`. `crc` also gives the [`crc`] module and
+//!   [`crc_combine`]; with `std` its kernel can be forced with
+//!   `CHUNKHASH_CRC_BACKEND` (`portable`, `sse42`, `pclmul`, `vpclmul`,
+//!   `aarch64`).
+//!
+//! **The lean build.** The defaults are fast at run time, not to compile.
+//! A crate that needs only BLAKE3 (and the 20-byte addresses) builds the
+//! core alone, about as fast as a crate depending only on the official
+//! `blake3` (BENCHMARKS.md, "Build time"):
+//!
+//! ```toml
+//! chunkhash = { version = "0.1", default-features = false, features = ["std"] }
+//! ```
+//!
+//! and adds only the families it uses (`features = ["std", "crc"]` for the
+//! CRCs: their kernels cost about 2 s more CPU than the core alone).
 //!
 //! ## Dependencies, and why each crate
+//!
+//! XXH3 (64 and 128) is chunkhash's own too ([`xxh3`], written from the
+//! xxHash specification, no dependency): its long-input loop runs on
+//! AVX-512, AVX2 or SSE2 picked at run time, NEON or SIMD128. Against the
+//! reference C library (Debian's libxxhash 0.8.1 with its run-time
+//! dispatcher, AVX-512 here; `xxh3_vs_c` in `crates/bench`, BENCHMARKS.md
+//! "XXH3 against the reference C library": C time / chunkhash time, medians
+//! of 31 interleaved rounds, range over 3 runs, loaded 2-core Zen 4):
+//!
+//! | size | XXH3-64 | XXH3-128 | XXH3-64, both AVX2 | XXH3-128, both AVX2 |
+//! | ---: | ---: | ---: | ---: | ---: |
+//! | 16 B | 1.15-1.25x | 0.97-1.19x | 1.19-1.21x | 0.96-1.06x |
+//! | 64 B | 1.02-1.03x | 1.07-1.09x | 1.03-1.07x | 1.06-1.08x |
+//! | 240 B | 1.14-1.16x | 1.20x | 1.11-1.18x | 1.14x |
+//! | 4 KiB | 1.44-1.45x | 1.38-1.41x | 1.22-1.24x | 1.16-1.19x |
+//! | 64 KiB | 1.38-1.40x | 1.37-1.38x | 1.16-1.17x | 1.16-1.17x |
+//! | 1 MiB | 1.31-1.35x (74 GB/s) | 1.31-1.35x | 1.10-1.12x | 1.12-1.13x |
+//!
+//! (At 16 B the harness cannot resolve a few percent on that machine: the
+//! same code measured 0.99-1.21x depending on its place in a round.) It
+//! replaced `twox-hash`, which stops at AVX2 and ran XXH3 at 0.65-0.81x the
+//! C library's speed. XXH64 and XXH32 stay on `twox-hash` (scalar
+//! algorithms, equal to `xxhash-rust` within noise, nothing for kernels to
+//! win).
 //!
 //! The BLAKE3 core needs two small `no_std` crates: `arrayvec`, for the
 //! fixed-capacity stack of chaining values and the buffered chunk inside
@@ -97,48 +140,43 @@
 //! run-time CPU feature detection. `rayon` comes in only with the `parallel`
 //! feature. No build script, no C compiler.
 //!
-//! The other algorithms come from maintained crates, each chosen among
-//! candidates by measurement on the project machine (2-core AMD EPYC, Zen 4,
-//! AVX-512; `checksum_candidates` and `scripts/build_times.sh` in
-//! `crates/bench`, all figures and commands in BENCHMARKS.md, "Checksum
-//! crates"). Speeds are medians of interleaved rounds on a default
-//! (`x86-64`) build; build times are clean release builds of the crate alone.
+//! The CRCs are chunkhash's own (`src/crc.rs` over `src/platform/crc/`,
+//! no dependency). The other algorithms come from maintained crates, each
+//! chosen among candidates by measurement on the project machine (2-core AMD
+//! EPYC, Zen 4, AVX-512; `checksum_candidates`, `crc_kernels` and
+//! `scripts/build_times.sh` in `crates/bench`, all figures and commands in
+//! BENCHMARKS.md, "Checksum crates" and "CRC kernels"). Speeds are medians
+//! of interleaved rounds on a default (`x86-64`) build; build times are
+//! clean release builds of the crate alone.
 //!
 //! | family | crate chosen | measured against | speed, default build | clean build alone (CPU) | why |
 //! | --- | --- | --- | --- | --- | --- |
-//! | XXH3-64, XXH3-128, XXH64, XXH32 | `twox-hash` 2.1 | `xxhash-rust` 0.8 | XXH3 1.8-1.9x faster from 4 KiB (56.6 vs 30.2 GB/s at 1 MiB); XXH64, XXH32 equal | 0.68 s vs 0.44 s | AVX2 picked at run time; xxhash-rust picks SIMD at compile time only (with `target-cpu=native` its AVX-512 XXH3 is 1.1x faster: what run-time AVX-512 dispatch would add) |
-//! | CRC32C | `crc32c` 0.6 | `crc-fast` 1.10 | crc-fast 2.2x faster from 4 KiB (46 vs 22 GB/s at 1 MiB) | 0.71 s vs 4.4 s | crc-fast alone costs more build than all of `blake3`; 22 GB/s outruns storage |
+//! | XXH64, XXH32 (XXH3: chunkhash's own, above) | `twox-hash` 2.1 | `xxhash-rust` 0.8 | XXH64, XXH32 equal | 0.68 s vs 0.44 s | when it also served XXH3, twox-hash picked AVX2 at run time and xxhash-rust only at compile time (XXH3 1.8-1.9x faster from 4 KiB) |
+//! | CRC32C, CRC-32, CRC-64/NVME | chunkhash's own kernels (`crc`) | `crc-fast` 1.10, `crc32c` 0.6 | CRC32C (fastest rounds, loaded machine): 1.09x crc-fast at 64 B called directly, 1.20x at 4 KiB, 1.01-1.09x at 64 KiB, 0.99-1.12x at 1 MiB (58-66 GB/s); 2.1-2.8x crc32c 0.6 from 4 KiB; CRC-32 and CRC-64/NVME 1.00-1.08x crc-fast from 4 KiB | about 2 s (the kernels) vs 4.4 s (crc-fast), 0.71 s (crc32c, CRC32C only) | as fast as crc-fast or faster, a third of its build, and CRC-32 and CRC-64/NVME with the same code |
 //! | BLAKE2b-512, BLAKE2b-256 | `blake2b_simd` 1.0 | `blake2` 0.11 | within 10% (0.7-1.2 GB/s); 1.27x faster with `target-cpu=native` | 2.1 s vs 3.1 s | lighter (no `digest` stack), never slower |
-//! | SHA-256, SHA-512 | `hmac-sha256` + `hmac-sha512` 1.1; `sha2` 0.11 with `sha2-hw` | `sha2` 0.11, `sha2` 0.10 | sha2 (SHA-NI) 5.8x faster for SHA-256 (1.28 vs 0.22 GB/s at 1 MiB), 1.1x for SHA-512 | 0.43 s vs 3.9 s | build cost of an on-by-default family; speed one feature away |
+//! | SHA-256, SHA-512 | `sha2` 0.11 | `hmac-sha256` + `hmac-sha512` 1.1, `sha2` 0.10 | sha2 (SHA-NI, picked at run time) 5.8x faster for SHA-256 (1.28 vs 0.22 GB/s at 1 MiB), 1.1x for SHA-512 | 3.9 s vs 0.43 s | the fastest by default; its build cost is the price, the lean build avoids it |
 //!
 //! Through the registry ([`digest()`] with an algorithm known only at run
-//! time) a 64-byte input costs a few nanoseconds more than calling the crate
-//! directly (XXH3-64: 9.2 vs 6.5 ns; CRC32C: 20 vs 15 ns); from 4 KiB the
-//! difference is within noise.
+//! time) a 64-byte input costs 26 to 62 instructions more than calling the
+//! chosen code directly (callgrind; the dispatch and the 65-byte
+//! [`Digest`]): within 10% in time for BLAKE3, BLAKE2b-256, SHA-2 and
+//! CRC-64/NVME (0.85-1.11x), but 1.05-1.61x for the 6-14 ns checksums
+//! (XXH3-64 6.2 ns direct, 1.61x; CRC32C 8 ns direct, 1.05-1.13x) and 1.14x
+//! for BLAKE2b-512. From 4 KiB the difference is within noise. Where every nanosecond of a small CRC counts, call
+//! [`crc::crc32c`] and its siblings directly. BENCHMARKS.md, "Registry tax",
+//! has the figures and what was tried.
 //!
-//! Each wrapper module's source (`src/xxhash.rs`, `src/crc32c.rs`,
+//! Each wrapper module's source (`src/xxhash.rs`, `src/crc.rs`,
 //! `src/blake2b.rs`, `src/sha2.rs`) gives the full reasoning.
 //!
-//! **Build time: a conflict, stated.** The registry's families are on by
-//! default, and chunkhash's default build was meant to compile at
-//! least as fast as a crate using only the official `blake3`. With the
-//! lightest well-kept crate for every family it does not. In three runs of
-//! interleaved clean release builds (5 to 7 rounds each, `scripts/build_times.sh`
-//! on a busy 2-core machine), chunkhash with default features took 1.54x to
-//! 1.71x the wall time of the `blake3`-only crate (paired medians; for
-//! example 6.3 s against 3.4 s; 5.2-5.9 s of CPU against 2.7-3.4 s; `blake3`
-//! alone builds in about 2.2 s when the machine is quiet). Before the
-//! registry chunkhash took 0.40-0.45x. BLAKE2b is most of the difference:
-//! without the `blake2` family the build takes 1.02-1.08x `blake3`'s; with
-//! `sha2-hw` it takes 3.1x.
-//!
-//! The least bad option taken: every family stays on by default with its
-//! lightest crate, so every id of the contract works out of the box; the one
-//! much faster but much heavier crate (`sha2`) is opt-in (`sha2-hw`); and a
-//! build that needs `blake3`-level compile times turns off what it does not
-//! use, for example
-//! `default-features = false, features = ["std", "xxhash", "crc32c", "sha2"]`
-//! (BLAKE2b ids then return [`UnavailableAlgorithm`]).
+//! **Build time.** The default build favours run-time speed: with every
+//! family on, `sha2` and BLAKE2b are most of its build time, and it takes
+//! 3.8x the wall time of a crate depending only on the official `blake3`
+//! (14.7 s of CPU against 3.4 s, loaded machine). The lean build above
+//! (`default-features = false, features = ["std"]`) compiles none of them:
+//! 4.3-4.6 s of CPU, 1.02x `blake3`'s wall time on a quiet machine and
+//! 1.21x on a loaded one (`scripts/build_times.sh`, BENCHMARKS.md "Build
+//! time").
 
 #![no_std]
 #![deny(unsafe_code)]
@@ -158,11 +196,12 @@ mod platform;
 mod registry;
 pub mod trailer;
 mod wrapper;
+pub mod xxh3;
 
 #[cfg(feature = "blake2")]
 mod blake2b;
-#[cfg(feature = "crc32c")]
-mod crc32c;
+#[cfg(feature = "crc")]
+pub mod crc;
 #[cfg(feature = "sha2")]
 mod sha2;
 #[cfg(feature = "xxhash")]
@@ -170,11 +209,13 @@ mod xxhash;
 
 // The README's Rust examples, run as doctests (they need the default
 // families and `alloc`).
-#[cfg(all(doctest, feature = "alloc", feature = "xxhash", feature = "crc32c"))]
+#[cfg(all(doctest, feature = "alloc", feature = "xxhash", feature = "crc"))]
 #[doc = include_str!("../../../README.md")]
 struct ReadmeDoctests;
 
 pub use algorithm::{Algorithm, ParseAlgorithmError, UnavailableAlgorithm, UnknownAlgorithm, MAX_DIGEST_LEN};
+#[cfg(feature = "crc")]
+pub use crc::{crc_combine, CrcCombineError};
 pub use digest::{digest, try_digest, Digest, DigestHex, StreamingHasher};
 pub use hex::{HexError, HexString};
 pub use platform::backend::{Backend, BackendError};

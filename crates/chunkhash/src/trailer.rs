@@ -32,7 +32,7 @@
 //!   unknown id. Id 0 is reserved: an all-zero trailer (a hole, a wiped
 //!   sector) never verifies, and neither does an erased-flash 0xFF one.
 //! - **No length byte.** The id fixes the length, from 5 bytes (CRC32C,
-//!   XXH32) to 65 (SHA-512, BLAKE2b-512); a length byte could only repeat it
+//!   CRC-32, XXH32) to 65 (SHA-512, BLAKE2b-512); a length byte could only repeat it
 //!   or contradict it. A trailer of any other length is rejected
 //!   ([`Truncated`](TrailerError::Truncated), [`TooLong`](TrailerError::TooLong)).
 //! - **Bytes 1..: the checksum of the block**, exactly [`crate::digest()`]
@@ -74,7 +74,7 @@
 //!   constant, an add, and the SplitMix64 finaliser are all invertible), so
 //!   two different contexts give two different masks: a block and trailer
 //!   copied to another context never verify, whatever the block holds. For
-//!   the 4-byte checksums (CRC32C, XXH32) the mask is the low 32 bits of
+//!   the 4-byte checksums (CRC32C, CRC-32, XXH32) the mask is the low 32 bits of
 //!   that word, so a wrong context passes with probability 2^-32, the same
 //!   as any other corruption of a 32-bit checksum, and with no pattern (a
 //!   plain `offset` XOR or sum would miss, for instance, offsets exactly
@@ -91,7 +91,7 @@
 //! wrong is its own [`TrailerError`] variant.
 
 use crate::algorithm::{Algorithm, UnavailableAlgorithm, MAX_DIGEST_LEN};
-use crate::digest::try_digest;
+use crate::registry::{hash_with, Finish};
 use core::fmt;
 
 /// The longest trailer: an id byte and a 64-byte checksum.
@@ -152,14 +152,51 @@ const fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// XORs `mask(context, id)` into `checksum` (up to 64 bytes). Its own inverse.
-fn apply_mask(checksum: &mut [u8], context: u64, algorithm: Algorithm) {
+/// XORs `mask(context, id)` into a checksum; its own inverse.
+fn mask<const N: usize>(mut checksum: [u8; N], context: u64, algorithm: Algorithm) -> [u8; N] {
     let mut state = context ^ (algorithm.id() as u64).wrapping_mul(GAMMA);
     for chunk in checksum.chunks_mut(8) {
         state = state.wrapping_add(GAMMA);
         for (byte, mask) in chunk.iter_mut().zip(mix(state).to_le_bytes()) {
             *byte ^= mask;
         }
+    }
+    checksum
+}
+
+/// The trailer of an algorithm's output (a [`Finish`] of the registry, so
+/// each algorithm masks and stores a fixed-size array).
+struct Seal {
+    algorithm: Algorithm,
+    context: u64,
+}
+
+impl Finish for Seal {
+    type Output = Trailer;
+
+    #[inline(always)]
+    fn finish<const N: usize>(self, checksum: [u8; N]) -> Trailer {
+        let mut bytes = [0u8; MAX_TRAILER_LEN];
+        bytes[0] = self.algorithm.id();
+        bytes[1..1 + N].copy_from_slice(&mask(checksum, self.context, self.algorithm));
+        Trailer { algorithm: self.algorithm, bytes }
+    }
+}
+
+/// Whether an algorithm's output, masked, equals the stored checksum (of
+/// the same length: `verify` checked), compared in constant time.
+struct Matches<'a> {
+    algorithm: Algorithm,
+    context: u64,
+    stored: &'a [u8],
+}
+
+impl Finish for Matches<'_> {
+    type Output = bool;
+
+    #[inline(always)]
+    fn finish<const N: usize>(self, checksum: [u8; N]) -> bool {
+        crate::hex::constant_time_eq(&mask(checksum, self.context, self.algorithm), self.stored)
     }
 }
 
@@ -176,13 +213,7 @@ pub fn seal(block: &[u8], algorithm: Algorithm, context: u64) -> Trailer {
 
 /// [`seal`], or an error if this build lacks the algorithm's cargo feature.
 pub fn try_seal(block: &[u8], algorithm: Algorithm, context: u64) -> Result<Trailer, UnavailableAlgorithm> {
-    let digest = try_digest(algorithm, block)?;
-    let len = trailer_len(algorithm);
-    let mut bytes = [0u8; MAX_TRAILER_LEN];
-    bytes[0] = algorithm.id();
-    bytes[1..len].copy_from_slice(digest.as_bytes());
-    apply_mask(&mut bytes[1..len], context, algorithm);
-    Ok(Trailer { algorithm, bytes })
+    hash_with(algorithm, block, Seal { algorithm, context }).ok_or(UnavailableAlgorithm(algorithm))
 }
 
 /// Checks `trailer` against `block` and `context`, and returns the algorithm
@@ -203,12 +234,8 @@ pub fn verify(block: &[u8], trailer: &[u8], context: u64) -> Result<Algorithm, T
     if trailer.len() > expected {
         return Err(TrailerError::TooLong { algorithm, expected, found: trailer.len() });
     }
-    let computed = try_digest(algorithm, block).map_err(|_| TrailerError::Unavailable(algorithm))?;
-    let mut checksum = [0u8; MAX_DIGEST_LEN];
-    let checksum = &mut checksum[..algorithm.digest_len()];
-    checksum.copy_from_slice(stored);
-    apply_mask(checksum, context, algorithm);
-    if computed == *checksum {
+    let matches = hash_with(algorithm, block, Matches { algorithm, context, stored });
+    if matches.ok_or(TrailerError::Unavailable(algorithm))? {
         Ok(algorithm)
     } else {
         Err(TrailerError::Mismatch(algorithm))
@@ -221,7 +248,7 @@ pub fn verify(block: &[u8], trailer: &[u8], context: u64) -> Result<Algorithm, T
 #[non_exhaustive]
 pub enum TrailerError {
     /// Occurs when byte 0 names no algorithm: id 0 (reserved, as in a zeroed
-    /// trailer) or an id not assigned yet (13 to 255 today).
+    /// trailer) or an id not assigned yet (15 to 255 today).
     UnknownAlgorithm(u8),
     /// Occurs when the trailer is shorter than its algorithm's layout:
     /// `algorithm` is `None` for an empty trailer, which lacks even the id.
@@ -286,11 +313,11 @@ mod tests {
 
     #[test]
     fn mask_is_its_own_inverse_and_starts_with_a_bijection_of_the_context() {
-        let mut bytes = [0x5au8; MAX_DIGEST_LEN];
-        apply_mask(&mut bytes, 12345, Algorithm::Sha512);
+        let bytes = mask([0x5au8; MAX_DIGEST_LEN], 12345, Algorithm::Sha512);
         assert_ne!(bytes, [0x5au8; MAX_DIGEST_LEN]);
-        apply_mask(&mut bytes, 12345, Algorithm::Sha512);
-        assert_eq!(bytes, [0x5au8; MAX_DIGEST_LEN]);
+        assert_eq!(mask(bytes, 12345, Algorithm::Sha512), [0x5au8; MAX_DIGEST_LEN]);
+        // A shorter checksum gets the first bytes of the same mask.
+        assert_eq!(mask([0x5au8; 20], 12345, Algorithm::Sha512)[..], bytes[..20]);
         // The finaliser is a bijection: distinct inputs never collide.
         let mut seen: std::vec::Vec<u64> = (0..4096u64).map(|x| mix(x * 4096)).collect();
         seen.sort_unstable();

@@ -29,8 +29,9 @@ pub(crate) trait Wrapper<const N: usize>: Clone {
     }
 
     /// The code that runs on this machine: the crate, and the instruction set
-    /// it picks here (`"twox-hash avx2"`, `"sha2 shani"`), or for chunkhash's
-    /// own BLAKE3 the backend name (`"avx512"`). A wrapper knows the crate's
+    /// it picks here (`"crc32c sse4.2"`, `"sha2 shani"`), for chunkhash's
+    /// own XXH3 its kernel (`"chunkhash avx512"`), or for chunkhash's own
+    /// BLAKE3 the backend name (`"avx512"`). A wrapper knows the crate's
     /// version and features, so it reads the crate's dispatch rule, not the
     /// caller.
     fn implementation() -> &'static str;
@@ -187,7 +188,7 @@ fn prefix<const N: usize, const M: usize>(output: [u8; N]) -> [u8; M] {
 /// cached by std), otherwise whether the build enables them, which is all
 /// those crates can know without `std` too (except sha2, see sha2.rs).
 /// Always false on other architectures.
-#[cfg(any(feature = "xxhash", feature = "crc32c", feature = "blake2", feature = "sha2-hw"))]
+#[cfg(any(feature = "blake2", feature = "sha2"))]
 macro_rules! x86_has {
     ($($feature:tt),+) => {{
         #[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
@@ -197,12 +198,12 @@ macro_rules! x86_has {
         has
     }};
 }
-#[cfg(any(feature = "xxhash", feature = "crc32c", feature = "blake2", feature = "sha2-hw"))]
+#[cfg(any(feature = "blake2", feature = "sha2"))]
 pub(crate) use x86_has;
 
 /// [`x86_has`] for aarch64: `is_aarch64_feature_detected!` with `std`,
 /// otherwise the build's target features. Always false elsewhere.
-#[cfg(any(feature = "xxhash", feature = "crc32c", feature = "sha2-hw"))]
+#[cfg(feature = "sha2")]
 macro_rules! aarch64_has {
     ($feature:tt) => {{
         #[cfg(all(feature = "std", target_arch = "aarch64"))]
@@ -212,5 +213,5 @@ macro_rules! aarch64_has {
         has
     }};
 }
-#[cfg(any(feature = "xxhash", feature = "crc32c", feature = "sha2-hw"))]
+#[cfg(feature = "sha2")]
 pub(crate) use aarch64_has;

@@ -24,7 +24,7 @@ fn golden_algorithm_table_is_the_id_contract() {
     let ours: Vec<(u8, String, usize)> =
         Algorithm::all().iter().map(|a| (a.id(), a.name().to_owned(), a.digest_len())).collect();
     assert_eq!(ours, table);
-    assert_eq!(Algorithm::all().len(), 12);
+    assert_eq!(Algorithm::all().len(), 14);
 }
 
 /// Every algorithm at every golden length, one shot, streamed in pieces,
@@ -120,8 +120,11 @@ fn published_check_values_and_truncations() {
     );
     assert_eq!(digest(Algorithm::Blake3_160, b"chunk").as_bytes(), chunkhash::blake3::address(b"chunk").as_bytes());
     if Algorithm::Crc32c.is_available() {
-        // The CRC-32C check value (RFC 3720 polynomial, reveng catalogue).
+        // The check values of the CRC RevEng catalogue: CRC-32C (RFC 3720
+        // polynomial), CRC-32 (ISO-HDLC, zlib's), CRC-64/NVME.
         assert_eq!(digest(Algorithm::Crc32c, b"123456789").to_hex(), "e3069283");
+        assert_eq!(digest(Algorithm::Crc32, b"123456789").to_hex(), "cbf43926");
+        assert_eq!(digest(Algorithm::Crc64Nvme, b"123456789").to_hex(), "ae8b14860a799888");
     }
     if Algorithm::Sha256.is_available() {
         // FIPS 180-4 example.
@@ -151,7 +154,7 @@ fn table_properties() {
         ["BLAKE3", "BLAKE3-160", "BLAKE2b-512", "BLAKE2b-256", "SHA-256", "SHA-512", "SHA-512/160"]
     );
     let lengths: Vec<usize> = Algorithm::all().iter().map(|a| a.digest_len()).collect();
-    assert_eq!(lengths, [32, 20, 8, 16, 8, 4, 4, 64, 32, 32, 64, 20]);
+    assert_eq!(lengths, [32, 20, 8, 16, 8, 4, 4, 64, 32, 32, 64, 20, 4, 8]);
     assert_eq!(chunkhash::MAX_DIGEST_LEN, 64);
     for &algorithm in Algorithm::all() {
         assert_eq!(Algorithm::from_id(algorithm.id()), Ok(algorithm));
@@ -165,14 +168,14 @@ fn table_properties() {
 
 #[test]
 fn unknown_ids_are_errors() {
-    for id in [0u8, 13, 255] {
+    for id in [0u8, 15, 255] {
         let error = Algorithm::from_id(id).unwrap_err();
         assert_eq!(error.id(), id);
-        assert_eq!(error.to_string(), format!("unknown algorithm id {id} (known ids are 1 to 12; 0 is reserved)"));
+        assert_eq!(error.to_string(), format!("unknown algorithm id {id} (known ids are 1 to 14; 0 is reserved)"));
         assert_eq!(Algorithm::try_from(id), Err(error));
     }
-    assert!((13..=255).all(|id| Algorithm::from_id(id).is_err()));
-    assert!((1..=12).all(|id| Algorithm::from_id(id).is_ok()));
+    assert!((15..=255).all(|id| Algorithm::from_id(id).is_err()));
+    assert!((1..=14).all(|id| Algorithm::from_id(id).is_ok()));
 }
 
 #[test]
@@ -191,6 +194,8 @@ fn names_tools_use_parse() {
         (Sha256, &["sha256", "SHA256", "sha-256", "SHA-256", "sha2-256", "sha_256"]),
         (Sha512, &["sha512", "SHA512", "sha-512", "sha2_512"]),
         (Sha512_160, &["sha512/160", "SHA-512/160", "sha512-160", "SHA512_160"]),
+        (Crc32, &["crc32", "CRC32", "crc-32", "CRC-32/ISO-HDLC", "crc32b"]),
+        (Crc64Nvme, &["crc64nvme", "CRC64NVME", "crc-64/nvme", "CRC64-NVME", "crc64_nvme"]),
     ];
     for (algorithm, names) in cases {
         for name in names {
@@ -221,7 +226,9 @@ fn bsd_tags_are_the_tools_spellings() {
             "BLAKE2b-256",
             "SHA256",
             "SHA512",
-            "SHA512-160"
+            "SHA512-160",
+            "CRC32",
+            "CRC64NVME"
         ]
     );
 }
@@ -229,8 +236,24 @@ fn bsd_tags_are_the_tools_spellings() {
 #[test]
 fn unknown_names_are_errors_that_list_the_valid_ones() {
     let long = "x".repeat(100);
-    for bad in ["", "sha3-256", "md5", "crc32", "blake2", "xxhash", "BLAKE3-256", " sha256", "sha256 ", "shä256", &long]
-    {
+    // `crc`, `cksum` and `crc-32/cksum` name the POSIX cksum CRC, which is
+    // not CRC-32 (unreflected, with the length appended): never accepted.
+    for bad in [
+        "",
+        "sha3-256",
+        "md5",
+        "crc",
+        "cksum",
+        "crc-32/cksum",
+        "crc64",
+        "blake2",
+        "xxhash",
+        "BLAKE3-256",
+        " sha256",
+        "sha256 ",
+        "shä256",
+        &long,
+    ] {
         let error = bad.parse::<Algorithm>().unwrap_err();
         let message = error.to_string();
         assert!(message.starts_with("unknown algorithm \""), "{bad:?}: {message}");
@@ -342,12 +365,25 @@ fn each_algorithm_reports_its_implementation() {
                 assert_eq!(implementation, chunkhash::Backend::detect().name(), "{algorithm}");
                 continue;
             }
+            // chunkhash's own XXH3; XXH64 and XXH32 from twox-hash.
+            Some("xxhash") if matches!(algorithm, Algorithm::Xxh3_64 | Algorithm::Xxh3_128) => "chunkhash",
             Some("xxhash") => "twox-hash",
-            Some("crc32c") => "crc32c",
+            Some("crc") => {
+                // chunkhash's own kernels: the CRC backend, or portable where
+                // it has no kernel for this CRC (SSE4.2 computes CRC-32C only).
+                #[cfg(feature = "crc")]
+                {
+                    let backend = chunkhash::crc::CrcBackend::detect();
+                    let own = match (algorithm, backend.name()) {
+                        (Algorithm::Crc32c, name) | (_, name @ ("portable" | "pclmul" | "vpclmul" | "aarch64")) => name,
+                        (_, _) => "portable",
+                    };
+                    assert_eq!(implementation, own, "{algorithm}");
+                }
+                continue;
+            }
             Some("blake2") => "blake2b_simd",
-            Some("sha2") if cfg!(feature = "sha2-hw") => "sha2",
-            Some("sha2") if algorithm == Algorithm::Sha256 => "hmac-sha256",
-            Some("sha2") => "hmac-sha512",
+            Some("sha2") => "sha2",
             Some(other) => panic!("{algorithm}: a wrapper of feature {other} this test does not know"),
         };
         let (name, instruction_set) = implementation.split_once(' ').unwrap_or((implementation, ""));
@@ -381,6 +417,6 @@ fn unavailable_algorithms_are_errors() {
         let panic = std::panic::catch_unwind(|| digest(algorithm, b"x")).unwrap_err();
         assert_eq!(panic.downcast_ref::<String>(), Some(&error.to_string()));
     }
-    let all_features = cfg!(all(feature = "xxhash", feature = "crc32c", feature = "blake2", feature = "sha2"));
+    let all_features = cfg!(all(feature = "xxhash", feature = "crc", feature = "blake2", feature = "sha2"));
     assert_eq!(unavailable.is_empty(), all_features);
 }

@@ -322,8 +322,8 @@ mod tests {
         assert_eq!(names(32), ["BLAKE3", "BLAKE2b-256", "SHA-256"]);
         assert_eq!(names(64), ["BLAKE3", "BLAKE2b-512", "SHA-512"]);
         assert_eq!(names(20), ["BLAKE3", "BLAKE2b-160", "SHA-512/160"]);
-        assert_eq!(names(8), ["BLAKE3", "XXH3-64", "XXH64", "BLAKE2b-64"]);
-        assert_eq!(names(4), ["BLAKE3", "XXH32", "CRC32C", "BLAKE2b-32"]);
+        assert_eq!(names(8), ["BLAKE3", "XXH3-64", "XXH64", "BLAKE2b-64", "CRC-64/NVME"]);
+        assert_eq!(names(4), ["BLAKE3", "XXH32", "CRC32C", "BLAKE2b-32", "CRC-32"]);
         assert_eq!(names(9), ["BLAKE3", "BLAKE2b-72"]);
         assert_eq!(names(65), ["BLAKE3"]);
         assert!(candidates_for_len(0).is_empty());

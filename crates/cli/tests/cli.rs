@@ -72,6 +72,27 @@ fn every_algorithm_matches_the_registry() {
     }
 }
 
+/// `-a crc32` is zlib's CRC-32 (S3's `CRC32`), `-a crc64nvme` S3's
+/// `CRC64NVME`, tagged with S3's names; `-a cksum` and `-a crc` would name
+/// the POSIX `cksum` CRC, a different CRC, and are refused.
+#[test]
+fn crc32_and_crc64nvme_by_their_short_names() {
+    let dir = Dir::new("crc32_and_crc64nvme_by_their_short_names");
+    dir.write("check", b"123456789");
+    for (name, tag, hex) in [("crc32", "CRC32", "cbf43926"), ("crc64nvme", "CRC64NVME", "ae8b14860a799888")] {
+        assert_eq!(ok(dir.run(&["sum", "-a", name, "check"], b"")), format!("{hex}  check\n"));
+        let tagged = ok(dir.run(&["sum", "--tag", "-a", name, "check"], b""));
+        assert_eq!(tagged, format!("{tag} (check) = {hex}\n"));
+        dir.write("sums", tagged.as_bytes());
+        assert_eq!(ok(dir.run(&["check", "sums"], b"")), "check: OK\n", "{name}");
+    }
+    for bad in ["cksum", "crc"] {
+        let output = dir.run(&["sum", "-a", bad, "check"], b"");
+        assert_eq!(code(&output), 2, "{bad}");
+        assert!(stderr(&output).contains(&format!("unknown algorithm \"{bad}\"")), "{}", stderr(&output));
+    }
+}
+
 /// coreutils on this machine: sha256sum, sha512sum, b2sum (and b2sum -l 256).
 const COREUTILS: [(&str, &[&str], &str, &[&str]); 4] = [
     ("sha256sum", &[], "sha256", &[]),

@@ -244,7 +244,7 @@ fn sigkill_during_put_at_seeded_delays() {
         let _ = child.kill(); // SIGKILL
         let output = child.wait_with_output().unwrap();
         if output.status.success() {
-            finished.push(last_line(&text(&output.stdout)));
+            finished.push((round, last_line(&text(&output.stdout))));
         } else {
             assert_eq!(output.status.signal(), Some(9), "round {round}");
             killed += 1;
@@ -252,11 +252,13 @@ fn sigkill_during_put_at_seeded_delays() {
         assert_sound_after_crash(&dir, &store, &earlier, &dir.join("v1"), &format!("kill-{round}"));
     }
     println!("{killed} of 8 puts killed, {} finished first", finished.len());
-    // Puts that finished before the kill left complete snapshots.
+    // Puts that finished before the kill left complete snapshots. Two puts
+    // of the same tree may name the same snapshot, so each gets its own
+    // output directory by round.
     let opened = Store::open(&store, OpenOptions::default()).unwrap();
-    for snapshot in finished {
+    for (round, snapshot) in finished {
         let address = opened.resolve(&snapshot).unwrap();
-        let out = dir.join(format!("finished-{snapshot}"));
+        let out = dir.join(format!("finished-{round}"));
         opened.get(&address, &out, None).unwrap();
         assert!(same_tree(&dir.join("v2"), &out.join("v2")));
     }

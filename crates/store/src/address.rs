@@ -164,6 +164,10 @@ impl AddressHasher {
         self.algorithm
     }
 
+    pub(crate) fn hashing(&self) -> Hashing {
+        self.hashing
+    }
+
     /// The address of one input.
     pub(crate) fn address(&mut self, input: &[u8]) -> Address {
         let mut out = Vec::with_capacity(1);

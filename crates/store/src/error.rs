@@ -105,6 +105,9 @@ pub enum Error {
     /// Occurs when `get` is given a destination that already exists and is
     /// not an empty directory.
     DestinationExists(PathBuf),
+    /// Occurs when a map edit cannot be stored: a key or value longer than
+    /// a map holds.
+    BadMapInput(String),
 }
 
 /// The store's result type.
@@ -165,6 +168,7 @@ impl fmt::Display for Error {
                 path.display()
             ),
             Error::BadInput { path, reason } => write!(f, "{}: {reason}", path.display()),
+            Error::BadMapInput(reason) => write!(f, "map edit refused: {reason}"),
             Error::DestinationExists(path) => {
                 write!(f, "{}: already exists and is not an empty directory; get restores into a new one", path.display())
             }

@@ -11,6 +11,7 @@ pub mod location;
 mod manifest;
 pub mod object;
 mod pack;
+pub mod prolly;
 mod restore;
 mod sizes;
 mod store;

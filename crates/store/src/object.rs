@@ -90,7 +90,7 @@ pub fn is_valid_name(name: &[u8]) -> bool {
     !name.is_empty() && name != b"." && name != b".." && !name.contains(&b'/') && !name.contains(&0)
 }
 
-fn put_varint(out: &mut Vec<u8>, mut value: u64) {
+pub(crate) fn put_varint(out: &mut Vec<u8>, mut value: u64) {
     while value >= 0x80 {
         out.push(value as u8 | 0x80);
         value >>= 7;
@@ -99,13 +99,13 @@ fn put_varint(out: &mut Vec<u8>, mut value: u64) {
 }
 
 /// Reads objects, failing with a message on anything unexpected.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    address_len: usize,
+pub(crate) struct Reader<'a> {
+    pub(crate) bytes: &'a [u8],
+    pub(crate) address_len: usize,
 }
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
+    pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8], String> {
         if n > self.bytes.len() {
             return Err(format!("ends early: {n} bytes wanted, {} left", self.bytes.len()));
         }
@@ -114,11 +114,11 @@ impl<'a> Reader<'a> {
         Ok(taken)
     }
 
-    fn byte(&mut self) -> Result<u8, String> {
+    pub(crate) fn byte(&mut self) -> Result<u8, String> {
         Ok(self.take(1)?[0])
     }
 
-    fn varint(&mut self) -> Result<u64, String> {
+    pub(crate) fn varint(&mut self) -> Result<u64, String> {
         let mut value = 0u64;
         for shift in (0..64).step_by(7) {
             let byte = self.byte()?;
@@ -164,7 +164,7 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    fn end(&self) -> Result<(), String> {
+    pub(crate) fn end(&self) -> Result<(), String> {
         if self.bytes.is_empty() {
             Ok(())
         } else {

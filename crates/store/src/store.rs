@@ -579,17 +579,25 @@ impl Store {
     /// Makes the commit durable and `snapshot` visible: packs, then the
     /// index file, then the snapshot pointer, each written, fsynced and
     /// renamed into place.
-    pub(crate) fn finish(&mut self, mut commit: Commit, snapshot: &Address) -> Result<()> {
-        self.seal(&mut commit)?;
-        if !commit.sealed.is_empty() {
-            self.write_index_file(&commit.sealed)?;
-        }
+    pub(crate) fn finish(&mut self, commit: Commit, snapshot: &Address) -> Result<()> {
+        self.finish_records(commit)?;
         let name = format!("{SNAPSHOTS}/{snapshot}");
         self.location.write(&name, format!("{snapshot}\n").as_bytes(), self.options.fsync).map_err(io_error(
             &*self.location,
             "writing",
             &name,
         ))?;
+        Ok(())
+    }
+
+    /// Makes the commit's records durable without naming a snapshot: the
+    /// open pack sealed and published, then its index file. A map's roots
+    /// are kept by its user, as a database keeps its own root.
+    pub(crate) fn finish_records(&mut self, mut commit: Commit) -> Result<()> {
+        self.seal(&mut commit)?;
+        if !commit.sealed.is_empty() {
+            self.write_index_file(&commit.sealed)?;
+        }
         Ok(())
     }
 

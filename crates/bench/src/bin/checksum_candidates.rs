@@ -22,7 +22,7 @@
 //! (default 20), `--only NAME` to run the algorithms whose name contains NAME.
 
 use chunkhash::Algorithm;
-use chunkhash_bench::{core_ghz, format_size, median_ratio, random_input, run_interleaved, Case};
+use chunkhash_bench::{core_ghz, format_size, median_ratio, random_input, run_interleaved, Case, Options};
 use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -173,36 +173,19 @@ fn cross_check(family: &Family) -> Result<(), String> {
     Ok(())
 }
 
-fn parse_args() -> Result<(usize, Duration, Option<String>), String> {
-    let (mut rounds, mut slice_ms, mut only) = (15usize, 20u64, None);
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        let mut value = || args.next().ok_or_else(|| format!("{arg} needs a value"));
-        match arg.as_str() {
-            "--rounds" => rounds = value()?.parse().map_err(|e| format!("--rounds: {e}"))?,
-            "--slice-ms" => slice_ms = value()?.parse().map_err(|e| format!("--slice-ms: {e}"))?,
-            "--only" => only = Some(value()?.to_ascii_lowercase()),
-            _ => return Err(format!("unknown argument {arg:?} (expected --rounds, --slice-ms or --only)")),
-        }
-    }
-    if rounds == 0 || slice_ms == 0 {
-        return Err("--rounds and --slice-ms must be at least 1".into());
-    }
-    Ok((rounds, Duration::from_millis(slice_ms), only))
-}
-
 fn main() -> ExitCode {
-    let (rounds, slice, only) = match parse_args() {
-        Ok(args) => args,
-        Err(message) => {
-            eprintln!("checksum_candidates: {message}");
-            return ExitCode::from(2);
-        }
-    };
-    let families: Vec<Family> = families()
-        .into_iter()
-        .filter(|f| only.as_ref().is_none_or(|o| f.algorithm.to_ascii_lowercase().contains(o.as_str())))
-        .collect();
+    let defaults =
+        Options { rounds: 15, slice: Duration::from_millis(20), sizes: vec![64, 4096, 1 << 20], only: String::new() };
+    let Options { rounds, slice, only, .. } =
+        match Options::parse(std::env::args().skip(1), defaults, &["--rounds", "--slice-ms", "--only"]) {
+            Ok(options) => options,
+            Err(message) => {
+                eprintln!("checksum_candidates: {message}");
+                return ExitCode::from(2);
+            }
+        };
+    let families: Vec<Family> =
+        families().into_iter().filter(|f| f.algorithm.to_ascii_lowercase().contains(only.as_str())).collect();
     for family in &families {
         if let Err(message) = cross_check(family) {
             eprintln!("checksum_candidates: {message}");

@@ -58,7 +58,7 @@ fn row_json(run: &Run, row: &Row, bytes: u64) -> Value {
     })
 }
 
-fn sizes_json(sizes: &ChunkSizes) -> Value {
+pub(crate) fn sizes_json(sizes: &ChunkSizes) -> Value {
     let mut sizes = sizes.clone();
     json!({
         "count": sizes.count(),

@@ -246,15 +246,21 @@ enum BackendErrorKind {
     Unsupported(Backend),
 }
 
+/// The first characters of a bad name that fit in 24 bytes, for an error
+/// that needs no heap (this file's and the CRC backends').
+pub(crate) fn name_start(name: &str) -> ArrayString<24> {
+    let mut start = ArrayString::new();
+    for character in name.chars() {
+        if start.try_push(character).is_err() {
+            break;
+        }
+    }
+    start
+}
+
 impl BackendError {
     fn unknown(name: &str) -> Self {
-        let mut start = ArrayString::new();
-        for character in name.chars() {
-            if start.try_push(character).is_err() {
-                break;
-            }
-        }
-        BackendError(BackendErrorKind::Unknown(start))
+        BackendError(BackendErrorKind::Unknown(name_start(name)))
     }
 
     pub(crate) fn unsupported(backend: Backend) -> Self {

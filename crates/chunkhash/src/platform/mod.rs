@@ -18,8 +18,11 @@
 //!   lays out what they read.
 
 pub(crate) mod backend;
+#[cfg(feature = "crc")]
+pub(crate) mod crc;
 pub(crate) mod job;
 pub(crate) mod spec;
+pub(crate) mod xxh3;
 
 #[cfg(any(
     target_arch = "x86",

@@ -7,6 +7,7 @@
 //! unknown snapshot, another writer, a store of another algorithm).
 
 mod bench;
+mod bench_kv;
 
 use crate::input::Progress;
 use crate::status::Printer;
@@ -75,6 +76,9 @@ pub enum StoreCommand {
     /// Ingest a generated corpus with each address algorithm and hashing mode
     #[command(after_long_help = bench::BENCH_HELP)]
     Bench(bench::BenchFlags),
+    /// Run the prolly map's workloads (sysbench inserts, key updates, proofs) with each hashing method
+    #[command(name = "bench-kv", after_long_help = bench_kv::BENCH_KV_HELP)]
+    BenchKv(bench_kv::BenchKvFlags),
 }
 
 /// `store init`.
@@ -117,6 +121,9 @@ pub fn run(flags: StoreFlags, printer: &mut Printer) -> Result<()> {
     if let StoreCommand::Bench(bench) = &flags.command {
         return bench::run(bench, printer);
     }
+    if let StoreCommand::BenchKv(bench) = &flags.command {
+        return bench_kv::run(bench, printer);
+    }
     let dir = match flags.store.or_else(|| std::env::var_os(STORE_ENV).map(PathBuf::from)) {
         Some(dir) => dir,
         None => bail!("no store given: use --store DIR or set {STORE_ENV}"),
@@ -129,7 +136,7 @@ pub fn run(flags: StoreFlags, printer: &mut Printer) -> Result<()> {
         StoreCommand::Verify => self::verify(&dir, expect, printer),
         StoreCommand::Stats => self::stats(&dir, expect, printer),
         StoreCommand::Reindex => self::reindex(&dir, expect, printer),
-        StoreCommand::Bench(_) => Ok(()),
+        StoreCommand::Bench(_) | StoreCommand::BenchKv(_) => Ok(()),
     };
     match result {
         // Damage and unreadable inputs exit 1, as a mismatch does elsewhere.
