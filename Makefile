@@ -20,7 +20,7 @@ export CHUNKHASH_PEER_XXHSUM ?= $(or $(shell command -v xxhsum 2>/dev/null),/usr
 export CHUNKHASH_PEER_OPENSSL ?= $(or $(shell command -v openssl 2>/dev/null),/usr/bin/openssl)
 # Backends to run the whole suite on, forced with CHUNKHASH_BACKEND; the ones
 # this CPU lacks are skipped with a note.
-BACKENDS ?= portable sse41 avx2 avx512
+BACKENDS ?= portable sse41 avx2 avx2asm avx512 avx512asm
 # CRC kernels to run the registry and CRC tests on, forced with
 # CHUNKHASH_CRC_BACKEND (each kernel's own tests force them all anyway).
 CRC_BACKENDS ?= portable sse42 pclmul vpclmul
@@ -101,11 +101,11 @@ check-golden:
 # The differential tests already force each backend; this runs everything
 # else (one-shot calls, default hashers, the registry's golden vectors) on
 # each one too, with XXH3 forced to the kernel of the same level (SSE2 for
-# sse41).
+# sse41, the intrinsics kernel for an assembly backend).
 test-backends:
 	@for backend in $(BACKENDS); do \
 	  if $(CARGO) run -q --release -p chunkhash --example backend_supported -- $$backend; then \
-	    xxh3=$$(echo $$backend | sed s/sse41/sse2/); \
+	    xxh3=$$(echo $$backend | sed -e s/sse41/sse2/ -e s/asm$$//); \
 	    echo "== CHUNKHASH_BACKEND=$$backend CHUNKHASH_XXH3_KERNEL=$$xxh3"; \
 	    CHUNKHASH_BACKEND=$$backend CHUNKHASH_XXH3_KERNEL=$$xxh3 $(CARGO) test -q -p chunkhash --all-features || exit 1; \
 	  else \

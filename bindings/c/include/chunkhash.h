@@ -317,8 +317,9 @@ const char *chunkhash_status_message(int32_t status);
 const char *chunkhash_version(void);
 
 /**
- * The name of the BLAKE3 backend this process uses: `"avx512"`, `"avx2"`,
- * `"sse41"`, `"neon"`, `"wasm32simd"` or `"portable"`. Chosen once per
+ * The name of the BLAKE3 backend this process uses: `"avx512asm"`,
+ * `"avx512"`, `"avx2asm"`, `"avx2"`, `"sse41"`, `"neon"`, `"wasm32simd"` or
+ * `"portable"`. Chosen once per
  * process, from the CPU, or from the `CHUNKHASH_BACKEND` environment
  * variable when it names a supported backend. Never NULL; the string lives
  * as long as the program.

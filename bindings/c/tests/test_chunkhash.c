@@ -92,7 +92,7 @@ static void test_version_and_backend(void) {
     unsigned major, minor, patch;
     CHECK(version != NULL && sscanf(version, "%u.%u.%u", &major, &minor, &patch) == 3);
     const char *backend = chunkhash_backend_name();
-    static const char *const known[] = {"portable", "sse41", "avx2", "avx512", "neon", "wasm32simd"};
+    static const char *const known[] = {"portable", "sse41", "avx2", "avx2asm", "avx512", "avx512asm", "neon", "wasm32simd"};
     int found = 0;
     for (size_t i = 0; i < ARRAY_LEN(known); i++) found |= strcmp(backend, known[i]) == 0;
     CHECK(found);

@@ -93,7 +93,8 @@ constructors! {
 }
 
 /// The kernel BLAKE3 runs on in this process (`portable`, `sse41`, `avx2`,
-/// `avx512`, `neon`, `simd128`): what `CHUNKHASH_BACKEND` or the CPU chose.
+/// `avx2asm`, `avx512`, `avx512asm`, `neon`, `wasm32simd`): what
+/// `CHUNKHASH_BACKEND` or the CPU chose.
 #[pyfunction]
 fn blake3_backend() -> &'static str {
     chunkhash::Backend::detect().name()

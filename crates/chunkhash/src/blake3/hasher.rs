@@ -141,7 +141,12 @@ impl Hasher {
         if input.is_empty() {
             return self;
         }
-        if !self.tail.is_full() {
+        // An empty tail before more than a chunk of input (a new hasher, or
+        // one that stopped on a chunk boundary) stays empty: `absorb` then
+        // starts on the largest aligned subtrees of `input` at once, instead
+        // of a chunk in the tail and subtrees doubling from there.
+        let straight_to_subtrees = self.tail.is_empty() && input.len() > CHUNK_LEN;
+        if !self.tail.is_full() && !straight_to_subtrees {
             let take = self.tail.remaining_capacity().min(input.len());
             self.tail.try_extend_from_slice(&input[..take]).expect("`take` fits the tail's remaining capacity");
             self.tail_cv = None;
@@ -150,13 +155,14 @@ impl Hasher {
                 return self;
             }
         }
-        // The tail is a whole chunk and more input follows, so it is not last.
+        // The tail is a whole chunk (or empty) and more input follows, so it
+        // is not last.
         self.absorb::<J>(input);
         self
     }
 
-    /// Hashes the full tail and every chunk of `input` but the last, which
-    /// becomes the new tail. `input` is not empty.
+    /// Hashes the tail, full or empty, and every chunk of `input` but the
+    /// last, which becomes the new tail. `input` is not empty.
     fn absorb<J: Join>(&mut self, input: &[u8]) {
         let whole_chunks = (input.len() - 1) / CHUNK_LEN;
         let (mut body, new_tail) = input.split_at(whole_chunks * CHUNK_LEN);
@@ -170,8 +176,9 @@ impl Hasher {
                 self.push_subtree(cv, 1);
                 run.first_chunk = self.chunks_done;
             }
+            None if self.tail.is_empty() => {}
             None => {
-                full_tail = self.tail.as_slice().try_into().expect("`absorb` runs only with a full tail");
+                full_tail = self.tail.as_slice().try_into().expect("`absorb` runs only with a full or empty tail");
                 // The full tail leads the first run.
                 run.jobs[0] = self.mode.chunk_job(&full_tail, self.chunks_done, false);
                 run.len = 1;
