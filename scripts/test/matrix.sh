@@ -6,7 +6,7 @@
 # (Rust target, qemu, cross linker, libc) is installed when missing; what
 # cannot be installed fails the run with the install to make. A row whose
 # CPU features this machine lacks fails when CHUNKHASH_REQUIRE_BACKENDS
-# names it (.ci/run requires sse41,avx2,avx512), and is otherwise reported
+# names it (.ci/run requires every x86 BLAKE3 backend), and is otherwise reported
 # as MISSING in the table and on stderr, never passed quietly.
 #
 #   scripts/test/matrix.sh [ROW_NAME_OR_TARGET...]   (every row by default)
@@ -25,7 +25,7 @@ cd "$(dirname "$0")/../.."
 # x86_64 host ("-" for none), the tests it runs ("all": the library's unit
 # tests and every integration test; else a comma-separated list of
 # integration tests), and the environment that forces it. The BLAKE3 rows
-# force the XXH3 kernel of the same level too; the CRC rows run what the
+# (intrinsics and assembly) force the XXH3 kernel of the same level too; the CRC rows run what the
 # CRC kernel decides (the CRC, registry and trailer tests) on each x86 CRC
 # kernel. Elsewhere the CRC and XXH3 kernels' own tests force every one the
 # target has (aarch64 CRC+PMULL, NEON, SIMD128).
@@ -34,6 +34,8 @@ x86_64          portable      -                              all                
 x86_64          sse41         sse4_1                         all                 CHUNKHASH_BACKEND=sse41 CHUNKHASH_XXH3_KERNEL=sse2
 x86_64          avx2          avx2                           all                 CHUNKHASH_BACKEND=avx2 CHUNKHASH_XXH3_KERNEL=avx2
 x86_64          avx512        avx512f,avx512vl               all                 CHUNKHASH_BACKEND=avx512 CHUNKHASH_XXH3_KERNEL=avx512
+x86_64          avx2asm       avx2,bmi2                      all                 CHUNKHASH_BACKEND=avx2asm CHUNKHASH_XXH3_KERNEL=avx2
+x86_64          avx512asm     avx512f,avx512vl,bmi2          all                 CHUNKHASH_BACKEND=avx512asm CHUNKHASH_XXH3_KERNEL=avx512
 x86_64          crc-portable  -                              crc,registry,trailer CHUNKHASH_CRC_BACKEND=portable
 x86_64          crc-sse42     sse4_2                         crc,registry,trailer CHUNKHASH_CRC_BACKEND=sse42
 x86_64          crc-pclmul    sse4_2,pclmulqdq               crc,registry,trailer CHUNKHASH_CRC_BACKEND=pclmul

@@ -210,6 +210,34 @@ enum chunkhash_status
    * algorithm's (above `UINT32_MAX` for a 32-bit CRC).
    */
   CHUNKHASH_INVALID_CRC = -12,
+  /**
+   * A BLAKE3 subtree offset that is not a multiple of the chunk length
+   * (1024): subtrees start at chunk boundaries.
+   */
+  CHUNKHASH_UNALIGNED_OFFSET = -13,
+  /**
+   * A BLAKE3 subtree of no bytes.
+   */
+  CHUNKHASH_EMPTY_SUBTREE = -14,
+  /**
+   * A BLAKE3 subtree longer than its offset allows
+   * (`chunkhash_blake3_subtree_max_len`), or past 2^64 bytes.
+   */
+  CHUNKHASH_SUBTREE_TOO_LONG = -15,
+  /**
+   * Two BLAKE3 subtrees merged that are not the two children of one
+   * node of the tree.
+   */
+  CHUNKHASH_NOT_SIBLINGS = -16,
+  /**
+   * A BLAKE3 root merge whose left subtree does not start at offset 0.
+   */
+  CHUNKHASH_ROOT_NOT_AT_START = -17,
+  /**
+   * `chunkhash_blake3_subtree_left_len` of 1024 bytes or less: a single
+   * chunk has no children.
+   */
+  CHUNKHASH_NO_CHILDREN = -18,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -229,12 +257,46 @@ typedef int32_t chunkhash_status;
 typedef struct chunkhash_blake3 chunkhash_blake3;
 
 /**
+ * The mode one message's subtrees and merges share (plain hash, keyed hash
+ * or key derivation): made by `chunkhash_blake3_subtree_mode_new` (or
+ * `_new_keyed`, `_new_derive_key`), released by
+ * `chunkhash_blake3_subtree_mode_free`. Never changed after it is made, so
+ * any number of threads may use one at the same time.
+ */
+typedef struct chunkhash_blake3_subtree_mode chunkhash_blake3_subtree_mode;
+
+/**
  * A streaming hasher for any algorithm of the registry: made by
  * `chunkhash_hasher_new`, fed by `chunkhash_hasher_update`, read by
  * `chunkhash_hasher_finalize`, released by `chunkhash_hasher_free`. Not
  * safe to use from two threads at once; may be moved between threads.
  */
 typedef struct chunkhash_hasher chunkhash_hasher;
+
+/**
+ * A subtree of a BLAKE3 message: the range `offset .. offset + len` of the
+ * message and its chaining value `cv` (its non-root hash). Made by
+ * `chunkhash_blake3_subtree_hash` or `chunkhash_blake3_subtree_merge`; a
+ * plain value that may be copied, stored or sent to another process. The
+ * merge functions check every subtree they are given: a span that no
+ * subtree can have returns an error, never a wrong hash.
+ */
+typedef struct {
+  /**
+   * The chaining value.
+   */
+  uint8_t cv[32];
+  /**
+   * The byte offset in the message where the subtree starts: a multiple
+   * of 1024 (the chunk length).
+   */
+  uint64_t offset;
+  /**
+   * The subtree's length in bytes, at least 1 and at most
+   * `chunkhash_blake3_subtree_max_len` of `offset`.
+   */
+  uint64_t len;
+} chunkhash_blake3_subtree;
 
 #ifdef __cplusplus
 extern "C" {
@@ -255,8 +317,9 @@ const char *chunkhash_status_message(int32_t status);
 const char *chunkhash_version(void);
 
 /**
- * The name of the BLAKE3 backend this process uses: `"avx512"`, `"avx2"`,
- * `"sse41"`, `"neon"`, `"wasm32simd"` or `"portable"`. Chosen once per
+ * The name of the BLAKE3 backend this process uses: `"avx512asm"`,
+ * `"avx512"`, `"avx2asm"`, `"avx2"`, `"sse41"`, `"neon"`, `"wasm32simd"` or
+ * `"portable"`. Chosen once per
  * process, from the CPU, or from the `CHUNKHASH_BACKEND` environment
  * variable when it names a supported backend. Never NULL; the string lives
  * as long as the program.
@@ -717,6 +780,147 @@ chunkhash_status chunkhash_crc_combine(uint32_t id,
                                        uint64_t crc_b,
                                        uint64_t len_b,
                                        uint64_t *out);
+
+/**
+ * Makes the subtree mode of the plain hash (`chunkhash_blake3_hash`) and
+ * stores it in `*mode`. Release it with `chunkhash_blake3_subtree_mode_free`.
+ *
+ * Returns `CHUNKHASH_NULL_POINTER`.
+ *
+ * # Safety
+ *
+ * `mode` must be writable.
+ */
+chunkhash_status chunkhash_blake3_subtree_mode_new(chunkhash_blake3_subtree_mode **mode);
+
+/**
+ * Makes the subtree mode of the keyed hash under a 32-byte key
+ * (`chunkhash_blake3_keyed_hash`) and stores it in `*mode`.
+ *
+ * Returns `CHUNKHASH_NULL_POINTER`, or `CHUNKHASH_INVALID_LENGTH` when
+ * `key_len` is not `CHUNKHASH_BLAKE3_KEY_LEN`.
+ *
+ * # Safety
+ *
+ * `key` must be readable for `key_len` bytes and `mode` writable.
+ */
+chunkhash_status chunkhash_blake3_subtree_mode_new_keyed(const uint8_t *key,
+                                                         size_t key_len,
+                                                         chunkhash_blake3_subtree_mode **mode);
+
+/**
+ * Makes the subtree mode of key derivation under `context`
+ * (`chunkhash_blake3_derive_key`; the message is the key material) and
+ * stores it in `*mode`.
+ *
+ * Returns `CHUNKHASH_NULL_POINTER` or `CHUNKHASH_INVALID_UTF8`.
+ *
+ * # Safety
+ *
+ * `context` must be a NUL-terminated string and `mode` writable.
+ */
+chunkhash_status chunkhash_blake3_subtree_mode_new_derive_key(const char *context,
+                                                              chunkhash_blake3_subtree_mode **mode);
+
+/**
+ * Releases a mode; NULL does nothing.
+ *
+ * # Safety
+ *
+ * `mode` must be NULL or come from a `chunkhash_blake3_subtree_mode_new`
+ * function and not be freed already.
+ */
+void chunkhash_blake3_subtree_mode_free(chunkhash_blake3_subtree_mode *mode);
+
+/**
+ * Hashes `data`, the bytes at `offset` of a message, as one subtree, at
+ * full speed, and stores it in `*out`.
+ *
+ * Returns `CHUNKHASH_NULL_POINTER`, `CHUNKHASH_INVALID_LENGTH`,
+ * `CHUNKHASH_UNALIGNED_OFFSET` (`offset` not a multiple of 1024),
+ * `CHUNKHASH_EMPTY_SUBTREE` (`len` 0) or `CHUNKHASH_SUBTREE_TOO_LONG`
+ * (`len` past `chunkhash_blake3_subtree_max_len` of `offset`).
+ *
+ * # Safety
+ *
+ * `mode` must come from a `chunkhash_blake3_subtree_mode_new` function and
+ * not be freed; `data` must be readable for `len` bytes and `out` writable.
+ */
+chunkhash_status chunkhash_blake3_subtree_hash(const chunkhash_blake3_subtree_mode *mode,
+                                               const uint8_t *data,
+                                               size_t len,
+                                               uint64_t offset,
+                                               chunkhash_blake3_subtree *out);
+
+/**
+ * Merges two sibling subtrees into their parent (not the root) and stores
+ * it in `*out`, which may be `left` or `right`.
+ *
+ * Returns `CHUNKHASH_NULL_POINTER`; for a subtree whose span no subtree
+ * can have, the errors of `chunkhash_blake3_subtree_hash`;
+ * `CHUNKHASH_NOT_SIBLINGS` when `right` does not start where `left` ends
+ * or `left` is not `chunkhash_blake3_subtree_left_len` of their total; and
+ * `CHUNKHASH_SUBTREE_TOO_LONG` when their parent would not fit its offset.
+ *
+ * # Safety
+ *
+ * `mode` must be a live mode; `left` and `right` readable, `out` writable.
+ */
+chunkhash_status chunkhash_blake3_subtree_merge(const chunkhash_blake3_subtree_mode *mode,
+                                                const chunkhash_blake3_subtree *left,
+                                                const chunkhash_blake3_subtree *right,
+                                                chunkhash_blake3_subtree *out);
+
+/**
+ * Merges the two children of a message's root into its hash: `left` starts
+ * at offset 0 and `right` ends the message (which is more than 1024 bytes
+ * long: a shorter one has a single chunk and no subtrees, and is hashed
+ * whole with `chunkhash_blake3_hash` and friends). Writes `out_len` bytes
+ * of output from byte `position` of the output stream: position 0 and
+ * `out_len` 32 give the hash, more is extended output.
+ *
+ * Returns the errors of `chunkhash_blake3_subtree_merge`, and
+ * `CHUNKHASH_ROOT_NOT_AT_START` when `left` does not start at offset 0.
+ *
+ * # Safety
+ *
+ * `mode` must be a live mode; `left` and `right` readable, `out` writable
+ * for `out_len` bytes (NULL when `out_len` is 0 is fine).
+ */
+chunkhash_status chunkhash_blake3_subtree_merge_root(const chunkhash_blake3_subtree_mode *mode,
+                                                     const chunkhash_blake3_subtree *left,
+                                                     const chunkhash_blake3_subtree *right,
+                                                     uint64_t position,
+                                                     uint8_t *out,
+                                                     size_t out_len);
+
+/**
+ * Stores in `*out` how many bytes of a subtree (or message) of `len` bytes
+ * belong to its left child: the largest power-of-two number of chunks
+ * below `len`.
+ *
+ * Returns `CHUNKHASH_NULL_POINTER`, or `CHUNKHASH_NO_CHILDREN` when `len`
+ * is 1024 or less (a single chunk has no children).
+ *
+ * # Safety
+ *
+ * `out` must be writable.
+ */
+chunkhash_status chunkhash_blake3_subtree_left_len(uint64_t len, uint64_t *out);
+
+/**
+ * Stores in `*out` the most bytes a subtree starting at byte `offset` may
+ * hold: the largest power-of-two number of chunks dividing `offset / 1024`
+ * (times 1024), and `UINT64_MAX` at offset 0, where a subtree may be the
+ * whole message.
+ *
+ * Returns `CHUNKHASH_NULL_POINTER` or `CHUNKHASH_UNALIGNED_OFFSET`.
+ *
+ * # Safety
+ *
+ * `out` must be writable.
+ */
+chunkhash_status chunkhash_blake3_subtree_max_len(uint64_t offset, uint64_t *out);
 
 /**
  * Stores in `*len` the length of a trailer for the algorithm `id`:

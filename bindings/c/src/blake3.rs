@@ -19,7 +19,7 @@ pub const CHUNKHASH_ADDRESS_LEN: usize = 20;
 /// # Safety
 ///
 /// A non-NULL `key` must be readable for `key_len` bytes.
-unsafe fn key(key: *const u8, key_len: usize) -> Result<[u8; CHUNKHASH_BLAKE3_KEY_LEN]> {
+pub(crate) unsafe fn key(key: *const u8, key_len: usize) -> Result<[u8; CHUNKHASH_BLAKE3_KEY_LEN]> {
     if key.is_null() {
         return Err(CHUNKHASH_NULL_POINTER);
     }

@@ -29,6 +29,7 @@ mod blake3;
 #[cfg(test)]
 mod c_test_vectors;
 mod crc;
+mod subtree;
 mod trailer;
 
 use core::ffi::{c_char, CStr};
@@ -39,6 +40,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 pub use algorithm::*;
 pub use blake3::*;
 pub use crc::*;
+pub use subtree::*;
 pub use trailer::*;
 
 /// The result of every fallible call: `CHUNKHASH_OK` (0) on success, or a
@@ -88,12 +90,28 @@ pub enum chunkhash_status {
     /// `chunkhash_crc_combine` was given a CRC value with more bits than the
     /// algorithm's (above `UINT32_MAX` for a 32-bit CRC).
     CHUNKHASH_INVALID_CRC = -12,
+    /// A BLAKE3 subtree offset that is not a multiple of the chunk length
+    /// (1024): subtrees start at chunk boundaries.
+    CHUNKHASH_UNALIGNED_OFFSET = -13,
+    /// A BLAKE3 subtree of no bytes.
+    CHUNKHASH_EMPTY_SUBTREE = -14,
+    /// A BLAKE3 subtree longer than its offset allows
+    /// (`chunkhash_blake3_subtree_max_len`), or past 2^64 bytes.
+    CHUNKHASH_SUBTREE_TOO_LONG = -15,
+    /// Two BLAKE3 subtrees merged that are not the two children of one
+    /// node of the tree.
+    CHUNKHASH_NOT_SIBLINGS = -16,
+    /// A BLAKE3 root merge whose left subtree does not start at offset 0.
+    CHUNKHASH_ROOT_NOT_AT_START = -17,
+    /// `chunkhash_blake3_subtree_left_len` of 1024 bytes or less: a single
+    /// chunk has no children.
+    CHUNKHASH_NO_CHILDREN = -18,
 }
 
 use chunkhash_status::*;
 
 /// Every status, for the message table and the tests.
-const STATUSES: [chunkhash_status; 13] = [
+const STATUSES: [chunkhash_status; 19] = [
     CHUNKHASH_OK,
     CHUNKHASH_NULL_POINTER,
     CHUNKHASH_INVALID_LENGTH,
@@ -107,6 +125,12 @@ const STATUSES: [chunkhash_status; 13] = [
     CHUNKHASH_PANIC,
     CHUNKHASH_NOT_A_CRC,
     CHUNKHASH_INVALID_CRC,
+    CHUNKHASH_UNALIGNED_OFFSET,
+    CHUNKHASH_EMPTY_SUBTREE,
+    CHUNKHASH_SUBTREE_TOO_LONG,
+    CHUNKHASH_NOT_SIBLINGS,
+    CHUNKHASH_ROOT_NOT_AT_START,
+    CHUNKHASH_NO_CHILDREN,
 ];
 
 impl chunkhash_status {
@@ -125,6 +149,12 @@ impl chunkhash_status {
             CHUNKHASH_PANIC => c"internal error (a bug in chunkhash)",
             CHUNKHASH_NOT_A_CRC => c"algorithm is not a CRC",
             CHUNKHASH_INVALID_CRC => c"CRC value wider than the algorithm",
+            CHUNKHASH_UNALIGNED_OFFSET => c"subtree offset not a multiple of 1024",
+            CHUNKHASH_EMPTY_SUBTREE => c"empty subtree",
+            CHUNKHASH_SUBTREE_TOO_LONG => c"subtree too long for its offset",
+            CHUNKHASH_NOT_SIBLINGS => c"subtrees are not siblings",
+            CHUNKHASH_ROOT_NOT_AT_START => c"root merge not at offset 0",
+            CHUNKHASH_NO_CHILDREN => c"a single chunk has no children",
         }
     }
 }
@@ -151,8 +181,9 @@ pub extern "C" fn chunkhash_version() -> *const c_char {
     VERSION.as_ptr()
 }
 
-/// The name of the BLAKE3 backend this process uses: `"avx512"`, `"avx2"`,
-/// `"sse41"`, `"neon"`, `"wasm32simd"` or `"portable"`. Chosen once per
+/// The name of the BLAKE3 backend this process uses: `"avx512asm"`,
+/// `"avx512"`, `"avx2asm"`, `"avx2"`, `"sse41"`, `"neon"`, `"wasm32simd"` or
+/// `"portable"`. Chosen once per
 /// process, from the CPU, or from the `CHUNKHASH_BACKEND` environment
 /// variable when it names a supported backend. Never NULL; the string lives
 /// as long as the program.

@@ -92,7 +92,7 @@ static void test_version_and_backend(void) {
     unsigned major, minor, patch;
     CHECK(version != NULL && sscanf(version, "%u.%u.%u", &major, &minor, &patch) == 3);
     const char *backend = chunkhash_backend_name();
-    static const char *const known[] = {"portable", "sse41", "avx2", "avx512", "neon", "wasm32simd"};
+    static const char *const known[] = {"portable", "sse41", "avx2", "avx2asm", "avx512", "avx512asm", "neon", "wasm32simd"};
     int found = 0;
     for (size_t i = 0; i < ARRAY_LEN(known); i++) found |= strcmp(backend, known[i]) == 0;
     CHECK(found);
@@ -114,6 +114,12 @@ static void test_status_messages(void) {
         CHUNKHASH_PANIC,
         CHUNKHASH_NOT_A_CRC,
         CHUNKHASH_INVALID_CRC,
+        CHUNKHASH_UNALIGNED_OFFSET,
+        CHUNKHASH_EMPTY_SUBTREE,
+        CHUNKHASH_SUBTREE_TOO_LONG,
+        CHUNKHASH_NOT_SIBLINGS,
+        CHUNKHASH_ROOT_NOT_AT_START,
+        CHUNKHASH_NO_CHILDREN,
     };
     CHECK(CHUNKHASH_OK == 0);
     for (size_t i = 0; i < ARRAY_LEN(all); i++) {
@@ -123,7 +129,7 @@ static void test_status_messages(void) {
         for (size_t j = 0; j < i; j++) CHECK(strcmp(message, chunkhash_status_message(all[j])) != 0);
     }
     CHECK(strcmp(chunkhash_status_message(1), "unknown status") == 0);
-    CHECK(strcmp(chunkhash_status_message(-13), "unknown status") == 0);
+    CHECK(strcmp(chunkhash_status_message(-19), "unknown status") == 0);
     CHECK(strcmp(chunkhash_status_message(INT32_MIN), "unknown status") == 0);
 }
 
@@ -741,6 +747,150 @@ static void test_crc_combine(void) {
     CHECK_STATUS(chunkhash_crc_combine(CHUNKHASH_ALGORITHM_CRC32C, 0, 0, 0, NULL), CHUNKHASH_NULL_POINTER);
 }
 
+/* The subtree of `data` (bytes `offset..offset+len` of a message): hashed
+ * whole when at most `leaf` bytes, else split where the tree splits and
+ * merged; each merged parent is checked against the range hashed whole. */
+static chunkhash_blake3_subtree subtree_of(const chunkhash_blake3_subtree_mode *mode, const uint8_t *data,
+                                           uint64_t offset, uint64_t len, uint64_t leaf) {
+    chunkhash_blake3_subtree out, whole;
+    memset(&out, 0, sizeof out);
+    CHECK_STATUS(chunkhash_blake3_subtree_hash(mode, data, (size_t)len, offset, &whole), CHUNKHASH_OK);
+    if (len <= leaf || len <= 1024) return whole;
+    uint64_t left_len = 0;
+    CHECK_STATUS(chunkhash_blake3_subtree_left_len(len, &left_len), CHUNKHASH_OK);
+    chunkhash_blake3_subtree left = subtree_of(mode, data, offset, left_len, leaf);
+    chunkhash_blake3_subtree right = subtree_of(mode, data + left_len, offset + left_len, len - left_len, leaf);
+    CHECK_STATUS(chunkhash_blake3_subtree_merge(mode, &left, &right, &out), CHUNKHASH_OK);
+    CHECK(memcmp(out.cv, whole.cv, 32) == 0 && out.offset == offset && out.len == len);
+    return out;
+}
+
+/* Messages hashed as trees of subtrees, in every mode, against the one-shot
+ * calls (hash and extended output); then every misuse and its code. */
+static void test_subtrees(void) {
+    const uint8_t key[32] = "chunkhash C subtree test key 32";
+    const char *context = "chunkhash 2026-11-22 C subtree tests";
+    chunkhash_blake3_subtree_mode *modes[3] = {NULL, NULL, NULL};
+    CHECK_STATUS(chunkhash_blake3_subtree_mode_new(&modes[0]), CHUNKHASH_OK);
+    CHECK_STATUS(chunkhash_blake3_subtree_mode_new_keyed(key, sizeof key, &modes[1]), CHUNKHASH_OK);
+    CHECK_STATUS(chunkhash_blake3_subtree_mode_new_derive_key(context, &modes[2]), CHUNKHASH_OK);
+    const size_t lens[] = {1025, 2048, 2049, 3000, 5 * 1024, 16 * 1024 + 1, 100000, (1u << 20) + 7};
+    const uint64_t leaves[] = {1024, 4096, 65536};
+    uint8_t *data = pattern((1u << 20) + 7);
+    for (size_t m = 0; m < 3; m++) {
+        for (size_t i = 0; i < ARRAY_LEN(lens); i++) {
+            const size_t len = lens[i];
+            uint8_t expected[131], got[131];
+            if (m == 0) CHECK_STATUS(chunkhash_blake3_hash(data, len, expected, sizeof expected), CHUNKHASH_OK);
+            if (m == 1)
+                CHECK_STATUS(chunkhash_blake3_keyed_hash(key, sizeof key, data, len, expected, sizeof expected),
+                             CHUNKHASH_OK);
+            if (m == 2)
+                CHECK_STATUS(chunkhash_blake3_derive_key(context, data, len, expected, sizeof expected), CHUNKHASH_OK);
+            for (size_t l = 0; l < ARRAY_LEN(leaves); l++) {
+                uint64_t left_len = 0;
+                CHECK_STATUS(chunkhash_blake3_subtree_left_len(len, &left_len), CHUNKHASH_OK);
+                chunkhash_blake3_subtree left = subtree_of(modes[m], data, 0, left_len, leaves[l]);
+                chunkhash_blake3_subtree right = subtree_of(modes[m], data + left_len, left_len, len - left_len, leaves[l]);
+                memset(got, POISON, sizeof got);
+                CHECK_STATUS(chunkhash_blake3_subtree_merge_root(modes[m], &left, &right, 0, got, sizeof got),
+                             CHUNKHASH_OK);
+                CHECK(memcmp(got, expected, sizeof got) == 0);
+                CHECK_STATUS(chunkhash_blake3_subtree_merge_root(modes[m], &left, &right, 100, got, 31), CHUNKHASH_OK);
+                CHECK(memcmp(got, expected + 100, 31) == 0);
+            }
+        }
+    }
+
+    /* The helpers. */
+    uint64_t value = 42;
+    CHECK_STATUS(chunkhash_blake3_subtree_left_len(1025, &value), CHUNKHASH_OK);
+    CHECK(value == 1024);
+    CHECK_STATUS(chunkhash_blake3_subtree_left_len(4096, &value), CHUNKHASH_OK);
+    CHECK(value == 2048);
+    CHECK_STATUS(chunkhash_blake3_subtree_max_len(0, &value), CHUNKHASH_OK);
+    CHECK(value == UINT64_MAX);
+    CHECK_STATUS(chunkhash_blake3_subtree_max_len(6 * 1024, &value), CHUNKHASH_OK);
+    CHECK(value == 2048);
+    CHECK_STATUS(chunkhash_blake3_subtree_max_len(3 * 1024, &value), CHUNKHASH_OK);
+    CHECK(value == 1024);
+
+    /* Misuse: an error code, nothing written. */
+    const chunkhash_blake3_subtree_mode *mode = modes[0];
+    value = 42;
+    CHECK_STATUS(chunkhash_blake3_subtree_left_len(1024, &value), CHUNKHASH_NO_CHILDREN);
+    CHECK_STATUS(chunkhash_blake3_subtree_left_len(0, &value), CHUNKHASH_NO_CHILDREN);
+    CHECK_STATUS(chunkhash_blake3_subtree_max_len(1000, &value), CHUNKHASH_UNALIGNED_OFFSET);
+    CHECK(value == 42);
+    chunkhash_blake3_subtree out;
+    memset(&out, POISON, sizeof out);
+    CHECK_STATUS(chunkhash_blake3_subtree_hash(mode, data, 10, 512, &out), CHUNKHASH_UNALIGNED_OFFSET);
+    CHECK_STATUS(chunkhash_blake3_subtree_hash(mode, data, 0, 1024, &out), CHUNKHASH_EMPTY_SUBTREE);
+    CHECK_STATUS(chunkhash_blake3_subtree_hash(mode, data, 1025, 3 * 1024, &out), CHUNKHASH_SUBTREE_TOO_LONG);
+    CHECK(all_bytes((const uint8_t *)&out, sizeof out, POISON));
+
+    chunkhash_blake3_subtree c0, c1, c2, c3;
+    CHECK_STATUS(chunkhash_blake3_subtree_hash(mode, data, 1024, 0, &c0), CHUNKHASH_OK);
+    CHECK_STATUS(chunkhash_blake3_subtree_hash(mode, data + 1024, 1024, 1024, &c1), CHUNKHASH_OK);
+    CHECK_STATUS(chunkhash_blake3_subtree_hash(mode, data + 2048, 1024, 2048, &c2), CHUNKHASH_OK);
+    CHECK_STATUS(chunkhash_blake3_subtree_hash(mode, data + 3072, 1024, 3072, &c3), CHUNKHASH_OK);
+    CHECK_STATUS(chunkhash_blake3_subtree_merge(mode, &c0, &c2, &out), CHUNKHASH_NOT_SIBLINGS);  /* a gap */
+    CHECK_STATUS(chunkhash_blake3_subtree_merge(mode, &c1, &c0, &out), CHUNKHASH_NOT_SIBLINGS);  /* the wrong order */
+    CHECK_STATUS(chunkhash_blake3_subtree_merge(mode, &c1, &c2, &out), CHUNKHASH_SUBTREE_TOO_LONG); /* two subtrees */
+    CHECK(all_bytes((const uint8_t *)&out, sizeof out, POISON));
+    uint8_t hash[32];
+    memset(hash, POISON, sizeof hash);
+    CHECK_STATUS(chunkhash_blake3_subtree_merge_root(mode, &c2, &c3, 0, hash, sizeof hash), CHUNKHASH_ROOT_NOT_AT_START);
+    CHECK_STATUS(chunkhash_blake3_subtree_merge_root(mode, &c0, &c2, 0, hash, sizeof hash), CHUNKHASH_NOT_SIBLINGS);
+    /* A span no subtree has, written by hand. */
+    chunkhash_blake3_subtree bad = c1;
+    bad.offset = 1000;
+    CHECK_STATUS(chunkhash_blake3_subtree_merge_root(mode, &c0, &bad, 0, hash, sizeof hash), CHUNKHASH_UNALIGNED_OFFSET);
+    bad = c1;
+    bad.len = 0;
+    CHECK_STATUS(chunkhash_blake3_subtree_merge(mode, &c0, &bad, &out), CHUNKHASH_EMPTY_SUBTREE);
+    bad.len = 2048;
+    CHECK_STATUS(chunkhash_blake3_subtree_merge(mode, &c0, &bad, &out), CHUNKHASH_SUBTREE_TOO_LONG);
+    CHECK(all_bytes(hash, sizeof hash, POISON));
+    CHECK(all_bytes((const uint8_t *)&out, sizeof out, POISON));
+    /* The output may be an input. */
+    chunkhash_blake3_subtree parent;
+    CHECK_STATUS(chunkhash_blake3_subtree_merge(mode, &c0, &c1, &parent), CHUNKHASH_OK);
+    CHECK_STATUS(chunkhash_blake3_subtree_merge(mode, &c0, &c1, &c0), CHUNKHASH_OK);
+    CHECK(memcmp(&c0, &parent, sizeof parent) == 0);
+
+    /* NULL pointers and bad keys or contexts. */
+    chunkhash_blake3_subtree_mode *fresh = NULL;
+    CHECK_STATUS(chunkhash_blake3_subtree_mode_new(NULL), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_subtree_mode_new_keyed(NULL, 32, &fresh), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_subtree_mode_new_keyed(key, 31, &fresh), CHUNKHASH_INVALID_LENGTH);
+    CHECK_STATUS(chunkhash_blake3_subtree_mode_new_keyed(key, 32, NULL), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_subtree_mode_new_derive_key(NULL, &fresh), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_subtree_mode_new_derive_key("\xff", &fresh), CHUNKHASH_INVALID_UTF8);
+    CHECK(fresh == NULL);
+    CHECK_STATUS(chunkhash_blake3_subtree_hash(NULL, data, 10, 0, &out), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_subtree_hash(mode, NULL, 10, 0, &out), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_subtree_hash(mode, data, 10, 0, NULL), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_subtree_hash(mode, data, (size_t)PTRDIFF_MAX + 1, 0, &out), CHUNKHASH_INVALID_LENGTH);
+    CHECK_STATUS(chunkhash_blake3_subtree_merge(NULL, &c0, &c1, &out), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_subtree_merge(mode, NULL, &c1, &out), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_subtree_merge(mode, &c2, NULL, &out), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_subtree_merge(mode, &c2, &c3, NULL), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_subtree_merge_root(NULL, &c0, &c1, 0, hash, 32), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_subtree_merge_root(mode, NULL, &c1, 0, hash, 32), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_subtree_merge_root(mode, &parent, NULL, 0, hash, 32), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_subtree_merge_root(mode, &parent, &c2, 0, NULL, 32), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_subtree_merge_root(mode, &parent, &c2, 0, NULL, 0), CHUNKHASH_OK);
+    CHECK_STATUS(chunkhash_blake3_subtree_left_len(2048, NULL), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_blake3_subtree_max_len(0, NULL), CHUNKHASH_NULL_POINTER);
+    CHECK(all_bytes(hash, sizeof hash, POISON));
+    CHECK(all_bytes((const uint8_t *)&out, sizeof out, POISON));
+
+    free(data);
+    for (size_t m = 0; m < 3; m++) chunkhash_blake3_subtree_mode_free(modes[m]);
+    chunkhash_blake3_subtree_mode_free(NULL);
+}
+
 int main(void) {
     test_version_and_backend();
     test_status_messages();
@@ -754,6 +904,7 @@ int main(void) {
     test_buffer_too_small();
     test_in_place();
     test_crc_combine();
+    test_subtrees();
     printf("test_chunkhash: %d passed, %d failed\n", checks - failures, failures);
     return failures == 0 ? 0 : 1;
 }

@@ -156,7 +156,7 @@ impl std::fmt::Debug for Blake3 {
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
 /// An int argument in 0..2^64, with a message naming it otherwise.
-fn non_negative(value: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
+pub(crate) fn non_negative(value: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {
     if !value.is_instance_of::<PyInt>() {
         return Err(PyTypeError::new_err(format!("{what} must be an int, not '{}'", type_name(value))));
     }

@@ -246,6 +246,15 @@ impl<'a> Mode<'a> {
         }
     }
 
+    pub(crate) fn subtree(self) -> chunkhash::blake3::subtree::Mode {
+        use chunkhash::blake3::subtree::Mode as SubtreeMode;
+        match self {
+            Mode::Plain => SubtreeMode::hash(),
+            Mode::Keyed(key) => SubtreeMode::keyed(&key),
+            Mode::DeriveKey(context) => SubtreeMode::derive_key(context),
+        }
+    }
+
     pub(crate) fn batch(self) -> chunkhash::blake3::Batch {
         match self {
             Mode::Plain => chunkhash::blake3::Batch::new(),

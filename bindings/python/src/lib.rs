@@ -20,6 +20,7 @@ mod hasher;
 mod mmap;
 mod names;
 mod oneshot;
+mod subtree;
 
 use chunkhash::Algorithm;
 use pyo3::prelude::*;
@@ -92,7 +93,8 @@ constructors! {
 }
 
 /// The kernel BLAKE3 runs on in this process (`portable`, `sse41`, `avx2`,
-/// `avx512`, `neon`, `simd128`): what `CHUNKHASH_BACKEND` or the CPU chose.
+/// `avx2asm`, `avx512`, `avx512asm`, `neon`, `wasm32simd`): what
+/// `CHUNKHASH_BACKEND` or the CPU chose.
 #[pyfunction]
 fn blake3_backend() -> &'static str {
     chunkhash::Backend::detect().name()
@@ -104,6 +106,7 @@ fn _chunkhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Hasher>()?;
     module.add_class::<Blake3>()?;
     module.add_class::<arrow::DigestArray>()?;
+    subtree::add_to(module)?;
     module.add_function(wrap_pyfunction!(new, module)?)?;
     add_constructors(module)?;
     oneshot::add_to(module)?;

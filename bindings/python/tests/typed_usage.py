@@ -27,5 +27,11 @@ def test_typed_usage() -> None:
     names: frozenset[str] = chunkhash.algorithms_available
     from_file = chunkhash.file_digest(io.BytesIO(b"file"), "sha512")
     array_digest: bytes = chunkhash.hash("sha256", memoryview(b"view"))
+    left: chunkhash.Blake3Subtree = chunkhash.blake3_subtree(bytes(1024), key=bytes(32))
+    right = chunkhash.blake3_subtree(b"x", 1024, key=bytes(32))
+    split: int = chunkhash.blake3_left_len(left.length + right.length)
+    largest: int | None = chunkhash.blake3_max_subtree_len(right.offset)
+    root: bytes = chunkhash.blake3_merge_root(left, right, key=bytes(32), length=64)
+    assert split == 1024 and largest == 1024 and root
     assert out and text and value >= 0 and generic.digest() and digest and many and filled is target
     assert len(column) == 1 and first is not None and names and from_file.digest() and array_digest

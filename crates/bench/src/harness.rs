@@ -110,10 +110,67 @@ fn calibrate(run: &mut dyn FnMut(), target: Duration) -> u64 {
     }
 }
 
+/// What the rounds are timed with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Clock {
+    /// Wall-clock time (`Instant`): what a caller waits.
+    Wall,
+    /// The calling thread's CPU time (Linux `CLOCK_THREAD_CPUTIME_ID`, to
+    /// the nanosecond; wall time elsewhere): leaves out the time other
+    /// processes hold the core, for one-thread cases on a loaded machine.
+    /// ([`thread_cpu_seconds`] advances only at scheduler ticks, 4 ms here:
+    /// too coarse for slices of 20 ms.)
+    ThreadCpu,
+}
+
+impl Clock {
+    fn now_ns(self) -> u128 {
+        match self {
+            Clock::Wall => wall_ns(),
+            Clock::ThreadCpu => thread_cpu_ns(),
+        }
+    }
+}
+
+fn wall_ns() -> u128 {
+    static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+    START.get_or_init(Instant::now).elapsed().as_nanos()
+}
+
+#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
+fn thread_cpu_ns() -> u128 {
+    #[repr(C)]
+    struct Timespec {
+        seconds: i64,
+        nanoseconds: i64,
+    }
+    extern "C" {
+        fn clock_gettime(clock: i32, time: *mut Timespec) -> i32;
+    }
+    const CLOCK_THREAD_CPUTIME_ID: i32 = 3;
+    let mut time = Timespec { seconds: 0, nanoseconds: 0 };
+    // SAFETY: clock_gettime is the C library's (std links it on Linux); it
+    // writes one timespec, whose layout on 64-bit Linux is two 64-bit
+    // integers, through a pointer to a live local.
+    let status = unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut time) };
+    assert_eq!(status, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
+    time.seconds as u128 * 1_000_000_000 + time.nanoseconds as u128
+}
+
+#[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
+fn thread_cpu_ns() -> u128 {
+    wall_ns()
+}
+
 /// Runs every case once per round, interleaved, for `rounds` rounds of
 /// about `slice` per case, after one warm-up round.
 pub fn run_interleaved(cases: &mut [Case<'_>], rounds: usize, slice: Duration) -> Vec<Timing> {
-    run_interleaved_best_of(cases, rounds, slice, 1)
+    run_interleaved_best_of_on(Clock::Wall, cases, rounds, slice, 1)
+}
+
+/// [`run_interleaved`] timed with `clock`.
+pub fn run_interleaved_on(clock: Clock, cases: &mut [Case<'_>], rounds: usize, slice: Duration) -> Vec<Timing> {
+    run_interleaved_best_of_on(clock, cases, rounds, slice, 1)
 }
 
 /// As [`run_interleaved`], but each case's turn in a round is `tries`
@@ -123,6 +180,17 @@ pub fn run_interleaved(cases: &mut [Case<'_>], rounds: usize, slice: Duration) -
 /// into the round's figure; the median over rounds then rests on clean
 /// timings even under heavy load.
 pub fn run_interleaved_best_of(cases: &mut [Case<'_>], rounds: usize, slice: Duration, tries: usize) -> Vec<Timing> {
+    run_interleaved_best_of_on(Clock::Wall, cases, rounds, slice, tries)
+}
+
+/// [`run_interleaved_best_of`] timed with `clock`.
+fn run_interleaved_best_of_on(
+    clock: Clock,
+    cases: &mut [Case<'_>],
+    rounds: usize,
+    slice: Duration,
+    tries: usize,
+) -> Vec<Timing> {
     let tries = tries.max(1);
     let iterations: Vec<u64> =
         cases.iter_mut().map(|case| calibrate(&mut *case.run, slice / tries as u32).max(1)).collect();
@@ -134,11 +202,11 @@ pub fn run_interleaved_best_of(cases: &mut [Case<'_>], rounds: usize, slice: Dur
         for ((case, &n), timing) in cases.iter_mut().zip(&iterations).zip(&mut timings) {
             let mut best = f64::INFINITY;
             for _ in 0..tries {
-                let start = Instant::now();
+                let start = clock.now_ns();
                 for _ in 0..n {
                     (case.run)();
                 }
-                best = best.min(start.elapsed().as_nanos() as f64 / n as f64);
+                best = best.min((clock.now_ns() - start) as f64 / n as f64);
             }
             if round > 0 {
                 timing.rounds_ns.push(best);
@@ -152,12 +220,17 @@ pub fn run_interleaved_best_of(cases: &mut [Case<'_>], rounds: usize, slice: Dur
 /// one before through a single-cycle `dec`, so it runs one per cycle. Takes
 /// the best of several tries, as the clock ramps up under load.
 pub fn core_ghz() -> f64 {
+    core_ghz_on(Clock::Wall)
+}
+
+/// [`core_ghz`] timed with `clock`.
+pub fn core_ghz_on(clock: Clock) -> f64 {
     let mut best = 0.0f64;
     for _ in 0..5 {
         let iterations = 50_000_000u64;
-        let start = Instant::now();
+        let start = clock.now_ns();
         spin_cycles(iterations);
-        let ghz = iterations as f64 / start.elapsed().as_nanos() as f64;
+        let ghz = iterations as f64 / (clock.now_ns() - start) as f64;
         best = best.max(ghz);
     }
     best
@@ -200,6 +273,15 @@ pub fn consume<T>(value: T) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn both_clocks_advance() {
+        for clock in [Clock::Wall, Clock::ThreadCpu] {
+            let start = clock.now_ns();
+            spin_cycles(10_000_000);
+            assert!(clock.now_ns() > start, "{clock:?}");
+        }
+    }
 
     #[test]
     fn medians_and_paired_ratios() {

@@ -11,8 +11,9 @@
 //! rounds, and a comparison reports the median of the per-round ratios,
 //! which cancels most of the drift a single pair of medians would keep.
 //!
-//! - `harness`: [`Case`], [`run_interleaved`], [`Timing`], medians, the core
-//!   clock, a thread's on-CPU time.
+//! - `harness`: [`Case`], [`run_interleaved`] (wall time, or the thread's CPU
+//!   time with [`run_interleaved_on`]), [`Timing`], medians, the core clock, a
+//!   thread's on-CPU time.
 //! - `rng`: [`SeededRng`] and [`random_input`], seeded benchmark inputs.
 //! - `size`: byte sizes as tables print them and `--sizes` reads them.
 //! - [`run`]: [`run::Plan`], [`run::measure`], [`run::Run`] and its table.
@@ -22,6 +23,8 @@
 //! - [`prolly`]: the prolly map's workloads of `chunkhash store bench-kv`
 //!   (sysbench inserts, key updates, proofs; SQLite beside them with the
 //!   `sqlite` feature).
+//! - [`official`] (`peers`): chunkhash's BLAKE3 against the official crate,
+//!   the program behind `blake3_vs_official` and `blake3_vs_official_avx2`.
 
 mod harness;
 mod rng;
@@ -31,14 +34,16 @@ mod size;
 pub mod c_xxhash;
 pub mod compare;
 pub mod json;
+#[cfg(feature = "peers")]
+pub mod official;
 pub mod plot;
 pub mod prolly;
 pub mod run;
 pub mod store;
 
 pub use harness::{
-    consume, core_ghz, median, median_paired_ratio, median_ratio, run_interleaved, run_interleaved_best_of, spread,
-    thread_cpu_seconds, Case, Timing,
+    consume, core_ghz, core_ghz_on, median, median_paired_ratio, median_ratio, run_interleaved,
+    run_interleaved_best_of, run_interleaved_on, spread, thread_cpu_seconds, Case, Clock, Timing,
 };
 pub use rng::{random_input, SeededRng};
 pub use size::{format_size, parse_size};

@@ -89,6 +89,7 @@ fn compiled_backends() -> Vec<Backend> {
         .filter(|backend| match backend.name() {
             "portable" => true,
             "sse41" | "avx2" | "avx512" => x86,
+            "avx2asm" | "avx512asm" => cfg!(target_arch = "x86_64"),
             "neon" => cfg!(target_arch = "aarch64"),
             "wasm32simd" => cfg!(all(target_arch = "wasm32", target_feature = "simd128")),
             _ => false,

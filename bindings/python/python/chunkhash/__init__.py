@@ -10,6 +10,10 @@ batch calls, and Arrow arrays in and out::
     chunkhash.hash_many([b"a", b"b", b"c"])         # 3 x 32 bytes, SIMD lanes
     chunkhash.hash_array(pyarrow_or_polars_column)  # Arrow in, Arrow out
 
+One BLAKE3 hash from ranges hashed by many workers: `blake3_subtree` on
+each range (its offset a multiple of 1024, split where `blake3_left_len`
+says), `blake3_merge` up the tree, `blake3_merge_root` at the top.
+
 Every digest is computed by the Rust crate `chunkhash`; this package only
 converts arguments. Inputs are any C-contiguous buffer (bytes, bytearray,
 memoryview, mmap, numpy arrays); `str` must be encoded first, as with
@@ -24,6 +28,7 @@ import io
 from typing import Any, Callable, Union
 
 from ._chunkhash import (
+    Blake3Subtree,
     DigestArray,
     Hasher,
     __version__,
@@ -34,6 +39,11 @@ from ._chunkhash import (
     blake3,
     blake3_160,
     blake3_backend,
+    blake3_left_len,
+    blake3_max_subtree_len,
+    blake3_merge,
+    blake3_merge_root,
+    blake3_subtree,
     crc32,
     crc32c,
     crc64nvme,

@@ -138,6 +138,50 @@ def hash_array(
     derive_key_context: Optional[str] = None,
 ) -> DigestArray: ...
 def blake3_backend() -> str: ...
+
+@final
+class Blake3Subtree:
+    """A range of a BLAKE3 message and its chaining value; picklable."""
+
+    def __new__(cls, cv: Buffer, offset: int, length: int) -> "Blake3Subtree": ...
+    @property
+    def cv(self) -> bytes: ...
+    @property
+    def offset(self) -> int: ...
+    @property
+    def length(self) -> int: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> Tuple[type["Blake3Subtree"], Tuple[bytes, int, int]]: ...
+
+def blake3_subtree(
+    data: Buffer,
+    /,
+    offset: int = 0,
+    *,
+    key: Optional[Buffer] = None,
+    derive_key_context: Optional[str] = None,
+) -> Blake3Subtree: ...
+def blake3_merge(
+    left: Blake3Subtree,
+    right: Blake3Subtree,
+    /,
+    *,
+    key: Optional[Buffer] = None,
+    derive_key_context: Optional[str] = None,
+) -> Blake3Subtree: ...
+def blake3_merge_root(
+    left: Blake3Subtree,
+    right: Blake3Subtree,
+    /,
+    *,
+    key: Optional[Buffer] = None,
+    derive_key_context: Optional[str] = None,
+    length: Optional[int] = None,
+    seek: Optional[int] = None,
+) -> bytes: ...
+def blake3_left_len(length: int) -> int: ...
+def blake3_max_subtree_len(offset: int) -> Optional[int]: ...
 def file_digest(
     fileobj: Any,
     digest: Union[str, Callable[[], Union[Hasher, blake3]]],

@@ -1,203 +1,26 @@
-//! chunkhash's BLAKE3 against the official `blake3` crate (with its C and
-//! assembly kernels), in one process, interleaved, medians over rounds.
+//! chunkhash's BLAKE3 against the official `blake3` crate with all its
+//! kernels (AVX-512 where the CPU has it), on chunkhash's best backend.
 //!
 //! ```text
 //! cargo run --release -p chunkhash-bench --bin blake3_vs_official -- [single] [ragged] [batch] [parallel] [--rounds N]
+//! cargo run --profile bench-lto -p chunkhash-bench --bin blake3_vs_official -- ...
 //! ```
 //!
-//! With no section named, all run. The ratio column is the median over
-//! rounds of official time / chunkhash time: above 1.00, chunkhash is faster.
-
-use chunkhash::blake3 as ours;
-use chunkhash_bench::{consume, core_ghz, format_size, median_ratio, random_input, run_interleaved, Case, Timing};
-use std::time::Duration;
-
-struct Options {
-    sections: Vec<String>,
-    rounds: usize,
-}
-
-fn parse_options() -> Result<Options, String> {
-    let mut options = Options { sections: Vec::new(), rounds: 15 };
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--rounds" => {
-                let value = args.next().ok_or("--rounds needs a number")?;
-                options.rounds = value.parse().map_err(|_| format!("invalid --rounds {value:?}"))?;
-            }
-            "single" | "parallel" | "ragged" | "batch" => options.sections.push(arg),
-            other => return Err(format!("unknown argument {other:?}")),
-        }
-    }
-    if options.sections.is_empty() {
-        options.sections = vec!["single".into(), "ragged".into(), "batch".into(), "parallel".into()];
-    }
-    Ok(options)
-}
-
-fn print_pair_header(what: &str) {
-    println!("\n{what}");
-    println!(
-        "{:>9} | {:>11} {:>9} {:>6} | {:>11} {:>9} {:>6} | {:>6}",
-        "size", "ours ns/op", "MB/s", "cpb", "official", "MB/s", "cpb", "ratio"
-    );
-}
-
-fn print_pair(label: &str, ours: &Timing, official: &Timing, ghz: f64) {
-    println!(
-        "{:>9} | {:>11.1} {:>9.0} {:>6.3} | {:>11.1} {:>9.0} {:>6.3} | {:>6.2}",
-        label,
-        ours.median_ns(),
-        ours.mb_per_s(),
-        ours.cycles_per_byte(ghz),
-        official.median_ns(),
-        official.mb_per_s(),
-        official.cycles_per_byte(ghz),
-        median_ratio(official, ours),
-    );
-}
-
-/// One-shot hash of one message per size, single thread.
-fn single(sizes: &[usize], rounds: usize, ghz: f64, title: &str) {
-    let inputs: Vec<Vec<u8>> = sizes.iter().map(|&size| random_input(size, size as u64)).collect();
-    let mut cases = Vec::new();
-    for input in &inputs {
-        cases.push(Case::new("ours", input.len(), move || consume(ours::hash(input))));
-        cases.push(Case::new("official", input.len(), move || consume(blake3::hash(input))));
-    }
-    let timings = run_interleaved(&mut cases, rounds, Duration::from_millis(20));
-    print_pair_header(title);
-    for pair in timings.chunks(2) {
-        print_pair(&format_size(pair[0].bytes), &pair[0], &pair[1], ghz);
-    }
-}
-
-/// 16 MiB with all cores: `update_parallel` against `update_rayon`, with the
-/// single-thread figures of both beside them.
-fn parallel(rounds: usize, ghz: f64) {
-    let input = random_input(16 << 20, 16);
-    let input = &input;
-    let mut cases = vec![
-        Case::new("ours update_parallel", input.len(), move || {
-            consume(ours::Hasher::new().update_parallel(input).finalize())
-        }),
-        Case::new("official update_rayon", input.len(), move || {
-            consume(blake3::Hasher::new().update_rayon(input).finalize())
-        }),
-        Case::new("ours one thread", input.len(), move || consume(ours::hash(input))),
-        Case::new("official one thread", input.len(), move || consume(blake3::hash(input))),
-    ];
-    let timings = run_interleaved(&mut cases, rounds, Duration::from_millis(100));
-    print_pair_header(&format!("16 MiB, {} threads (rayon)", rayon_threads()));
-    print_pair("parallel", &timings[0], &timings[1], ghz);
-    print_pair("1 thread", &timings[2], &timings[3], ghz);
-    println!(
-        "speed-up over one thread: ours {:.2}x, official {:.2}x",
-        median_ratio(&timings[2], &timings[0]),
-        median_ratio(&timings[3], &timings[1])
-    );
-}
-
-/// Many messages: chunkhash's batch call against the official `hash` in a
-/// loop and chunkhash's own `hash` in a loop.
-fn batch(rounds: usize, ghz: f64) {
-    let mut rng = vectors::TestRng::new(2026);
-    let mut batches: Vec<(String, Vec<Vec<u8>>)> = [(1024, 64), (1024, 256), (256, 1024), (64, 4096), (16, 16384)]
-        .into_iter()
-        .map(|(count, len)| (format!("{count} x {}", format_size(len)), (0..count).map(|_| rng.bytes(len)).collect()))
-        .collect();
-    // Lengths uniform in 1..=8192, fixed seed.
-    let mixed: Vec<Vec<u8>> = (0..512)
-        .map(|_| {
-            let len = rng.range(1..=8192);
-            rng.bytes(len)
-        })
-        .collect();
-    batches.push(("512 mixed 1..8K".into(), mixed));
-    let one_large = random_input(1 << 20, 7);
-    let slices: Vec<(String, Vec<&[u8]>, usize)> = batches
-        .iter()
-        .map(|(name, messages)| {
-            let total = messages.iter().map(Vec::len).sum();
-            (name.clone(), messages.iter().map(Vec::as_slice).collect(), total)
-        })
-        .collect();
-    let mut cases = Vec::new();
-    for (_, inputs, total) in &slices {
-        let mut out = vec![ours::Hash::from([0; 32]); inputs.len()];
-        cases.push(Case::new("batch", *total, move || {
-            ours::hash_many(inputs, &mut out);
-            consume(out[0]);
-        }));
-        cases.push(Case::new("official loop", *total, move || {
-            for input in inputs {
-                consume(blake3::hash(input));
-            }
-        }));
-        cases.push(Case::new("ours loop", *total, move || {
-            for input in inputs {
-                consume(ours::hash(input));
-            }
-        }));
-    }
-    let one_large = &one_large;
-    cases.push(Case::new("one 1 MiB message", one_large.len(), move || consume(ours::hash(one_large))));
-    let timings = run_interleaved(&mut cases, rounds, Duration::from_millis(30));
-    let large = &timings[timings.len() - 1];
-    println!("\nbatches of independent messages, one thread (batch = chunkhash::blake3::hash_many)");
-    println!(
-        "{:>16} | {:>11} {:>8} {:>6} | {:>11} {:>11} | {:>8} {:>8} | {:>9}",
-        "batch", "batch ns", "MB/s", "cpb", "official ns", "ours loop", "x offic.", "x ours", "vs 1 MiB"
-    );
-    for ((name, _, _), trio) in slices.iter().zip(timings.chunks(3)) {
-        let (batch, official, ours_loop) = (&trio[0], &trio[1], &trio[2]);
-        println!(
-            "{:>16} | {:>11.0} {:>8.0} {:>6.3} | {:>11.0} {:>11.0} | {:>8.2} {:>8.2} | {:>9.2}",
-            name,
-            batch.median_ns(),
-            batch.mb_per_s(),
-            batch.cycles_per_byte(ghz),
-            official.median_ns(),
-            ours_loop.median_ns(),
-            median_ratio(official, batch),
-            median_ratio(ours_loop, batch),
-            batch.cycles_per_byte(ghz) / large.cycles_per_byte(ghz),
-        );
-    }
-    println!("(vs 1 MiB: batch cost per byte over one 1 MiB message's, {:.3} cpb)", large.cycles_per_byte(ghz));
-}
-
-fn rayon_threads() -> usize {
-    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
-}
+//! With no section named, all run. Build this package on its own (`-p`):
+//! `chunkhash-bench-no-avx512` turns off the official crate's AVX-512
+//! kernels, and cargo would apply that here too if both were built by one
+//! command. The first line printed names the kernels each side uses.
 
 fn main() {
-    let options = match parse_options() {
-        Ok(options) => options,
-        Err(error) => {
-            eprintln!("blake3_vs_official: {error}");
-            std::process::exit(2);
-        }
-    };
-    let ghz = core_ghz();
-    println!(
-        "chunkhash backend {}, core clock {ghz:.2} GHz (measured), {} rounds, medians",
-        ours::Backend::detect(),
-        options.rounds
-    );
-    for section in &options.sections {
-        match section.as_str() {
-            "single" => single(
-                &[64, 256, 1024, 4096, 16 << 10, 64 << 10, 1 << 20],
-                options.rounds,
-                ghz,
-                "one message, one thread",
-            ),
-            "ragged" => single(&[3000, 3800, 4096, 6000], options.rounds, ghz, "messages with a partial last chunk"),
-            "parallel" => parallel(options.rounds, ghz),
-            "batch" => batch(options.rounds, ghz),
-            _ => unreachable!("sections are checked when parsed"),
-        }
+    if chunkhash_bench::official::official_kernels().contains("AVX512")
+        || !std::arch::is_x86_feature_detected!("avx512f")
+    {
+        chunkhash_bench::official::main("blake3_vs_official", None);
+    } else {
+        eprintln!(
+            "blake3_vs_official: the official crate was built without its AVX-512 kernels (feature unification \
+             with chunkhash-bench-no-avx512?); build with `cargo run --release -p chunkhash-bench --bin blake3_vs_official`"
+        );
+        std::process::exit(2);
     }
 }

@@ -39,9 +39,13 @@ const MAX_DEPTH: usize = 54;
 #[derive(Clone)]
 pub struct Hasher {
     mode: Mode,
-    /// Chaining values of complete subtrees, largest first; one per set bit of `chunks_done`.
+    /// Chaining values of complete subtrees, largest first; one per set bit
+    /// of `chunks_done - first_chunk`.
     stack: ArrayVec<CvBytes, MAX_DEPTH>,
-    /// Chunks represented by `stack`.
+    /// The index of the first chunk of the input: 0 for a whole message, more
+    /// for a subtree that starts further on (`subtree::SubtreeHasher`).
+    first_chunk: u64,
+    /// The index of the chunk after those represented by `stack`.
     chunks_done: u64,
     /// The unhashed bytes of chunk number `chunks_done`.
     tail: ArrayVec<u8, CHUNK_LEN>,
@@ -52,7 +56,22 @@ pub struct Hasher {
 
 impl Hasher {
     fn with_mode(mode: Mode) -> Hasher {
-        Hasher { mode, stack: ArrayVec::new(), chunks_done: 0, tail: ArrayVec::new(), tail_cv: None }
+        Self::at_chunk(mode, 0)
+    }
+
+    /// A hasher whose input starts at chunk `first_chunk` of a message: its
+    /// chunks get their counters from there, and its tree is the subtree
+    /// that starts there. Only [`Hasher::finalize_non_root`] is valid unless
+    /// `first_chunk` is 0.
+    pub(crate) fn at_chunk(mode: Mode, first_chunk: u64) -> Hasher {
+        Hasher {
+            mode,
+            stack: ArrayVec::new(),
+            first_chunk,
+            chunks_done: first_chunk,
+            tail: ArrayVec::new(),
+            tail_cv: None,
+        }
     }
 
     /// A hasher for the default hash.
@@ -94,7 +113,7 @@ impl Hasher {
     /// Forgets all input, keeping the mode (key, context) and backend.
     pub fn reset(&mut self) -> &mut Self {
         self.stack.clear();
-        self.chunks_done = 0;
+        self.chunks_done = self.first_chunk;
         self.tail.clear();
         self.tail_cv = None;
         self
@@ -102,7 +121,7 @@ impl Hasher {
 
     /// Bytes of input so far.
     pub fn count(&self) -> u64 {
-        self.chunks_done * CHUNK_LEN as u64 + self.tail.len() as u64
+        (self.chunks_done - self.first_chunk) * CHUNK_LEN as u64 + self.tail.len() as u64
     }
 
     /// Adds input.
@@ -122,7 +141,12 @@ impl Hasher {
         if input.is_empty() {
             return self;
         }
-        if !self.tail.is_full() {
+        // An empty tail before more than a chunk of input (a new hasher, or
+        // one that stopped on a chunk boundary) stays empty: `absorb` then
+        // starts on the largest aligned subtrees of `input` at once, instead
+        // of a chunk in the tail and subtrees doubling from there.
+        let straight_to_subtrees = self.tail.is_empty() && input.len() > CHUNK_LEN;
+        if !self.tail.is_full() && !straight_to_subtrees {
             let take = self.tail.remaining_capacity().min(input.len());
             self.tail.try_extend_from_slice(&input[..take]).expect("`take` fits the tail's remaining capacity");
             self.tail_cv = None;
@@ -131,13 +155,14 @@ impl Hasher {
                 return self;
             }
         }
-        // The tail is a whole chunk and more input follows, so it is not last.
+        // The tail is a whole chunk (or empty) and more input follows, so it
+        // is not last.
         self.absorb::<J>(input);
         self
     }
 
-    /// Hashes the full tail and every chunk of `input` but the last, which
-    /// becomes the new tail. `input` is not empty.
+    /// Hashes the tail, full or empty, and every chunk of `input` but the
+    /// last, which becomes the new tail. `input` is not empty.
     fn absorb<J: Join>(&mut self, input: &[u8]) {
         let whole_chunks = (input.len() - 1) / CHUNK_LEN;
         let (mut body, new_tail) = input.split_at(whole_chunks * CHUNK_LEN);
@@ -151,8 +176,9 @@ impl Hasher {
                 self.push_subtree(cv, 1);
                 run.first_chunk = self.chunks_done;
             }
+            None if self.tail.is_empty() => {}
             None => {
-                full_tail = self.tail.as_slice().try_into().expect("`absorb` runs only with a full tail");
+                full_tail = self.tail.as_slice().try_into().expect("`absorb` runs only with a full or empty tail");
                 // The full tail leads the first run.
                 run.jobs[0] = self.mode.chunk_job(&full_tail, self.chunks_done, false);
                 run.len = 1;
@@ -165,7 +191,7 @@ impl Hasher {
                 // Aligned subtrees larger than the lanes are hashed whole, with
                 // their parents in lanes too.
                 let available = (body.len() / CHUNK_LEN) as u64;
-                let size = largest_power_of_two_at_most(available).min(alignment(next_chunk));
+                let size = largest_power_of_two_at_most(available).min(alignment(next_chunk - self.first_chunk));
                 if size >= 2 * self.mode.leaf_chunks() as u64 {
                     let (subtree, rest) = body.split_at(size as usize * CHUNK_LEN);
                     let cv = self.mode.subtree_cv::<J>(subtree, next_chunk);
@@ -220,12 +246,12 @@ impl Hasher {
     /// first merged, in lanes, into the largest aligned subtrees they cover.
     fn push_chunk_cvs(&mut self, cvs: &[CvBytes]) {
         // Split the run into aligned power-of-two pieces, as counted from
-        // the start of the message.
+        // the start of the input.
         let mut pieces = [(0usize, 0usize); MAX_LANES];
         let mut piece_count = 0;
         let mut index = 0;
         while index < cvs.len() {
-            let chunk = self.chunks_done + index as u64;
+            let chunk = self.chunks_done - self.first_chunk + index as u64;
             let size = largest_power_of_two_at_most((cvs.len() - index) as u64).min(alignment(chunk)) as usize;
             pieces[piece_count] = (index, size);
             piece_count += 1;
@@ -266,10 +292,10 @@ impl Hasher {
     /// chunk `chunks_done`, merging siblings. More input always follows, so no
     /// node made here can be the root.
     fn push_subtree(&mut self, cv: CvBytes, size: u64) {
-        debug_assert!(size.is_power_of_two() && self.chunks_done.is_multiple_of(size));
+        debug_assert!(size.is_power_of_two() && (self.chunks_done - self.first_chunk).is_multiple_of(size));
         self.stack.push(cv);
         self.chunks_done += size;
-        while self.stack.len() > self.chunks_done.count_ones() as usize {
+        while self.stack.len() > (self.chunks_done - self.first_chunk).count_ones() as usize {
             let right = self.stack.pop().unwrap();
             let left = self.stack.pop().unwrap();
             self.stack.push(self.mode.parent_cv(&left, &right));
@@ -277,9 +303,16 @@ impl Hasher {
     }
 
     fn root_output(&self) -> Output {
+        debug_assert_eq!(self.first_chunk, 0, "only a whole message has a root");
         if self.chunks_done == 0 {
             return self.mode.chunk_output(&self.tail, 0);
         }
+        self.mode.parent_output(&self.stack[0], &self.right_edge_cv(&self.stack[1..]))
+    }
+
+    /// The chaining value of the tail chunk merged, as the right child, with
+    /// every subtree of `stack` from the last: all non-root.
+    fn right_edge_cv(&self, stack: &[CvBytes]) -> CvBytes {
         let mut right = match self.tail_cv {
             Some(cv) => cv,
             None => {
@@ -289,10 +322,17 @@ impl Hasher {
                 out[0]
             }
         };
-        for left in self.stack[1..].iter().rev() {
+        for left in stack.iter().rev() {
             right = self.mode.parent_cv(left, &right);
         }
-        self.mode.parent_output(&self.stack[0], &right)
+        right
+    }
+
+    /// The chaining value of all input so far as a subtree that is not the
+    /// root of its message. The input must not be empty.
+    pub(crate) fn finalize_non_root(&self) -> CvBytes {
+        debug_assert!(self.count() > 0, "an empty subtree has no chaining value");
+        self.right_edge_cv(&self.stack)
     }
 
     /// The hash of all input so far. The hasher is unchanged: more input may follow.
@@ -302,7 +342,7 @@ impl Hasher {
 
     /// A reader of the extended output, as long as needed.
     pub fn finalize_xof(&self) -> OutputReader {
-        OutputReader { output: self.root_output(), position: 0 }
+        OutputReader::new(self.root_output())
     }
 }
 
@@ -357,6 +397,11 @@ pub struct OutputReader {
 }
 
 impl OutputReader {
+    /// A reader of `output`'s extended output from its start.
+    pub(crate) fn new(output: Output) -> OutputReader {
+        OutputReader { output, position: 0 }
+    }
+
     /// Fills `buf` with output from the current position and moves past it.
     pub fn fill(&mut self, mut buf: &mut [u8]) {
         while !buf.is_empty() {

@@ -14,8 +14,9 @@
 //! ```
 //!
 //! Every kernel gives the same bytes; see [`Backend`]. On x86 the best of
-//! SSE4.1, AVX2 and AVX-512 is chosen at run time; NEON (aarch64) and
-//! SIMD128 (wasm32) are build-time choices.
+//! SSE4.1, AVX2 and AVX-512 is chosen at run time, on x86-64 the AVX2 and
+//! AVX-512 kernels in assembly; NEON (aarch64) and SIMD128 (wasm32) are
+//! build-time choices.
 //!
 //! Input flows one way: this module's functions, [`Hasher`] and [`Batch`]
 //! build the tree (`tree.rs`: every node's flags, which compressions run
@@ -26,6 +27,7 @@ mod batch;
 mod hash;
 mod hasher;
 mod join;
+pub mod subtree;
 mod tree;
 
 pub use crate::hex::{HexError, HexString};

@@ -15,7 +15,7 @@ use crate::platform::backend::Backend;
 use crate::platform::job::LaneJob;
 use crate::platform::spec::{
     cv_bytes, cv_words, padded_block, CvBytes, CvWords, BLOCK_LEN, CHUNK_END, CHUNK_LEN, CHUNK_START,
-    DERIVE_KEY_CONTEXT, DERIVE_KEY_MATERIAL, IV, KEYED_HASH, KEY_LEN, MAX_LANES, PARENT, ROOT,
+    DERIVE_KEY_CONTEXT, DERIVE_KEY_MATERIAL, IV, KEYED_HASH, KEY_LEN, MAX_LANES, OUT_LEN, PARENT, ROOT,
 };
 use crate::platform::Platform;
 
@@ -56,6 +56,12 @@ impl Output {
     }
 }
 
+/// Chunks hashed into one buffer of values before the levels above them are
+/// reduced, each level in one call (4 KiB of values on the stack): a
+/// 16-lane kernel then runs 64 parents as four steps of one call, whose
+/// loads overlap the rounds, instead of four calls.
+const WIDE_CHUNKS: usize = 128;
+
 /// Bytes in the left subtree of a tree over `len > CHUNK_LEN` bytes: the
 /// largest power-of-two number of chunks that leaves at least one byte for
 /// the right subtree.
@@ -94,9 +100,17 @@ impl Mode {
     /// Key derivation: hashes the context string into the key of the
     /// key-material tree.
     pub(crate) fn derive_key(platform: Platform, context: &str) -> Mode {
-        let context_mode = Mode { key: IV, flags: DERIVE_KEY_CONTEXT, platform };
-        let context_key = context_mode.hash::<SerialJoin>(context.as_bytes());
-        Mode { key: cv_words(&context_key), flags: DERIVE_KEY_MATERIAL, platform }
+        Self::derive_key_material(platform, &Self::context_key(platform, context))
+    }
+
+    /// The hash of a key-derivation context: the key of the key-material tree.
+    pub(crate) fn context_key(platform: Platform, context: &str) -> [u8; KEY_LEN] {
+        Mode { key: IV, flags: DERIVE_KEY_CONTEXT, platform }.hash::<SerialJoin>(context.as_bytes())
+    }
+
+    /// The key-material tree of key derivation under a hashed context.
+    pub(crate) fn derive_key_material(platform: Platform, context_key: &[u8; KEY_LEN]) -> Mode {
+        Mode { key: cv_words(context_key), flags: DERIVE_KEY_MATERIAL, platform }
     }
 
     /// The same mode on another platform.
@@ -203,18 +217,11 @@ impl Mode {
         out[0]
     }
 
-    /// Hashes the chunks of `input` (at most `MAX_LANES` of them, the last
-    /// possibly partial) side by side; none is the root.
+    /// Hashes the chunks of `input` (the last possibly partial) side by
+    /// side; none is the root.
     pub(crate) fn hash_chunks(&self, input: &[u8], first_chunk: u64, out: &mut [CvBytes]) -> usize {
-        let count = input.len().div_ceil(CHUNK_LEN);
-        debug_assert!((1..=MAX_LANES).contains(&count) && out.len() >= count);
-        let mut chunks = input.chunks(CHUNK_LEN);
-        let jobs: [LaneJob<'_>; MAX_LANES] = core::array::from_fn(|i| match chunks.next() {
-            Some(chunk) => self.chunk_job(chunk, first_chunk + i as u64, false),
-            None => LaneJob::IDLE,
-        });
-        self.hash_jobs(&jobs[..count], &mut out[..count]);
-        count
+        let chunk_flags = [self.flags, CHUNK_START, CHUNK_END];
+        self.platform.hash_chunks(&self.key, input, first_chunk, chunk_flags, out)
     }
 
     /// Hashes neighbouring pairs of `cvs` into parents, side by side; an odd
@@ -222,12 +229,10 @@ impl Mode {
     pub(crate) fn pair_up(&self, cvs: &[CvBytes], out: &mut [CvBytes]) -> usize {
         let (pairs, odd) = cvs.as_chunks::<2>();
         let parents = pairs.len();
-        debug_assert!(parents <= MAX_LANES && out.len() >= parents + odd.len());
-        let jobs: [LaneJob<'_>; MAX_LANES] = core::array::from_fn(|i| match pairs.get(i) {
-            Some(children) => self.parent_job(children, false),
-            None => LaneJob::IDLE,
-        });
-        self.hash_jobs(&jobs[..parents], &mut out[..parents]);
+        debug_assert!(out.len() >= parents + odd.len());
+        // Each pair of values, side by side, is its parent's block.
+        let blocks = pairs.as_flattened().as_flattened();
+        self.platform.hash_blocks(&self.key, self.flags | PARENT, blocks, &mut out[..parents]);
         if let [last] = odd {
             out[parents] = *last;
         }
@@ -241,6 +246,9 @@ impl Mode {
         let leaf = self.leaf_chunks();
         if input.len() <= leaf * CHUNK_LEN {
             return self.hash_chunks(input, first_chunk, out);
+        }
+        if input.len() <= WIDE_CHUNKS * CHUNK_LEN {
+            return self.wide_subtree_cvs(input, first_chunk, out);
         }
         let (left, right) = input.split_at(left_subtree_len(input.len()));
         let right_first_chunk = first_chunk + (left.len() / CHUNK_LEN) as u64;
@@ -265,8 +273,43 @@ impl Mode {
         self.pair_up(&all[..left_count + right_count], out)
     }
 
-    /// The single chaining value of a complete, non-root subtree of two or
-    /// more chunks.
+    /// `subtree_cvs` for at most `WIDE_CHUNKS` chunks: every chunk's value
+    /// first, then each level's parents in one call, so that a wide kernel
+    /// runs them as consecutive steps instead of a call per sixteen.
+    fn wide_subtree_cvs(&self, input: &[u8], first_chunk: u64, out: &mut [CvBytes; MAX_LANES]) -> usize {
+        // Buffers as small as the subtree allows: zeroing 6 KiB for sixteen
+        // chunks would cost a tenth of an AVX2 kernel call.
+        match input.len().div_ceil(CHUNK_LEN) {
+            0..=16 => self.wide_subtree_cvs_in::<16, 8>(input, first_chunk, out),
+            17..=32 => self.wide_subtree_cvs_in::<32, 16>(input, first_chunk, out),
+            33..=64 => self.wide_subtree_cvs_in::<64, 32>(input, first_chunk, out),
+            _ => self.wide_subtree_cvs_in::<WIDE_CHUNKS, { WIDE_CHUNKS / 2 }>(input, first_chunk, out),
+        }
+    }
+
+    /// `wide_subtree_cvs` for at most `N` chunks (`HALF` = `N / 2`).
+    fn wide_subtree_cvs_in<const N: usize, const HALF: usize>(
+        &self,
+        input: &[u8],
+        first_chunk: u64,
+        out: &mut [CvBytes; MAX_LANES],
+    ) -> usize {
+        let leaf = self.leaf_chunks();
+        let mut below = [[0u8; OUT_LEN]; N];
+        let mut above = [[0u8; OUT_LEN]; HALF];
+        let mut count = self.hash_chunks(input, first_chunk, &mut below);
+        let (mut level, mut next): (&mut [CvBytes], &mut [CvBytes]) = (&mut below, &mut above);
+        while count > leaf {
+            count = self.pair_up(&level[..count], next);
+            core::mem::swap(&mut level, &mut next);
+        }
+        out[..count].copy_from_slice(&level[..count]);
+        count
+    }
+
+    /// The single chaining value of a non-empty, non-root subtree whose
+    /// first chunk is number `first_chunk` of the message (one chunk, a
+    /// complete subtree, or the right edge of a tree).
     pub(crate) fn subtree_cv<J: Join>(&self, input: &[u8], first_chunk: u64) -> CvBytes {
         let mut cvs = [[0u8; 32]; MAX_LANES];
         let mut count = self.subtree_cvs::<J>(input, first_chunk, &mut cvs);

@@ -26,8 +26,15 @@ pub enum Backend {
     Sse41,
     /// x86 AVX2: 8 lanes; detected at run time.
     Avx2,
+    /// x86_64 AVX2 (and BMI2), the kernels written in assembly: 8 lanes;
+    /// detected at run time. The best where AVX-512 is missing.
+    Avx2Asm,
     /// x86 AVX-512F + AVX-512VL: 16 lanes; detected at run time.
     Avx512,
+    /// x86_64 AVX-512F + AVX-512VL (and BMI2), the kernels written in
+    /// assembly: 16 lanes (32 for runs of whole chunks); detected at run
+    /// time. The best where supported.
+    Avx512Asm,
     /// aarch64 NEON: 4 lanes; a build-time choice, part of every
     /// little-endian aarch64 target.
     Neon,
@@ -35,8 +42,16 @@ pub enum Backend {
     Wasm32Simd,
 }
 
-const ALL_BACKENDS: [Backend; 6] =
-    [Backend::Portable, Backend::Sse41, Backend::Avx2, Backend::Avx512, Backend::Neon, Backend::Wasm32Simd];
+const ALL_BACKENDS: [Backend; 8] = [
+    Backend::Portable,
+    Backend::Sse41,
+    Backend::Avx2,
+    Backend::Avx2Asm,
+    Backend::Avx512,
+    Backend::Avx512Asm,
+    Backend::Neon,
+    Backend::Wasm32Simd,
+];
 
 /// One cached detector per x86 kernel file: the features its
 /// `#[target_feature]` attributes enable, with the older ones its
@@ -64,6 +79,22 @@ mod x86 {
     pub(super) fn avx512() -> bool {
         avx512_kernels::get() && avx2()
     }
+
+    // The assembly shifts by a register count (`shlx`).
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    cpufeatures::new!(bmi2, "bmi2");
+
+    /// `avx2_asm.rs`, whose dispatch also reaches `avx2.rs` and `sse41.rs`.
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    pub(super) fn avx2_asm() -> bool {
+        bmi2::get() && avx2()
+    }
+
+    /// `avx512_asm.rs`, whose dispatch also reaches `avx512.rs`.
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    pub(super) fn avx512_asm() -> bool {
+        bmi2::get() && avx512()
+    }
 }
 
 impl Backend {
@@ -78,7 +109,9 @@ impl Backend {
             Backend::Portable => "portable",
             Backend::Sse41 => "sse41",
             Backend::Avx2 => "avx2",
+            Backend::Avx2Asm => "avx2asm",
             Backend::Avx512 => "avx512",
+            Backend::Avx512Asm => "avx512asm",
             Backend::Neon => "neon",
             Backend::Wasm32Simd => "wasm32simd",
         }
@@ -89,8 +122,8 @@ impl Backend {
         match self {
             Backend::Portable => 1,
             Backend::Sse41 | Backend::Neon | Backend::Wasm32Simd => 4,
-            Backend::Avx2 => 8,
-            Backend::Avx512 => 16,
+            Backend::Avx2 | Backend::Avx2Asm => 8,
+            Backend::Avx512 | Backend::Avx512Asm => 16,
         }
     }
 
@@ -106,6 +139,13 @@ impl Backend {
             Backend::Avx512 => x86::avx512(),
             #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
             Backend::Sse41 | Backend::Avx2 | Backend::Avx512 => false,
+            // Assembly: neither 32-bit x86 nor something Miri can run.
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Backend::Avx2Asm => x86::avx2_asm(),
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            Backend::Avx512Asm => x86::avx512_asm(),
+            #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+            Backend::Avx2Asm | Backend::Avx512Asm => false,
             Backend::Neon => cfg!(all(target_arch = "aarch64", target_endian = "little")),
             Backend::Wasm32Simd => cfg!(all(target_arch = "wasm32", target_feature = "simd128")),
         }

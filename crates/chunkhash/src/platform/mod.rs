@@ -14,6 +14,8 @@
 //! - `lanes.rs`: the lane skeleton every SIMD kernel instantiates.
 //! - `portable.rs`, `sse41.rs`, `avx2.rs`, `avx512.rs`, `neon.rs`,
 //!   `simd128.rs`: the kernels.
+//! - `avx512_asm.rs`, `avx2_asm.rs`: kernels in assembly; `asm_lanes.rs`
+//!   lays out what they read.
 
 pub(crate) mod backend;
 #[cfg(feature = "crc")]
@@ -31,10 +33,16 @@ pub(crate) mod xxh3;
 mod lanes;
 mod portable;
 
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+mod asm_lanes;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 mod avx2;
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+mod avx2_asm;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 mod avx512;
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+mod avx512_asm;
 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
 mod neon;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
@@ -47,7 +55,7 @@ mod tests;
 
 use backend::{Backend, BackendError};
 use job::LaneJob;
-use spec::{CvBytes, CvWords, BLOCK_LEN};
+use spec::{CvBytes, CvWords, BLOCK_LEN, CHUNK_LEN, MAX_LANES};
 
 /// A [`Backend`] that is known to run on this machine. Only [`Platform::new`]
 /// and [`Platform::detect`] make one, and both check support, so the kernel
@@ -88,6 +96,12 @@ impl Platform {
         flags: u8,
     ) {
         match self.backend {
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            // SAFETY: the platform is supported: the CPU has AVX-512F + VL.
+            Backend::Avx512Asm => unsafe { avx512_asm::compress_in_place(cv, block, block_len, counter, flags) },
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            // SAFETY: the platform is supported: the CPU has AVX2.
+            Backend::Avx2Asm => unsafe { avx2_asm::compress_in_place(cv, block, block_len, counter, flags) },
             #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             // SAFETY: the platform is supported: the CPU has AVX-512F + VL.
             Backend::Avx512 => unsafe { avx512::compress_in_place(cv, block, block_len, counter, flags) },
@@ -110,6 +124,12 @@ impl Platform {
         first_flags: u8,
     ) {
         match self.backend {
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            // SAFETY: the platform is supported: the CPU has AVX-512F + VL.
+            Backend::Avx512Asm => unsafe { avx512_asm::compress_blocks(cv, blocks, counter, flags, first_flags) },
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            // SAFETY: the platform is supported: the CPU has AVX2.
+            Backend::Avx2Asm => unsafe { avx2_asm::compress_blocks(cv, blocks, counter, flags, first_flags) },
             #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             // SAFETY: the platform is supported: the CPU has AVX-512F + VL.
             Backend::Avx512 => unsafe { avx512::compress_blocks(cv, blocks, counter, flags, first_flags) },
@@ -134,6 +154,12 @@ impl Platform {
         flags: u8,
     ) -> [u8; BLOCK_LEN] {
         match self.backend {
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            // SAFETY: the platform is supported: the CPU has AVX-512F + VL.
+            Backend::Avx512Asm => unsafe { avx512_asm::compress_xof(cv, block, block_len, counter, flags) },
+            #[cfg(all(target_arch = "x86_64", not(miri)))]
+            // SAFETY: the platform is supported: the CPU has AVX2.
+            Backend::Avx2Asm => unsafe { avx2_asm::compress_xof(cv, block, block_len, counter, flags) },
             #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             // SAFETY: the platform is supported: the CPU has AVX-512F + VL.
             Backend::Avx512 => unsafe { avx512::compress_xof(cv, block, block_len, counter, flags) },
@@ -141,6 +167,89 @@ impl Platform {
             // SAFETY: the platform is supported: the CPU has SSE4.1.
             Backend::Sse41 | Backend::Avx2 => unsafe { sse41::compress_xof(cv, block, block_len, counter, flags) },
             _ => portable::compress_xof(cv, block, block_len, counter, flags),
+        }
+    }
+
+    /// Hashes consecutive chunk-long chains: chunk `i` of `input` (the last
+    /// possibly partial) from counter `first_counter + i`, every block with
+    /// `flags`, its first also with `start_flags`, its last with
+    /// `end_flags`. `out[i]` receives its chaining value; returns the
+    /// number of chunks. Runs of whole chunks go to the widest kernel in
+    /// one call, which needs no job list.
+    ///
+    /// # Panics
+    ///
+    /// If `input` is empty or `out` too short.
+    pub(crate) fn hash_chunks(
+        self,
+        key: &CvWords,
+        input: &[u8],
+        first_counter: u64,
+        [flags, start_flags, end_flags]: [u8; 3],
+        out: &mut [CvBytes],
+    ) -> usize {
+        let count = input.len().div_ceil(CHUNK_LEN);
+        assert!(count > 0 && out.len() >= count, "one output per chunk");
+        let mut done = 0;
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        if self.backend == Backend::Avx512Asm && count <= 4 {
+            let chunk_flags = [flags, start_flags, end_flags];
+            // SAFETY: the platform is supported: the CPU has AVX-512F + VL.
+            return unsafe { avx512_asm::hash_chunk_rows(key, input, first_counter, chunk_flags, out) };
+        } else if self.backend == Backend::Avx512Asm {
+            let chunk_flags = [flags, start_flags, end_flags];
+            // SAFETY: the platform is supported: the CPU has AVX-512F + VL and BMI2.
+            done = unsafe { avx512_asm::hash_whole_chunks(key, input, first_counter, chunk_flags, out) };
+        } else if self.backend == Backend::Avx2Asm && count <= 4 {
+            let chunk_flags = [flags, start_flags, end_flags];
+            // SAFETY: the platform is supported: the CPU has AVX2.
+            return unsafe { avx2_asm::hash_chunk_rows(key, input, first_counter, chunk_flags, out) };
+        } else if self.backend == Backend::Avx2Asm {
+            let chunk_flags = [flags, start_flags, end_flags];
+            // SAFETY: the platform is supported: the CPU has AVX2 and BMI2.
+            done = unsafe { avx2_asm::hash_whole_chunks(key, input, first_counter, chunk_flags, out) };
+        }
+        let mut chunks = input[done * CHUNK_LEN..].chunks(CHUNK_LEN);
+        while done < count {
+            let take = (count - done).min(self.backend.lanes());
+            let jobs: [LaneJob<'_>; MAX_LANES] = core::array::from_fn(|i| match (i < take).then(|| chunks.next()) {
+                Some(Some(chunk)) => {
+                    LaneJob::new(chunk, first_counter.wrapping_add((done + i) as u64), flags, start_flags, end_flags)
+                }
+                _ => LaneJob::IDLE,
+            });
+            self.hash_jobs(key, &jobs[..take], &mut out[done..done + take]);
+            done += take;
+        }
+        count
+    }
+
+    /// Hashes independent one-block jobs: `out[i]` receives the chaining
+    /// value of the 64-byte block `i` of `blocks` (counter 0, `flags`): the
+    /// parent nodes of one tree level. A kernel with many lanes runs them
+    /// as consecutive steps of one call.
+    ///
+    /// # Panics
+    ///
+    /// If `blocks` is not whole blocks or `out` is too short.
+    pub(crate) fn hash_blocks(self, key: &CvWords, flags: u8, blocks: &[u8], out: &mut [CvBytes]) {
+        let (blocks, rest) = blocks.as_chunks::<BLOCK_LEN>();
+        assert!(rest.is_empty() && out.len() >= blocks.len(), "one output per whole block");
+        #[cfg(all(target_arch = "x86_64", not(miri)))]
+        match (self.backend, blocks.len()) {
+            // SAFETY: the platform is supported: the CPU has AVX-512F + VL.
+            (Backend::Avx512Asm, _) => return unsafe { avx512_asm::hash_parent_blocks(key, flags, blocks, out) },
+            // SAFETY: the platform is supported: the CPU has AVX2.
+            (Backend::Avx2Asm, _) => return unsafe { avx2_asm::hash_parent_blocks(key, flags, blocks, out) },
+            _ => {}
+        }
+        let lanes = self.backend.lanes();
+        for (group, out) in blocks.chunks(lanes).zip(out.chunks_mut(lanes)) {
+            let jobs: [LaneJob<'_>; MAX_LANES] = core::array::from_fn(|i| match group.get(i) {
+                Some(block) => LaneJob::new(block, 0, flags, 0, 0),
+                None => LaneJob::IDLE,
+            });
+            self.hash_jobs(key, &jobs[..group.len()], &mut out[..group.len()]);
         }
     }
 
@@ -161,6 +270,15 @@ impl Platform {
             // The lane kernels assert that `now` fits their lanes and that
             // `now_out` has one value per job.
             match (self.backend, take) {
+                #[cfg(all(target_arch = "x86_64", not(miri)))]
+                // SAFETY: the platform is supported: the CPU has AVX-512F + VL and BMI2.
+                (Backend::Avx512Asm, 9..) => unsafe { avx512_asm::hash_lanes16(key, now, now_out) },
+                #[cfg(all(target_arch = "x86_64", not(miri)))]
+                // SAFETY: the platform is supported: the CPU has AVX-512F + VL and BMI2.
+                (Backend::Avx512Asm, 5..=8) => unsafe { avx512_asm::hash_lanes8(key, now, now_out) },
+                #[cfg(all(target_arch = "x86_64", not(miri)))]
+                // SAFETY: the platform is supported: the CPU has AVX-512F + VL.
+                (Backend::Avx512Asm, _) => unsafe { avx512_asm::hash_rows(key, now, now_out) },
                 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
                 // SAFETY: the platform is supported: the CPU has AVX-512F + VL.
                 (Backend::Avx512, 9..) => unsafe { avx512::hash_lanes16(key, now, now_out) },
@@ -173,6 +291,12 @@ impl Platform {
                 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
                 // SAFETY: the platform is supported: the CPU has AVX-512F + VL.
                 (Backend::Avx512, _) => now_out[0] = unsafe { avx512::hash_job(key, &now[0]) },
+                #[cfg(all(target_arch = "x86_64", not(miri)))]
+                // SAFETY: the platform is supported: the CPU has AVX2 and BMI2.
+                (Backend::Avx2Asm, 5..) => unsafe { avx2_asm::hash_lanes8(key, now, now_out) },
+                #[cfg(all(target_arch = "x86_64", not(miri)))]
+                // SAFETY: the platform is supported: the CPU has AVX2.
+                (Backend::Avx2Asm, 3..=4) => unsafe { avx2_asm::hash_rows4(key, now, now_out) },
                 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
                 // SAFETY: the platform is supported: the CPU has AVX2.
                 (Backend::Avx2, 5..) => unsafe { avx2::hash_lanes8(key, now, now_out) },
@@ -182,6 +306,9 @@ impl Platform {
                 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
                 // SAFETY: the platform is supported: SSE4.1 (and AVX2) support includes SSE4.1.
                 (Backend::Avx2 | Backend::Sse41, _) => now_out[0] = unsafe { sse41::hash_job(key, &now[0]) },
+                #[cfg(all(target_arch = "x86_64", not(miri)))]
+                // SAFETY: the platform is supported: the CPU has AVX2.
+                (Backend::Avx2Asm, 1..=2) => unsafe { avx2_asm::hash_rows2(key, now, now_out) },
                 #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
                 // SAFETY: the platform is supported: NEON is part of the target.
                 (Backend::Neon, 2..) => unsafe { neon::hash_lanes4(key, now, now_out) },

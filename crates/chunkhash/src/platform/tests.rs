@@ -215,6 +215,36 @@ pub(super) unsafe fn check_lane_vector<V: super::lanes::LaneVector>() {
     }
 }
 
+/// `hash_chunks` (runs of chunks, which the assembly kernels take 8, 16 or
+/// 32 at a time without job lists) against portable: every chunk count up
+/// to one past two 32-chunk calls, whole or with a ragged last chunk, from
+/// counters across the 32-bit carry.
+#[test]
+fn chunk_runs_match_portable_on_every_count() {
+    let mut rng = vectors::TestRng::new(vectors::test_seed("chunk_runs_match_portable_on_every_count", 13));
+    let data = rng.bytes(65 * CHUNK_LEN);
+    let key: CvWords = core::array::from_fn(|_| rng.next_u64() as u32);
+    for platform in supported() {
+        for count in 1..=65 {
+            for &last in &[CHUNK_LEN, 1, 700] {
+                let input = &data[..(count - 1) * CHUNK_LEN + last];
+                let counter = COUNTERS[rng.range(0..=COUNTERS.len() - 1)].wrapping_sub(rng.range(0..=40) as u64);
+                let flags = [KEYED_HASH, CHUNK_START, CHUNK_END];
+                let mut expected = std::vec![[0u8; OUT_LEN]; count];
+                assert_eq!(portable().hash_chunks(&key, input, counter, flags, &mut expected), count);
+                let mut got = std::vec![[0u8; OUT_LEN]; count];
+                assert_eq!(platform.hash_chunks(&key, input, counter, flags, &mut got), count);
+                assert_eq!(
+                    got,
+                    expected,
+                    "{:?}, {count} chunks, last {last}, counter {counter:#x}",
+                    platform.backend()
+                );
+            }
+        }
+    }
+}
+
 /// A kernel file's test of one lane vector type with [`check_lane_vector`]:
 /// a `#[target_feature]` function enabling the type's instructions (the
 /// check must be inlined where they are enabled), called when
@@ -242,3 +272,24 @@ macro_rules! lane_vector_test {
 }
 #[allow(unused_imports)]
 pub(super) use lane_vector_test;
+
+/// `hash_blocks` (a tree level's parents, which the assembly kernels run
+/// as consecutive steps of one call) against portable, for every count up
+/// to one past four 16-lane steps.
+#[test]
+fn independent_blocks_match_portable_on_every_count() {
+    let mut rng = vectors::TestRng::new(vectors::test_seed("independent_blocks_match_portable_on_every_count", 14));
+    let data = rng.bytes(65 * BLOCK_LEN);
+    let key: CvWords = core::array::from_fn(|_| rng.next_u64() as u32);
+    for platform in supported() {
+        for count in 1..=65 {
+            let blocks = &data[..count * BLOCK_LEN];
+            let flags = DERIVE_KEY_MATERIAL | PARENT;
+            let mut expected = std::vec![[0u8; OUT_LEN]; count];
+            portable().hash_blocks(&key, flags, blocks, &mut expected);
+            let mut got = std::vec![[0u8; OUT_LEN]; count];
+            platform.hash_blocks(&key, flags, blocks, &mut got);
+            assert_eq!(got, expected, "{:?}, {count} blocks", platform.backend());
+        }
+    }
+}
