@@ -27,7 +27,7 @@ TEST_PARTS = lint pydeps peers test-rust test-features test-c check-golden test-
 # number of runs from a fixed seed instead: see scripts/test/fuzz.sh).
 FUZZ_SECONDS ?= 600
 
-.PHONY: run test test-rust test-c test-features check-golden test-matrix test-crc-backends test-miri test-fuzz fuzz \
+.PHONY: run test test-quick test-rust test-c test-features check-golden test-matrix test-crc-backends test-miri test-fuzz fuzz \
 	lint pydeps peers install js test-js python-venv python-wheel test-python xxhash-c bench-xxh3
 
 # The main job: `chunkhash bench` with its defaults (every algorithm, 64 B to
@@ -37,6 +37,10 @@ run:
 
 test:
 	@MAKE='$(MAKE)' scripts/test/parts.sh $(TEST_PARTS)
+
+# The edit loop: the workspace's cargo tests on the detected kernels only.
+test-quick: pydeps peers xxhash-c
+	$(CARGO) test --workspace --all-features
 
 # Installs the C library (header, libchunkhash.a, libchunkhash.so, chunkhash.pc):
 #   make install PREFIX=/usr/local   (also DESTDIR, LIBDIR, INCLUDEDIR)

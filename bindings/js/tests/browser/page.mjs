@@ -45,10 +45,14 @@ async function run() {
   return result;
 }
 
+// The summary goes to `window.result` only when the run ends; no element
+// may have the id `result`, or the browser's named access would make
+// `window.result` that element from the start and the test would read it
+// before the run ends.
 run().then(
   (result) => {
     window.result = result;
-    document.getElementById('result').textContent = JSON.stringify(result, null, 1);
+    document.getElementById('output').textContent = JSON.stringify(result, null, 1);
   },
   (error) => {
     window.result = { error: String(error && error.stack ? error.stack : error) };
