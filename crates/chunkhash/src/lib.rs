@@ -161,10 +161,13 @@
 //! chosen code directly (callgrind; the dispatch and the 65-byte
 //! [`Digest`]): within 10% in time for BLAKE3, BLAKE2b-256, SHA-2 and
 //! CRC-64/NVME (0.85-1.11x), but 1.05-1.61x for the 6-14 ns checksums
-//! (XXH3-64 6.2 ns direct, 1.61x; CRC32C 8 ns direct, 1.05-1.13x) and 1.14x
-//! for BLAKE2b-512. From 4 KiB the difference is within noise. Where every nanosecond of a small CRC counts, call
-//! [`crc::crc32c`] and its siblings directly. BENCHMARKS.md, "Registry tax",
-//! has the figures and what was tried.
+//! (XXH3-64 through twox-hash, 6.2 ns direct, 1.61x; CRC32C 8 ns direct,
+//! 1.05-1.13x) and 1.14x for BLAKE2b-512; chunkhash's own XXH3-64, which
+//! replaced twox-hash since, costs 47 instructions more through the
+//! registry than its 76 direct. From 4 KiB the difference is within noise.
+//! Where every nanosecond of a small checksum counts, call [`crc::crc32c`],
+//! [`xxh3::hash64`] and their siblings directly. BENCHMARKS.md, "Registry
+//! tax", has the figures and what was tried.
 //!
 //! Each wrapper module's source (`src/xxhash.rs`, `src/crc.rs`,
 //! `src/blake2b.rs`, `src/sha2.rs`) gives the full reasoning.
