@@ -58,12 +58,16 @@ peers:
 	@test -x $(CHUNKHASH_PEER_B3SUM) || \
 	  $(CARGO) install --quiet --locked b3sum --version $(B3SUM_VERSION) --root $(PEERS)
 
+# Formatting, clippy, and the core crate's docs with and without its
+# families (no broken links).
 lint: xxhash-c
 	$(CARGO) fmt --all -- --check
 	$(CARGO) fmt --manifest-path bindings/c/header-gen/Cargo.toml -- --check
 	$(CARGO) fmt --manifest-path fuzz/Cargo.toml -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	$(CARGO) clippy -q -p chunkhash-bench --all-targets --features c-xxhash -- -D warnings
+	RUSTDOCFLAGS='-D warnings' $(CARGO) doc -q -p chunkhash --no-deps
+	RUSTDOCFLAGS='-D warnings' $(CARGO) doc -q -p chunkhash --no-deps --no-default-features
 
 # --all-features turns on the bench crate's `c-xxhash` (the XXH3 test
 # against the reference C library), which links Debian's libxxhash.
