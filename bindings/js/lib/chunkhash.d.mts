@@ -77,8 +77,21 @@ export function checksum(name: Checksum32Name, data: Input): number;
 export function checksum(name: Checksum64Name, data: Input): bigint;
 export function checksum(name: AlgorithmName, data: Input): number | bigint;
 
-/** Digests of many messages back to back: message i's at i * digest length. One WebAssembly call per group of messages. */
-export function hashMany(name: AlgorithmName, messages: Iterable<Input>, options?: Blake3ModeOptions): Uint8Array;
+/**
+ * A column of values in one buffer, Arrow's layout: value i is
+ * `values[offsets[i] .. offsets[i + 1]]` (n values take n + 1 offsets).
+ */
+export interface Column {
+  values: Uint8Array | ArrayBufferView | ArrayBuffer;
+  offsets: Int32Array | Uint32Array | BigInt64Array;
+}
+
+/**
+ * Digests of many messages back to back: message i's at i * digest length.
+ * One WebAssembly call per group of messages; a `Column` is copied in one
+ * piece per group, a list one message at a time.
+ */
+export function hashMany(name: AlgorithmName, messages: Iterable<Input> | Column, options?: Blake3ModeOptions): Uint8Array;
 
 /** An incremental hasher. */
 export function createHasher(name: AlgorithmName, options?: Blake3ModeOptions): Hasher;

@@ -104,10 +104,23 @@ test('options given to algorithms that take none', () => {
 
 test('batches that are not lists of inputs', () => {
   for (const [value, described] of [[42, 'the number 42'], [null, 'null'], ['abc', 'the string "abc"'], [new Uint8Array(4), 'a Uint8Array'], [{}, 'a Object']]) {
-    rejects(() => chunkhash.hashMany('BLAKE3', value), TypeError, new RegExp(`messages must be an array \\(or other iterable\\) of inputs, not ${described}`));
+    rejects(() => chunkhash.hashMany('BLAKE3', value), TypeError, new RegExp(`messages must be an array \\(or other iterable\\) of inputs, or a \\{values, offsets\\} column, not ${described}`));
   }
   rejects(() => chunkhash.hashMany('BLAKE3', ['ok', new Uint8Array(1), 3]), TypeError, /messages\[2\] must be a Uint8Array, ArrayBuffer or other ArrayBufferView, or a string, not the number 3/);
   rejects(() => chunkhash.hashMany('XXH3-64', [null]), TypeError, /messages\[0\] must be/);
+});
+
+test('columns with bad values or offsets', () => {
+  const values = new Uint8Array(10);
+  rejects(() => chunkhash.hashMany('BLAKE3', { values, offsets: [0, 10] }), TypeError, /offsets must be an Int32Array, Uint32Array or BigInt64Array, not a Array/);
+  rejects(() => chunkhash.hashMany('BLAKE3', { values: 'text', offsets: new Int32Array([0, 1]) }), TypeError, /values must be a Uint8Array, ArrayBuffer or other ArrayBufferView, not the string "text"/);
+  rejects(() => chunkhash.hashMany('BLAKE3', { values, offsets: new Int32Array(0) }), RangeError, /offsets is empty: n values take n \+ 1 offsets/);
+  rejects(() => chunkhash.hashMany('BLAKE3', { values, offsets: new Int32Array([-1, 4]) }), RangeError, /offsets\[0\] is -1, below 0/);
+  rejects(() => chunkhash.hashMany('XXH3-64', { values, offsets: new Int32Array([0, 6, 5]) }), RangeError, /offsets\[2\] is 5, below offsets\[1\] \(6\): offsets must not decrease/);
+  rejects(() => chunkhash.hashMany('CRC32C', { values, offsets: new BigInt64Array([0n, 11n]) }), RangeError, /the last offset is 11, past the end of values \(10 bytes\)/);
+  rejects(() => chunkhash.hashMany('BLAKE3', { values: new Uint8Array(4), offsets: new Uint32Array([0, 5]) }), RangeError, /the last offset is 5, past the end of values \(4 bytes\)/);
+  // The module stays usable, and a good column after bad ones hashes.
+  assert.equal(chunkhash.hashMany('BLAKE3', { values, offsets: new Uint32Array([0, 10]) }).length, 32);
 });
 
 test('checksums of cryptographic hashes', () => {

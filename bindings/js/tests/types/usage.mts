@@ -14,6 +14,7 @@ const crc: number = checksum('CRC32C', 'abc');
 const xxh: bigint = checksum('XXH3-64', 'abc');
 const either: number | bigint = checksum('xxh32', 'abc');
 const many: Uint8Array = hashMany('BLAKE3', ['a', new Uint8Array(2)], { key: new Uint8Array(32) });
+const column: Uint8Array = hashMany('XXH3-64', { values: new Uint8Array(8), offsets: new BigInt64Array([0n, 3n, 8n]) });
 const hasher: Hasher = createHasher('BLAKE3').update('a').update(new Float32Array(2));
 const out: Uint8Array = hasher.clone().reset().digest(100);
 hasher.free();
@@ -36,4 +37,4 @@ verifyTrailer('block', 'trailer', 0);
 // @ts-expect-error: hashers come from createHasher
 new (hasher.constructor as typeof Hasher)();
 
-export { build, digest, alias, extended, derived, crc, xxh, either, many, out, name, kind, ids, text };
+export { build, digest, alias, extended, derived, crc, xxh, either, many, column, out, name, kind, ids, text };

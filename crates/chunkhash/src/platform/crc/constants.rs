@@ -263,10 +263,31 @@ pub(crate) fn shift(table: &ShiftTable, register: u32) -> u32 {
     table[0][a as usize] ^ table[1][b as usize] ^ table[2][c as usize] ^ table[3][d as usize]
 }
 
-/// The slicing tables of each CRC, in static memory (16 KiB each).
-pub(crate) static CRC32C_TABLES: SliceTables = slice_tables(CRC32C);
-pub(crate) static CRC32_TABLES: SliceTables = slice_tables(CRC32);
-pub(crate) static CRC64_NVME_TABLES: SliceTables = slice_tables(CRC64_NVME);
+/// Defines a function returning one CRC's slicing tables (16 KiB).
+///
+/// On WebAssembly the module is a download, and 48 KiB of tables are a
+/// third of what it carries gzipped: there (with `std`, for `OnceLock`)
+/// the tables are built at first use, in well under a millisecond.
+/// Elsewhere they are computed at compile time and sit in static memory.
+macro_rules! slice_tables_fn {
+    ($name:ident, $spec:expr) => {
+        #[cfg(not(all(target_family = "wasm", feature = "std")))]
+        pub(crate) fn $name() -> &'static SliceTables {
+            static TABLES: SliceTables = slice_tables($spec);
+            &TABLES
+        }
+
+        #[cfg(all(target_family = "wasm", feature = "std"))]
+        pub(crate) fn $name() -> &'static SliceTables {
+            static TABLES: std::sync::OnceLock<alloc::boxed::Box<SliceTables>> = std::sync::OnceLock::new();
+            TABLES.get_or_init(|| alloc::boxed::Box::new(slice_tables($spec)))
+        }
+    };
+}
+
+slice_tables_fn!(crc32c_tables, CRC32C);
+slice_tables_fn!(crc32_tables, CRC32);
+slice_tables_fn!(crc64_nvme_tables, CRC64_NVME);
 
 /// The folding constants of each CRC.
 #[cfg_attr(not(any(target_arch = "x86_64", target_arch = "aarch64")), allow(dead_code))]

@@ -5,7 +5,8 @@
 //! CRC, nothing else. The other files:
 //!
 //! - `constants.rs`: the CRCs' parameters, and every table and key the
-//!   kernels use, derived at compile time (a leaf).
+//!   kernels use, derived at compile time (a leaf; on WebAssembly the
+//!   slicing tables are built at first use, to keep the module small).
 //! - `backend.rs`: `CrcBackend`, CPU detection and `CHUNKHASH_CRC_BACKEND`.
 //! - `portable.rs`, `sse42.rs`, `pclmul.rs`, `vpclmul.rs`, `aarch64.rs`:
 //!   the kernels, one file per instruction set.
@@ -30,9 +31,9 @@ mod vpclmul;
 mod tests;
 
 pub use backend::{CrcBackend, CrcBackendError};
+use constants::{crc32_tables, crc32c_tables, crc64_nvme_tables};
 #[allow(unused_imports)] // The folding constants are unused where no kernel folds.
 use constants::{CRC32C_FOLD, CRC32_FOLD, CRC64_NVME_FOLD};
-use constants::{CRC32C_TABLES, CRC32_TABLES, CRC64_NVME_TABLES};
 
 /// The CRC kernels of one backend, checked to run on this machine: what the
 /// registry's CRC-32C, CRC-32 and CRC-64/NVME call. For tests and
@@ -95,7 +96,7 @@ impl CrcKernels {
             #[cfg(target_arch = "aarch64")]
             // SAFETY: the backend is supported: the CPU has the CRC and AES extensions.
             CrcBackend::Aarch64 => unsafe { aarch64::crc32c(&CRC32C_FOLD, register, data) },
-            _ => portable::update(&CRC32C_TABLES, u64::from(register), data) as u32,
+            _ => portable::update(crc32c_tables(), u64::from(register), data) as u32,
         }
     }
 
@@ -105,15 +106,15 @@ impl CrcKernels {
         match self.backend {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the backend is supported: the CPU has AVX-512F, VPCLMULQDQ, PCLMULQDQ, SSE4.1.
-            CrcBackend::Vpclmul => unsafe { vpclmul::crc(&CRC32_FOLD, &CRC32_TABLES, register.into(), data) as u32 },
+            CrcBackend::Vpclmul => unsafe { vpclmul::crc(&CRC32_FOLD, crc32_tables(), register.into(), data) as u32 },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the backend is supported: the CPU has PCLMULQDQ and SSE4.1.
-            CrcBackend::Pclmul => unsafe { pclmul::crc(&CRC32_FOLD, &CRC32_TABLES, register.into(), data) as u32 },
+            CrcBackend::Pclmul => unsafe { pclmul::crc(&CRC32_FOLD, crc32_tables(), register.into(), data) as u32 },
             #[cfg(target_arch = "aarch64")]
             // SAFETY: the backend is supported: the CPU has the CRC and AES extensions.
             CrcBackend::Aarch64 => unsafe { aarch64::crc32(&CRC32_FOLD, register, data) },
             // SSE4.2's instruction computes CRC-32C only.
-            _ => portable::update(&CRC32_TABLES, u64::from(register), data) as u32,
+            _ => portable::update(crc32_tables(), u64::from(register), data) as u32,
         }
     }
 
@@ -123,14 +124,14 @@ impl CrcKernels {
         match self.backend {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the backend is supported: the CPU has AVX-512F, VPCLMULQDQ, PCLMULQDQ, SSE4.1.
-            CrcBackend::Vpclmul => unsafe { vpclmul::crc(&CRC64_NVME_FOLD, &CRC64_NVME_TABLES, register, data) },
+            CrcBackend::Vpclmul => unsafe { vpclmul::crc(&CRC64_NVME_FOLD, crc64_nvme_tables(), register, data) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: the backend is supported: the CPU has PCLMULQDQ and SSE4.1.
-            CrcBackend::Pclmul => unsafe { pclmul::crc(&CRC64_NVME_FOLD, &CRC64_NVME_TABLES, register, data) },
+            CrcBackend::Pclmul => unsafe { pclmul::crc(&CRC64_NVME_FOLD, crc64_nvme_tables(), register, data) },
             #[cfg(target_arch = "aarch64")]
             // SAFETY: the backend is supported: the CPU has the AES extension.
-            CrcBackend::Aarch64 => unsafe { aarch64::crc64(&CRC64_NVME_FOLD, &CRC64_NVME_TABLES, register, data) },
-            _ => portable::update(&CRC64_NVME_TABLES, register, data),
+            CrcBackend::Aarch64 => unsafe { aarch64::crc64(&CRC64_NVME_FOLD, crc64_nvme_tables(), register, data) },
+            _ => portable::update(crc64_nvme_tables(), register, data),
         }
     }
 
