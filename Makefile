@@ -190,3 +190,20 @@ test-java:
 	@cat $(addsuffix /TEST-*.xml,$(JAVA_REPORTS)) | awk -F'"' '/<testsuite /{ for (i = 1; i < NF; i++) { \
 	  if ($$i ~ / tests=$$/) t += $$(i + 1); if ($$i ~ / (failures|errors)=$$/) f += $$(i + 1) } } \
 	  END { printf "java: %d passed, %d failed\n", t - f, f }'
+
+# The Java benchmarks (figures in BENCHMARKS.md, "Java and Spark"): the Java
+# API against Bouncy Castle, Commons Codec, zero-allocation-hashing, lz4-java
+# and the JDK, then Spark local[2] against its own hashes. Needs test-java
+# first (the installed jars). JAVA_BENCH_ARGS: rounds, round ms;
+# SPARK_BENCH_ARGS: rows of 64 B, rows of 1 KiB, rounds.
+JAVA_BENCH_ARGS ?= 7 150
+SPARK_BENCH_ARGS ?= 5000000 1000000 5
+java-bench:
+	$(CARGO) build --release -p chunkhash-jni
+	cd bindings/java && mvn -B -ntp -q test-compile dependency:build-classpath \
+	  -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test
+	cd bindings/java/chunkhash && java -cp target/classes:target/test-classes:$$(cat target/test-classpath.txt) \
+	  io.chunkhash.bench.JavaBench $(JAVA_BENCH_ARGS)
+	cd bindings/java/spark && java $$(sed -n 's/.*<argLine>\(.*\)-Xmx2g<\/argLine>.*/\1/p' pom.xml) -Xmx10g \
+	  -cp target/classes:target/test-classes:$$(cat target/test-classpath.txt) \
+	  io.chunkhash.spark.bench.SparkBench $(SPARK_BENCH_ARGS)

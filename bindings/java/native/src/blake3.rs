@@ -3,8 +3,8 @@
 //! hasher behind a handle, and batches.
 
 use crate::boundary::{
-    argument, array_len, direct_bytes, pin_bytes, pin_bytes_out, pin_ints, run, split, with_bytes, with_direct,
-    write_out, Error, Result,
+    argument, array_len, direct_bytes, pin_bytes, pin_bytes_out, pin_ints, run, split, update_from_bytes,
+    update_from_direct, with_bytes, with_direct, write_out, Result, State,
 };
 use chunkhash::blake3::{self, Batch, Hasher, ADDRESS_LEN, KEY_LEN, OUT_LEN};
 use jni::objects::{JByteArray, JByteBuffer, JClass, JIntArray, JObjectArray};
@@ -67,6 +67,7 @@ impl Mode {
             (Mode::Plain, OUT_LEN) => Output::Hash(*blake3::hash(input).as_bytes()),
             (Mode::Keyed(key), OUT_LEN) => Output::Hash(*blake3::keyed_hash(key, input).as_bytes()),
             (Mode::DeriveKey(context), OUT_LEN) => Output::Hash(blake3::derive_key(context, input)),
+            (Mode::Plain, ADDRESS_LEN) => Output::Address(*blake3::address(input).as_bytes()),
             _ => {
                 let mut hasher = self.hasher();
                 hasher.update(input);
@@ -78,9 +79,10 @@ impl Mode {
     }
 }
 
-/// A default-length output on the stack, or an extended one.
+/// A default-length output or an address on the stack, or an extended one.
 enum Output {
     Hash([u8; OUT_LEN]),
+    Address([u8; ADDRESS_LEN]),
     Extended(Vec<u8>),
 }
 
@@ -88,6 +90,7 @@ impl Output {
     fn bytes(&self) -> &[u8] {
         match self {
             Output::Hash(bytes) => bytes,
+            Output::Address(bytes) => bytes,
             Output::Extended(bytes) => bytes,
         }
     }
@@ -131,17 +134,10 @@ pub extern "system" fn Java_io_chunkhash_Native_blake3Direct<'l>(
     })
 }
 
-/// The hasher behind a handle from `blake3HasherNew`, or an error for the
-/// handle 0 of a closed hasher.
-fn hasher<'h>(handle: jlong) -> Result<&'h mut Hasher> {
-    if handle == 0 {
-        return Err(Error::Closed);
+impl State for Hasher {
+    fn update(&mut self, input: &[u8]) {
+        Hasher::update(self, input);
     }
-    // SAFETY: Java passes only handles from `blake3HasherNew` that
-    // `blake3HasherFree` has not freed (the Java class forgets a handle as
-    // it frees it, under the lock every use takes, so no two calls use one
-    // handle at a time).
-    Ok(unsafe { &mut *(handle as *mut Hasher) })
 }
 
 #[no_mangle]
@@ -153,7 +149,7 @@ pub extern "system" fn Java_io_chunkhash_Native_blake3HasherNew<'l>(
 ) -> jlong {
     run(&mut env, 0, |env| {
         let mode = Mode::read(env, mode, &key_or_context)?;
-        Ok(Box::into_raw(Box::new(mode.hasher())) as jlong)
+        Ok(mode.hasher().into_handle())
     })
 }
 
@@ -166,12 +162,7 @@ pub extern "system" fn Java_io_chunkhash_Native_blake3HasherUpdate<'l>(
     off: jint,
     len: jint,
 ) {
-    run(&mut env, (), |env| {
-        let hasher = hasher(handle)?;
-        with_bytes(env, &input, off, len, |input| {
-            hasher.update(input);
-        })
-    })
+    run(&mut env, (), |env| update_from_bytes::<Hasher>(env, handle, &input, off, len))
 }
 
 #[no_mangle]
@@ -183,12 +174,7 @@ pub extern "system" fn Java_io_chunkhash_Native_blake3HasherUpdateDirect<'l>(
     pos: jint,
     len: jint,
 ) {
-    run(&mut env, (), |env| {
-        let hasher = hasher(handle)?;
-        with_direct(env, &input, pos, len, |input| {
-            hasher.update(input);
-        })
-    })
+    run(&mut env, (), |env| update_from_direct::<Hasher>(env, handle, &input, pos, len))
 }
 
 #[no_mangle]
@@ -203,7 +189,7 @@ pub extern "system" fn Java_io_chunkhash_Native_blake3HasherOutput<'l>(
         let Ok(position) = u64::try_from(position) else {
             return argument(format!("output position {position} is negative"));
         };
-        let hasher = hasher(handle)?;
+        let hasher = Hasher::from_handle(handle)?;
         let mut bytes = vec![0u8; array_len(env, &out, "output")?];
         let mut reader = hasher.finalize_xof();
         reader.set_position(position);
@@ -219,7 +205,7 @@ pub extern "system" fn Java_io_chunkhash_Native_blake3HasherReset<'l>(
     handle: jlong,
 ) {
     run(&mut env, (), |_| {
-        hasher(handle)?.reset();
+        Hasher::from_handle(handle)?.reset();
         Ok(())
     })
 }
@@ -231,11 +217,7 @@ pub extern "system" fn Java_io_chunkhash_Native_blake3HasherFree<'l>(
     handle: jlong,
 ) {
     run(&mut env, (), |_| {
-        if handle != 0 {
-            // SAFETY: a handle from `blake3HasherNew`, freed once: Java
-            // zeroes its copy under the hasher's lock before calling.
-            drop(unsafe { Box::from_raw(handle as *mut Hasher) });
-        }
+        Hasher::free(handle);
         Ok(())
     })
 }

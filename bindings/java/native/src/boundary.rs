@@ -78,9 +78,28 @@ pub(crate) fn array_len<T: jni::objects::TypeArray>(
     if array.is_null() {
         return Err(Error::Null(what));
     }
-    let len = env.get_array_length(array)?;
+    let raw_env = env.get_raw();
+    let get_length = jni_function(
+        // SAFETY: `raw_env` is this thread's JNIEnv, its table the JVM's.
+        unsafe { (**raw_env).GetArrayLength },
+        "GetArrayLength",
+    )?;
+    // SAFETY: `array` is a live, non-null local reference to an array;
+    // GetArrayLength cannot throw for one. Called raw, as the other calls
+    // of the per-value path are: the `jni` crate follows each call with an
+    // ExceptionCheck, a second JNI call, which short values would feel.
+    let len = unsafe { get_length(raw_env, array.as_raw()) };
     Ok(usize::try_from(len).expect("Java array lengths are not negative"))
 }
+
+/// A function of the JNI table, or an error if the JVM lacks it.
+fn jni_function<F>(function: Option<F>, name: &'static str) -> Result<F> {
+    function.ok_or(Error::Jni(jni::errors::Error::JNIEnvMethodNotFound(name)))
+}
+
+/// Inputs up to this many bytes are copied to the stack with one
+/// GetByteArrayRegion rather than pinned (two calls, and the GC locker).
+const COPY_MAX: usize = 256;
 
 /// `off..off + len` as a range inside `total`, or an error naming `what`.
 pub(crate) fn range(off: jint, len: jint, total: usize, what: &str) -> Result<core::ops::Range<usize>> {
@@ -179,6 +198,20 @@ pub(crate) fn with_bytes<R>(
 ) -> Result<R> {
     let total = array_len(env, array, "input")?;
     let range = range(off, len, total, "input")?;
+    if range.len() <= COPY_MAX {
+        let mut copy = [0u8; COPY_MAX];
+        let raw_env = env.get_raw();
+        let get_region = jni_function(
+            // SAFETY: `raw_env` is this thread's JNIEnv, its table the JVM's.
+            unsafe { (**raw_env).GetByteArrayRegion },
+            "GetByteArrayRegion",
+        )?;
+        // SAFETY: `array` is a live, non-null byte[] of `total` bytes and
+        // `range` lies inside it (checked above), so the call cannot throw;
+        // it writes `range.len()` bytes to `copy`, which has room for them.
+        unsafe { get_region(raw_env, array.as_raw(), off, len, copy.as_mut_ptr().cast()) };
+        return Ok(f(&copy[..range.len()]));
+    }
     let pinned = pin_bytes(env, array, total)?;
     Ok(f(&pinned.as_slice()[range]))
 }
@@ -227,9 +260,16 @@ pub(crate) fn write_out(env: &JNIEnv<'_>, out: &JByteArray<'_>, bytes: &[u8]) ->
     if total != bytes.len() {
         return argument(format!("output: {total} bytes, expected {}", bytes.len()));
     }
-    // SAFETY: i8 and u8 have the same size and alignment; JNI takes jbyte.
-    let signed = unsafe { core::slice::from_raw_parts(bytes.as_ptr().cast::<i8>(), bytes.len()) };
-    env.set_byte_array_region(out, 0, signed)?;
+    let raw_env = env.get_raw();
+    let set_region = jni_function(
+        // SAFETY: `raw_env` is this thread's JNIEnv, its table the JVM's.
+        unsafe { (**raw_env).SetByteArrayRegion },
+        "SetByteArrayRegion",
+    )?;
+    // SAFETY: `out` is a live, non-null byte[] of exactly `bytes.len()`
+    // bytes (checked above), so the call cannot throw; it reads
+    // `bytes.len()` bytes from `bytes`.
+    unsafe { set_region(raw_env, out.as_raw(), 0, bytes.len() as jint, bytes.as_ptr().cast()) };
     Ok(())
 }
 
@@ -256,4 +296,59 @@ pub(crate) fn split<'v>(values: &'v [u8], offsets: &[i32]) -> Result<Vec<&'v [u8
         start = end;
     }
     Ok(slices)
+}
+
+/// A native state Java holds as a `long`: a hasher, boxed.
+pub(crate) trait State: Sized {
+    fn update(&mut self, input: &[u8]);
+
+    fn into_handle(self) -> jni::sys::jlong {
+        Box::into_raw(Box::new(self)) as jni::sys::jlong
+    }
+
+    /// The state behind a handle, or an error for the handle 0 of a closed
+    /// hasher.
+    fn from_handle<'h>(handle: jni::sys::jlong) -> Result<&'h mut Self> {
+        if handle == 0 {
+            return Err(Error::Closed);
+        }
+        // SAFETY: Java passes only handles from `into_handle` of this type
+        // (each Java class calls the native methods of its own type) that
+        // have not been freed, one call at a time: every use holds the
+        // owner's lock, under which `free` zeroes the Java copy first.
+        Ok(unsafe { &mut *(handle as *mut Self) })
+    }
+
+    /// Frees the state behind a handle; 0 (closed) does nothing.
+    fn free(handle: jni::sys::jlong) {
+        if handle != 0 {
+            // SAFETY: a handle from `into_handle` of this type, freed once
+            // (as in `from_handle`).
+            drop(unsafe { Box::from_raw(handle as *mut Self) });
+        }
+    }
+}
+
+/// `update` of the state behind `handle` with bytes of a `byte[]`.
+pub(crate) fn update_from_bytes<S: State>(
+    env: &JNIEnv<'_>,
+    handle: jni::sys::jlong,
+    input: &JByteArray<'_>,
+    off: jint,
+    len: jint,
+) -> Result<()> {
+    let state = S::from_handle(handle)?;
+    with_bytes(env, input, off, len, |input| state.update(input))
+}
+
+/// `update` of the state behind `handle` with bytes of a direct buffer.
+pub(crate) fn update_from_direct<S: State>(
+    env: &JNIEnv<'_>,
+    handle: jni::sys::jlong,
+    input: &JByteBuffer<'_>,
+    pos: jint,
+    len: jint,
+) -> Result<()> {
+    let state = S::from_handle(handle)?;
+    with_direct(env, input, pos, len, |input| state.update(input))
 }

@@ -3,8 +3,8 @@
 //! streaming state behind a handle, and batches.
 
 use crate::boundary::{
-    argument, array_len, direct_bytes, pin_bytes, pin_bytes_out, pin_ints, pin_longs_out, run, split, with_bytes,
-    with_direct, write_out, Error, Result,
+    argument, array_len, direct_bytes, pin_bytes, pin_bytes_out, pin_ints, pin_longs_out, run, split,
+    update_from_bytes, update_from_direct, with_bytes, with_direct, write_out, Error, Result, State,
 };
 use chunkhash::{Algorithm, StreamingHasher};
 use jni::objects::{JByteArray, JByteBuffer, JClass, JIntArray, JLongArray, JObjectArray, JString};
@@ -257,22 +257,17 @@ pub extern "system" fn Java_io_chunkhash_Native_digestManyDirect<'l>(
     })
 }
 
-/// The streaming state behind a handle from `streamNew`, or an error for
-/// the handle 0 of a closed hasher.
-fn stream<'h>(handle: jlong) -> Result<&'h mut StreamingHasher> {
-    if handle == 0 {
-        return Err(Error::Closed);
+impl State for StreamingHasher {
+    fn update(&mut self, input: &[u8]) {
+        StreamingHasher::update(self, input);
     }
-    // SAFETY: Java passes only handles from `streamNew` that `streamFree`
-    // has not freed, one call at a time (the Java class's lock).
-    Ok(unsafe { &mut *(handle as *mut StreamingHasher) })
 }
 
 #[no_mangle]
 pub extern "system" fn Java_io_chunkhash_Native_streamNew<'l>(mut env: JNIEnv<'l>, _: JClass<'l>, id: jint) -> jlong {
     run(&mut env, 0, |_| {
         let hasher = StreamingHasher::try_new(algorithm(id)?).map_err(|e| Error::Argument(e.to_string()))?;
-        Ok(Box::into_raw(Box::new(hasher)) as jlong)
+        Ok(hasher.into_handle())
     })
 }
 
@@ -285,12 +280,7 @@ pub extern "system" fn Java_io_chunkhash_Native_streamUpdate<'l>(
     off: jint,
     len: jint,
 ) {
-    run(&mut env, (), |env| {
-        let hasher = stream(handle)?;
-        with_bytes(env, &input, off, len, |input| {
-            hasher.update(input);
-        })
-    })
+    run(&mut env, (), |env| update_from_bytes::<StreamingHasher>(env, handle, &input, off, len))
 }
 
 #[no_mangle]
@@ -302,12 +292,7 @@ pub extern "system" fn Java_io_chunkhash_Native_streamUpdateDirect<'l>(
     pos: jint,
     len: jint,
 ) {
-    run(&mut env, (), |env| {
-        let hasher = stream(handle)?;
-        with_direct(env, &input, pos, len, |input| {
-            hasher.update(input);
-        })
-    })
+    run(&mut env, (), |env| update_from_direct::<StreamingHasher>(env, handle, &input, pos, len))
 }
 
 #[no_mangle]
@@ -318,7 +303,7 @@ pub extern "system" fn Java_io_chunkhash_Native_streamDigest<'l>(
     out: JByteArray<'l>,
 ) {
     run(&mut env, (), |env| {
-        let digest = stream(handle)?.finalize();
+        let digest = StreamingHasher::from_handle(handle)?.finalize();
         write_out(env, &out, digest.as_bytes())
     })
 }
@@ -329,13 +314,13 @@ pub extern "system" fn Java_io_chunkhash_Native_streamValue<'l>(
     _: JClass<'l>,
     handle: jlong,
 ) -> jlong {
-    run(&mut env, 0, |_| digest_value(stream(handle)?.finalize().as_bytes()))
+    run(&mut env, 0, |_| digest_value(StreamingHasher::from_handle(handle)?.finalize().as_bytes()))
 }
 
 #[no_mangle]
 pub extern "system" fn Java_io_chunkhash_Native_streamReset<'l>(mut env: JNIEnv<'l>, _: JClass<'l>, handle: jlong) {
     run(&mut env, (), |_| {
-        stream(handle)?.reset();
+        StreamingHasher::from_handle(handle)?.reset();
         Ok(())
     })
 }
@@ -343,11 +328,7 @@ pub extern "system" fn Java_io_chunkhash_Native_streamReset<'l>(mut env: JNIEnv<
 #[no_mangle]
 pub extern "system" fn Java_io_chunkhash_Native_streamFree<'l>(mut env: JNIEnv<'l>, _: JClass<'l>, handle: jlong) {
     run(&mut env, (), |_| {
-        if handle != 0 {
-            // SAFETY: a handle from `streamNew`, freed once: Java zeroes its
-            // copy under the hasher's lock before calling.
-            drop(unsafe { Box::from_raw(handle as *mut StreamingHasher) });
-        }
+        StreamingHasher::free(handle);
         Ok(())
     })
 }
