@@ -352,3 +352,11 @@ pub(crate) fn update_from_direct<S: State>(
     let state = S::from_handle(handle)?;
     with_direct(env, input, pos, len, |input| state.update(input))
 }
+
+/// Panics inside `run`, so that a test can check that a panic becomes an
+/// `IllegalStateException` and the JVM goes on (no entry point panics on
+/// purpose, so this is the only way to reach that path).
+#[no_mangle]
+pub extern "system" fn Java_io_chunkhash_Native_panicForTests<'l>(mut env: JNIEnv<'l>, _: jni::objects::JClass<'l>) {
+    run(&mut env, (), |_| -> Result<()> { panic!("a panic on purpose, for the boundary test") })
+}

@@ -75,4 +75,7 @@ final class Native {
     static native void streamReset(long handle);
 
     static native void streamFree(long handle);
+
+    /** Panics on the native side, caught there: for the test of that path only. */
+    static native void panicForTests();
 }

@@ -155,6 +155,12 @@ class BadInputTest {
     }
 
     @Test
+    void aRustPanicBecomesAnException() {
+        throwsWith(IllegalStateException.class, "chunkhash: internal error (a bug in chunkhash)", Native::panicForTests);
+        assertEquals(32, Blake3.hash(VALUES).length, "the library goes on working");
+    }
+
+    @Test
     void closedHashers() {
         Blake3.Hasher h = new Blake3.Hasher();
         h.close();
