@@ -48,7 +48,7 @@ public enum Algorithm {
         return digestLength;
     }
 
-    /** Whether {@link #getValue} style 64-bit values exist: digests of at most 8 bytes. */
+    /** Whether the digest fits in a long ({@link Checksums#value}, {@link StreamingChecksum#getValue}): 8 bytes or fewer. */
     public boolean hasValue() {
         return digestLength <= 8;
     }

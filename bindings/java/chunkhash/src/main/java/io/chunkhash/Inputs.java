@@ -25,7 +25,11 @@ final class Inputs {
         return copy;
     }
 
-    /** Checks {@code offsets}: n + 1 entries, ascending, inside {@code values}; returns n. */
+    /**
+     * Checks that {@code values} and {@code offsets} are there and that offsets has
+     * its n + 1 entries; returns n. That they ascend and stay inside values is
+     * checked natively, in the one pass that also splits the values.
+     */
     static int checkOffsets(byte[] values, int[] offsets) {
         nonNull(values, "values");
         Objects.requireNonNull(offsets, "offsets is null");
