@@ -22,13 +22,13 @@ export CHUNKHASH_PEER_OPENSSL ?= $(or $(shell command -v openssl 2>/dev/null),/u
 # on past a failure) and prints one table at the end: every part, and every
 # target and backend of the matrix, Miri and fuzz parts, with its tests.
 TEST_PARTS = lint pydeps peers test-rust test-features test-c check-golden test-matrix test-miri test-fuzz \
-	test-js test-python
+	test-js test-python test-java
 # Seconds each fuzz target runs in `make fuzz` (make test runs a fixed
 # number of runs from a fixed seed instead: see scripts/test/fuzz.sh).
 FUZZ_SECONDS ?= 600
 
 .PHONY: run test test-quick test-rust test-c test-features check-golden test-matrix test-crc-backends test-miri test-fuzz fuzz \
-	lint pydeps peers install js test-js python-venv python-wheel test-python xxhash-c bench-xxh3
+	lint pydeps peers install js test-js python-venv python-wheel test-python test-java java-bench xxhash-c bench-xxh3
 
 # The main job: `chunkhash bench` with its defaults (every algorithm, 64 B to
 # 1 MiB); needs no input and ends well under a minute.
@@ -176,3 +176,34 @@ test-js: js
 	cd bindings/js && npm ci --no-audit --no-fund
 	@command -v chromium >/dev/null || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
 	cd bindings/js && node --test tests/
+
+# The Java library and the Spark SQL functions (bindings/java): the JNI
+# library built by cargo (release profile), then Maven's tests (JUnit 5
+# through Surefire), which pack it into the jar. Maven keeps its downloads
+# in ~/.m2 (Spark's jars, for compiling and testing the Spark module, are
+# most of them). The last line counts the Surefire reports for the table.
+JAVA_REPORTS = bindings/java/chunkhash/target/surefire-reports bindings/java/spark/target/surefire-reports
+test-java:
+	$(CARGO) build --release -p chunkhash-jni
+	rm -rf $(JAVA_REPORTS)
+	cd bindings/java && mvn -B -ntp -q install
+	@cat $(addsuffix /TEST-*.xml,$(JAVA_REPORTS)) | awk -F'"' '/<testsuite /{ for (i = 1; i < NF; i++) { \
+	  if ($$i ~ / tests=$$/) t += $$(i + 1); if ($$i ~ / (failures|errors)=$$/) f += $$(i + 1) } } \
+	  END { printf "java: %d passed, %d failed\n", t - f, f }'
+
+# The Java benchmarks (figures in BENCHMARKS.md, "Java and Spark"): the Java
+# API against Bouncy Castle, Commons Codec, zero-allocation-hashing, lz4-java
+# and the JDK, then Spark local[2] against its own hashes. Needs test-java
+# first (the installed jars). JAVA_BENCH_ARGS: rounds, round ms;
+# SPARK_BENCH_ARGS: rows of 64 B, rows of 1 KiB, rounds.
+JAVA_BENCH_ARGS ?= 7 150
+SPARK_BENCH_ARGS ?= 5000000 1000000 5
+java-bench:
+	$(CARGO) build --release -p chunkhash-jni
+	cd bindings/java && mvn -B -ntp -q test-compile dependency:build-classpath \
+	  -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test
+	cd bindings/java/chunkhash && java -cp target/classes:target/test-classes:$$(cat target/test-classpath.txt) \
+	  io.chunkhash.bench.JavaBench $(JAVA_BENCH_ARGS)
+	cd bindings/java/spark && java $$(sed -n 's/.*<argLine>\(.*\)-Xmx2g<\/argLine>.*/\1/p' pom.xml) -Xmx10g \
+	  -cp target/classes:target/test-classes:$$(cat target/test-classpath.txt) \
+	  io.chunkhash.spark.bench.SparkBench $(SPARK_BENCH_ARGS)
