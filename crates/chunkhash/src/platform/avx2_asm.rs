@@ -612,6 +612,8 @@ struct Scratch8 {
     finished: [[u32; 8]; 8],
     v11: [u32; 8],
     out: [[u8; 32]; 8],
+    /// This step's prefetch offset from a lane's block.
+    prefetch: u64,
 }
 
 /// Runs an 8-lane call: chains of blocks, as `avx512_asm::run16` does for
@@ -656,10 +658,14 @@ unsafe fn run8(params: &LaneParams, scratch: &mut MaybeUninit<Scratch8>) {
             .endm
             // Copies lane `lane`'s block for step rcx into column `lane` of
             // the transposed message at `dst` (rows of 32 bytes), and asks
-            // for its block four steps later.
+            // for the block the step's prefetch offset names (as in
+            // `avx512_asm`'s `PREFETCH_OFFSET`: four blocks on, from step 12
+            // the first blocks of the lane's chunk in the next call, 8 KiB
+            // on).
             .macro SCALAR_LANE lane, dst
                 LANE_POINTER rax, \lane
-                prefetcht0 [rax + 4*64]
+                mov rdx, [rsi + {prefetch}]
+                prefetcht0 [rax + rdx]
                 .irp k, 0, 1, 2, 3, 4, 5, 6, 7
                     mov rdx, [rax + 8*\k]
                     mov [\dst + 64*\k + 4*(\lane)], edx
@@ -715,6 +721,11 @@ unsafe fn run8(params: &LaneParams, scratch: &mut MaybeUninit<Scratch8>) {
             2:
             lea rcx, [r13 + 1]
             shlx r10, rcx, r14
+            mov eax, 4*64
+            mov edx, 8*1024 - 12*64
+            cmp rcx, 12
+            cmovae eax, edx
+            mov [rsi + {prefetch}], rax
             // The fourth row: ymm14 = the lanes ending at this step.
             vmovd xmm14, r13d
             vpbroadcastd ymm14, xmm14
@@ -797,6 +808,7 @@ unsafe fn run8(params: &LaneParams, scratch: &mut MaybeUninit<Scratch8>) {
             counter_high = const offset_of!(LaneParams, counter_high),
             steps = const offset_of!(LaneParams, steps),
             out = const offset_of!(LaneParams, out),
+            prefetch = const offset_of!(Scratch8, prefetch),
             finished = const offset_of!(Scratch8, finished),
             v11 = const offset_of!(Scratch8, v11),
             constants = sym CONSTANTS,

@@ -47,6 +47,8 @@ struct Scratch16 {
     message: [[[u32; 16]; 16]; 2],
     finished: [[u32; 16]; 8],
     out: [[u8; 32]; 16],
+    /// This step's prefetch offset (`PREFETCH_OFFSET`).
+    prefetch: u64,
 }
 
 /// Memory of one 32-lane call: the transposed messages of this step
@@ -55,6 +57,8 @@ struct Scratch16 {
 struct Scratch32 {
     message: [[[u32; 16]; 16]; 4],
     finished: [[[u32; 16]; 8]; 2],
+    /// This step's prefetch offset (`PREFETCH_OFFSET`).
+    prefetch: u64,
 }
 
 /// Qword indices for `vpermi2q` that put two lanes' values side by side
@@ -78,18 +82,33 @@ macro_rules! transposed_macros {
 
         // Copies lane `lane`'s block for step rcx into column `lane` of the
         // transposed message at `dst`, eight bytes at a time, and asks for
-        // its block four steps later (a lane's input is a stream the
+        // the block `PREFETCH_OFFSET` chose (a lane's input is a stream the
         // hardware prefetchers follow poorly among sixteen or thirty-two;
         // a prefetch never faults, wherever it points).
         .macro SCALAR_LANE params, lane, dst
             LANE_POINTER rax, \params, \lane
-            prefetcht0 [rax + 4*64]
+            mov rdx, [rsi + {prefetch}]
+            prefetcht0 [rax + rdx]
             .irp k, 0, 1, 2, 3, 4, 5, 6, 7
                 mov rdx, [rax + 8*\k]
                 mov [\dst + 128*\k + 4*(\lane)], edx
                 shr rdx, 32
                 mov [\dst + 128*\k + 64 + 4*(\lane)], edx
             .endr
+        .endm
+
+        // Where the prefetches of step rcx point, as an offset from a
+        // lane's block: four blocks on; from step 12, when that would be
+        // the next lane's chunk (already read), the block rcx - 12 of the
+        // chunk this lane takes in the next call over consecutive chunks,
+        // `stride` bytes on, so that the next call's first blocks come
+        // from the cache too (measured on inputs beyond the caches).
+        .macro PREFETCH_OFFSET stride
+            mov eax, 4*64
+            mov edx, \stride - 12*64
+            cmp rcx, 12
+            cmovae eax, edx
+            mov [rsi + {prefetch}], rax
         .endm
 
         // The first step's transpose, with vector registers zmm16-31 (free
@@ -329,6 +348,7 @@ macro_rules! purge_transposed_macros {
         r"
         .purgem LANE_POINTER
         .purgem SCALAR_LANE
+        .purgem PREFETCH_OFFSET
         .purgem LOAD_ROW
         .purgem VECTOR_HALF
         .purgem STEP_ROWS
@@ -450,6 +470,7 @@ unsafe fn $name(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
             2:
             lea rcx, [r13 + 1]
             shlx r10, rcx, r14
+            PREFETCH_OFFSET 8*1024*HALVES
             STEP_ROWS ymm, rdi, 0, 8, 9, 10, 11, 12, 13, 14, 15, k1
             .if HALVES == 2
                 STEP_ROWS ymm, rdi, 32, 24, 25, 26, 27, 28, 29, 30, 31, k3
@@ -546,6 +567,7 @@ unsafe fn $name(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
             steps = const offset_of!(LaneParams, steps),
             out = const offset_of!(LaneParams, out),
             finished = const offset_of!(Scratch16, finished),
+            prefetch = const offset_of!(Scratch16, prefetch),
             indices = sym OUT_INDICES,
             in("rdi") params,
             in("rsi") scratch.as_mut_ptr(),
@@ -640,6 +662,7 @@ unsafe fn run32(first: &LaneParams, second: &LaneParams, scratch: &mut MaybeUnin
             2:
             lea rcx, [r13 + 1]
             shlx r10, rcx, r14
+            PREFETCH_OFFSET 32*1024
             STEP_ROWS zmm, rdi, 0, 8, 9, 10, 11, 12, 13, 14, 15, k1
             STEP_ROWS zmm, r15, 0, 24, 25, 26, 27, 28, 29, 30, 31, k3
             .set lanes_copied, 0
@@ -742,6 +765,7 @@ unsafe fn run32(first: &LaneParams, second: &LaneParams, scratch: &mut MaybeUnin
             steps = const offset_of!(LaneParams, steps),
             out = const offset_of!(LaneParams, out),
             finished = const offset_of!(Scratch32, finished),
+            prefetch = const offset_of!(Scratch32, prefetch),
             indices = sym OUT_INDICES,
             in("rdi") first,
             in("r15") second,
