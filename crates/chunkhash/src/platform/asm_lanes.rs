@@ -508,3 +508,35 @@ macro_rules! transposed_entry_points {
     };
 }
 pub(super) use transposed_entry_points;
+
+/// `asm!` with `nostack` that also declares every vector register changed:
+/// for the kernels that use them all (zmm0-31 with AVX-512, ymm0-15 with
+/// AVX2), so the long list is written once. The operands given end with a
+/// comma.
+macro_rules! asm_all_vectors {
+    (zmm: $($operands:tt)*) => {
+        core::arch::asm!(
+            $($operands)*
+            out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
+            out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
+            out("zmm8") _, out("zmm9") _, out("zmm10") _, out("zmm11") _,
+            out("zmm12") _, out("zmm13") _, out("zmm14") _, out("zmm15") _,
+            out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _,
+            out("zmm20") _, out("zmm21") _, out("zmm22") _, out("zmm23") _,
+            out("zmm24") _, out("zmm25") _, out("zmm26") _, out("zmm27") _,
+            out("zmm28") _, out("zmm29") _, out("zmm30") _, out("zmm31") _,
+            options(nostack),
+        )
+    };
+    (ymm: $($operands:tt)*) => {
+        core::arch::asm!(
+            $($operands)*
+            out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
+            out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
+            out("ymm8") _, out("ymm9") _, out("ymm10") _, out("ymm11") _,
+            out("ymm12") _, out("ymm13") _, out("ymm14") _, out("ymm15") _,
+            options(nostack),
+        )
+    };
+}
+pub(super) use asm_all_vectors;

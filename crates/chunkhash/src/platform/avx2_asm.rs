@@ -14,7 +14,7 @@
 //!   the blocks transposed in registers (`parents8`), one or two in the
 //!   row form (`compress_two`).
 
-use super::asm_lanes::{len_flags, row_output, LaneParams, PaddedBlocks, RowParams, RowScratch};
+use super::asm_lanes::{asm_all_vectors, len_flags, row_output, LaneParams, PaddedBlocks, RowParams, RowScratch};
 use super::job::LaneJob;
 use super::spec::{CvBytes, CvWords, BLOCK_LEN, CHUNK_LEN, IV};
 use core::arch::asm;
@@ -249,7 +249,7 @@ unsafe fn compress_two(key: *const u32, block0: *const u8, block1: *const u8, ro
     // memory and `CONSTANTS`, writes only `out0` and `out1`, and declares
     // every register it changes.
     unsafe {
-        asm!(
+        asm_all_vectors!(ymm:
             avx2_row_macros!(),
             r"
             .macro ROUND cx, cy, dx, dy, ncx, ncy, ndx, ndy, next
@@ -305,11 +305,6 @@ unsafe fn compress_two(key: *const u32, block0: *const u8, block1: *const u8, ro
             in("r9") out0,
             in("r10") out1,
             out("r8") _,
-            out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
-            out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
-            out("ymm8") _, out("ymm9") _, out("ymm10") _, out("ymm11") _,
-            out("ymm12") _, out("ymm13") _, out("ymm14") _, out("ymm15") _,
-            options(nostack),
         );
     }
 }
@@ -347,7 +342,7 @@ unsafe fn run_rows2(params: &RowParams, out: &mut [CvBytes]) {
     // `scratch`, the key, the blocks and `CONSTANTS`, and declares every
     // register it changes.
     unsafe {
-        asm!(
+        asm_all_vectors!(ymm:
             avx2_row_macros!(),
             avx2_row_params_macros!(),
             r"
@@ -453,11 +448,6 @@ unsafe fn run_rows2(params: &RowParams, out: &mut [CvBytes]) {
             in("rsi") scratch.as_mut_ptr(),
             out("rax") _, out("rcx") _, out("rdx") _,
             out("r8") _, out("r10") _, out("r11") _, out("r12") _, out("r13") _,
-            out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
-            out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
-            out("ymm8") _, out("ymm9") _, out("ymm10") _, out("ymm11") _,
-            out("ymm12") _, out("ymm13") _, out("ymm14") _, out("ymm15") _,
-            options(nostack),
         );
     }
     // SAFETY: every chain of `jobs` has a last block at some step, where
@@ -641,7 +631,7 @@ unsafe fn run8(params: &LaneParams, scratch: &mut MaybeUninit<Scratch8>) {
     // `scratch` only, reads `params`, `scratch`, the blocks and
     // `CONSTANTS`, and declares every register it changes.
     unsafe {
-        asm!(
+        asm_all_vectors!(ymm:
             avx2_lane_macros!(),
             // Registers: ymm0-15 the state; rdi the parameters, rsi the
             // scratch memory, r8 this step's message, r9 the next step's,
@@ -819,11 +809,6 @@ unsafe fn run8(params: &LaneParams, scratch: &mut MaybeUninit<Scratch8>) {
             out("rax") _, out("rcx") _, out("rdx") _,
             out("r8") _, out("r9") _, out("r10") _, out("r11") _,
             out("r12") _, out("r13") _, out("r14") _, out("r15") _,
-            out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
-            out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
-            out("ymm8") _, out("ymm9") _, out("ymm10") _, out("ymm11") _,
-            out("ymm12") _, out("ymm13") _, out("ymm14") _, out("ymm15") _,
-            options(nostack),
         );
     }
 }
@@ -866,7 +851,7 @@ unsafe fn parents8(key: *const u32, flags: u8, blocks: *const u8, count: usize, 
     // `count` blocks, `scratch` and `CONSTANTS`, writes `scratch` and
     // `out`, and declares every register it changes.
     unsafe {
-        asm!(
+        asm_all_vectors!(ymm:
             avx2_lane_macros!(),
             r"
             .macro NEXT_LANE
@@ -942,11 +927,6 @@ unsafe fn parents8(key: *const u32, flags: u8, blocks: *const u8, count: usize, 
             in("rcx") out,
             in("r10d") flags as u32,
             out("rax") _, out("r8") _,
-            out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
-            out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
-            out("ymm8") _, out("ymm9") _, out("ymm10") _, out("ymm11") _,
-            out("ymm12") _, out("ymm13") _, out("ymm14") _, out("ymm15") _,
-            options(nostack),
         );
     }
 }
@@ -1085,7 +1065,7 @@ unsafe fn run_rows4(params: &RowParams, out: &mut [CvBytes]) {
     // reads only `params`, `scratch`, the key, the blocks and `CONSTANTS`,
     // and declares every register it changes.
     unsafe {
-        asm!(
+        asm_all_vectors!(ymm:
             avx2_row_macros!(),
             avx2_row_params_macros!(),
             r"
@@ -1338,11 +1318,6 @@ unsafe fn run_rows4(params: &RowParams, out: &mut [CvBytes]) {
             in("rsi") scratch.as_mut_ptr(),
             out("rax") _, out("rcx") _, out("rdx") _, out("r8") _, out("r9") _,
             out("r10") _, out("r11") _, out("r12") _, out("r13") _, out("r14") _,
-            out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
-            out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
-            out("ymm8") _, out("ymm9") _, out("ymm10") _, out("ymm11") _,
-            out("ymm12") _, out("ymm13") _, out("ymm14") _, out("ymm15") _,
-            options(nostack),
         );
     }
     // SAFETY: every chain has a last block at some step, where the block

@@ -30,8 +30,8 @@
 //! Assembler macros (`.macro`) spell out the rounds; every asm block
 //! removes them again (`.purgem`), so a block may be emitted twice.
 
+use super::asm_lanes::{asm_all_vectors, LaneParams, PaddedBlocks};
 use super::asm_lanes::{len_flags, row_output, RowParams, RowScratch, ROW_CHAINS};
-use super::asm_lanes::{LaneParams, PaddedBlocks};
 use super::job::LaneJob;
 use super::spec::{CvBytes, CvWords, BLOCK_LEN, CHUNK_LEN, IV};
 use core::arch::asm;
@@ -394,7 +394,7 @@ unsafe fn $name(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
     // `scratch` only, reads `params`, `scratch`, the blocks and
     // `OUT_INDICES`, and declares every register it changes.
     unsafe {
-        asm!(
+        asm_all_vectors!(zmm:
             transposed_macros!(),
             lane_math_macros!(),
             // Registers: lanes 0-7 in ymm0-15 and lanes 8-15 in ymm16-31,
@@ -575,15 +575,6 @@ unsafe fn $name(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
             out("r8") _, out("r9") _, out("r10") _, out("r11") _,
             out("r12") _, out("r13") _, out("r14") _, out("r15") _,
             out("k1") _, out("k2") _, out("k3") _,
-            out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
-            out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
-            out("zmm8") _, out("zmm9") _, out("zmm10") _, out("zmm11") _,
-            out("zmm12") _, out("zmm13") _, out("zmm14") _, out("zmm15") _,
-            out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _,
-            out("zmm20") _, out("zmm21") _, out("zmm22") _, out("zmm23") _,
-            out("zmm24") _, out("zmm25") _, out("zmm26") _, out("zmm27") _,
-            out("zmm28") _, out("zmm29") _, out("zmm30") _, out("zmm31") _,
-            options(nostack),
         );
     }
 }
@@ -606,7 +597,7 @@ unsafe fn run32(first: &LaneParams, second: &LaneParams, scratch: &mut MaybeUnin
     // `scratch` only, reads the parameters, `scratch`, the blocks and
     // `OUT_INDICES`, and declares every register it changes.
     unsafe {
-        asm!(
+        asm_all_vectors!(zmm:
             transposed_macros!(),
             lane_math_macros!(),
             // Registers: zmm0-15 the first set's state, zmm16-31 the
@@ -774,15 +765,6 @@ unsafe fn run32(first: &LaneParams, second: &LaneParams, scratch: &mut MaybeUnin
             out("r8") _, out("r9") _, out("r10") _, out("r11") _,
             out("r12") _, out("r13") _, out("r14") _,
             out("k1") _, out("k2") _, out("k3") _,
-            out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
-            out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
-            out("zmm8") _, out("zmm9") _, out("zmm10") _, out("zmm11") _,
-            out("zmm12") _, out("zmm13") _, out("zmm14") _, out("zmm15") _,
-            out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _,
-            out("zmm20") _, out("zmm21") _, out("zmm22") _, out("zmm23") _,
-            out("zmm24") _, out("zmm25") _, out("zmm26") _, out("zmm27") _,
-            out("zmm28") _, out("zmm29") _, out("zmm30") _, out("zmm31") _,
-            options(nostack),
         );
     }
 }
@@ -1155,6 +1137,31 @@ pub(super) unsafe fn hash_chunk_rows(
     count
 }
 
+/// `asm!` for the row-form kernels of `run_rows`: the operands given (a
+/// trailing comma), the `RowParams` and `RowScratch` field offsets their
+/// templates name, and every vector register declared changed.
+macro_rules! rows_asm {
+    ($($operands:tt)*) => {
+        asm_all_vectors!(zmm:
+            $($operands)*
+            base = const offset_of!(RowParams, base),
+            whole = const offset_of!(RowParams, whole),
+            pad = const offset_of!(RowParams, pad),
+            key = const offset_of!(RowParams, key),
+            counter = const offset_of!(RowParams, counter),
+            first = const offset_of!(RowParams, first),
+            middle = const offset_of!(RowParams, middle),
+            last = const offset_of!(RowParams, last),
+            last_block = const offset_of!(RowParams, last_block),
+            steps = const offset_of!(RowParams, steps),
+            rows = const offset_of!(RowScratch, rows),
+            out = const offset_of!(RowScratch, out),
+            constants = sym ROW_CONSTANTS,
+            iv = const offset_of!(RowConstants, iv),
+        )
+    };
+}
+
 /// Runs a row-form call over the chains of `params`, whose number is
 /// `out.len()`, and writes their values to `out`.
 ///
@@ -1174,7 +1181,7 @@ unsafe fn run_rows(params: &RowParams, out: &mut [CvBytes]) {
         // blocks and `ROW_CONSTANTS`, and declares every register it
         // changes.
         unsafe {
-            asm!(
+            rows_asm!(
                 row_macros!(),
                 row_pointer_macro!(),
                 r"
@@ -1236,38 +1243,17 @@ unsafe fn run_rows(params: &RowParams, out: &mut [CvBytes]) {
                 ",
                 purge_row_macros!(),
                 purge_row_pointer_macro!(),
-                base = const offset_of!(RowParams, base),
-                whole = const offset_of!(RowParams, whole),
-                pad = const offset_of!(RowParams, pad),
-                key = const offset_of!(RowParams, key),
-                counter = const offset_of!(RowParams, counter),
-                first = const offset_of!(RowParams, first),
-                middle = const offset_of!(RowParams, middle),
-                last = const offset_of!(RowParams, last),
-                last_block = const offset_of!(RowParams, last_block),
-                steps = const offset_of!(RowParams, steps),
-                rows = const offset_of!(RowScratch, rows),
-                out = const offset_of!(RowScratch, out),
-                constants = sym ROW_CONSTANTS,
-                iv = const offset_of!(RowConstants, iv),
                 in("rdi") params,
                 in("rsi") scratch.as_mut_ptr(),
                 out("rax") _, out("rcx") _, out("rdx") _,
                 out("r8") _, out("r10") _, out("r11") _, out("r12") _, out("r13") _,
                 out("k1") _, out("k2") _, out("k3") _,
-                out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
-                out("zmm8") _, out("zmm9") _, out("zmm10") _, out("zmm11") _,
-                out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _,
-                out("zmm20") _, out("zmm21") _, out("zmm22") _, out("zmm23") _,
-                out("zmm24") _, out("zmm25") _, out("zmm26") _,
-                out("zmm28") _, out("zmm29") _, out("zmm30") _,
-                options(nostack),
             );
         }
     } else {
         // SAFETY: as above.
         unsafe {
-            asm!(
+            rows_asm!(
                 row_macros!(),
                 row_pointer_macro!(),
                 r"
@@ -1346,34 +1332,11 @@ unsafe fn run_rows(params: &RowParams, out: &mut [CvBytes]) {
                 ",
                 purge_row_macros!(),
                 purge_row_pointer_macro!(),
-                base = const offset_of!(RowParams, base),
-                whole = const offset_of!(RowParams, whole),
-                pad = const offset_of!(RowParams, pad),
-                key = const offset_of!(RowParams, key),
-                counter = const offset_of!(RowParams, counter),
-                first = const offset_of!(RowParams, first),
-                middle = const offset_of!(RowParams, middle),
-                last = const offset_of!(RowParams, last),
-                last_block = const offset_of!(RowParams, last_block),
-                steps = const offset_of!(RowParams, steps),
-                rows = const offset_of!(RowScratch, rows),
-                out = const offset_of!(RowScratch, out),
-                constants = sym ROW_CONSTANTS,
-                iv = const offset_of!(RowConstants, iv),
                 in("rdi") params,
                 in("rsi") scratch.as_mut_ptr(),
                 out("rax") _, out("rcx") _, out("rdx") _,
                 out("r8") _, out("r10") _, out("r11") _, out("r12") _, out("r13") _,
                 out("k1") _, out("k2") _, out("k3") _, out("k4") _,
-                out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
-                out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
-                out("zmm8") _, out("zmm9") _, out("zmm10") _, out("zmm11") _,
-                out("zmm12") _, out("zmm13") _, out("zmm14") _, out("zmm15") _,
-                out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _,
-                out("zmm20") _, out("zmm21") _, out("zmm22") _, out("zmm23") _,
-                out("zmm24") _, out("zmm25") _, out("zmm26") _, out("zmm27") _,
-                out("zmm28") _, out("zmm29") _, out("zmm30") _, out("zmm31") _,
-                options(nostack),
             );
         }
     }
@@ -1705,7 +1668,7 @@ unsafe fn parents16(key: *const u32, flags: u8, blocks: *const u8, count: usize,
     // `count` blocks and the constants, writes `out`, and declares every
     // register it changes.
     unsafe {
-        asm!(
+        asm_all_vectors!(zmm:
             lane_math_macros!(),
             parent_round_macros!("zmm"),
             r"
@@ -1832,15 +1795,6 @@ unsafe fn parents16(key: *const u32, flags: u8, blocks: *const u8, count: usize,
             in("rcx") out,
             in("r8d") flags as u32,
             out("rax") _,
-            out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
-            out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
-            out("zmm8") _, out("zmm9") _, out("zmm10") _, out("zmm11") _,
-            out("zmm12") _, out("zmm13") _, out("zmm14") _, out("zmm15") _,
-            out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _,
-            out("zmm20") _, out("zmm21") _, out("zmm22") _, out("zmm23") _,
-            out("zmm24") _, out("zmm25") _, out("zmm26") _, out("zmm27") _,
-            out("zmm28") _, out("zmm29") _, out("zmm30") _, out("zmm31") _,
-            options(nostack),
         );
     }
 }
@@ -1858,7 +1812,7 @@ unsafe fn parents8(key: *const u32, flags: u8, blocks: *const u8, count: usize, 
     let last = blocks.wrapping_add(64 * (count - 1));
     // SAFETY: as `parents16`.
     unsafe {
-        asm!(
+        asm_all_vectors!(zmm:
             lane_math_macros!(),
             parent_round_macros!("ymm"),
             r"
@@ -1961,15 +1915,6 @@ unsafe fn parents8(key: *const u32, flags: u8, blocks: *const u8, count: usize, 
             in("rcx") out,
             in("r8d") flags as u32,
             out("rax") _,
-            out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
-            out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
-            out("zmm8") _, out("zmm9") _, out("zmm10") _, out("zmm11") _,
-            out("zmm12") _, out("zmm13") _, out("zmm14") _, out("zmm15") _,
-            out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _,
-            out("zmm20") _, out("zmm21") _, out("zmm22") _, out("zmm23") _,
-            out("zmm24") _, out("zmm25") _, out("zmm26") _, out("zmm27") _,
-            out("zmm28") _, out("zmm29") _, out("zmm30") _, out("zmm31") _,
-            options(nostack),
         );
     }
 }
