@@ -179,6 +179,16 @@ impl LaneParams {
     }
 }
 
+/// Three consecutive chunks whose third is at most `short_len` bytes, as
+/// the two whole chunks and the third: the row kernels then hash the two
+/// in one row set and the third alone, which costs less than the
+/// interleaved two-set form for three chains when the third has few
+/// blocks (measured in BENCHMARKS.md). `None` for any other input.
+pub(super) fn short_third_chunk(input: &[u8], short_len: usize) -> Option<(&[u8], &[u8])> {
+    let third = input.len().checked_sub(2 * CHUNK_LEN)?;
+    (1..=short_len).contains(&third).then(|| input.split_at(2 * CHUNK_LEN))
+}
+
 /// The parameters of a row-form kernel call: up to four chains, each
 /// compressed as four row vectors (spec section 2.2's state matrix, one
 /// 128-bit lane per chain). Every field is a 64-bit word: the kernels build
