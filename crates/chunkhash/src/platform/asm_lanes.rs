@@ -550,3 +550,25 @@ macro_rules! asm_all_vectors {
     };
 }
 pub(super) use asm_all_vectors;
+
+/// `asm_all_vectors!` for a row-form kernel over a [`RowParams`]: adds the
+/// operands its templates name for the parameters' fields (`base` to
+/// `steps`), written once for both instruction sets.
+macro_rules! row_params_asm {
+    ($width:ident: $($operands:tt)*) => {
+        $crate::platform::asm_lanes::asm_all_vectors!($width:
+            $($operands)*
+            base = const core::mem::offset_of!($crate::platform::asm_lanes::RowParams, base),
+            whole = const core::mem::offset_of!($crate::platform::asm_lanes::RowParams, whole),
+            pad = const core::mem::offset_of!($crate::platform::asm_lanes::RowParams, pad),
+            key = const core::mem::offset_of!($crate::platform::asm_lanes::RowParams, key),
+            counter = const core::mem::offset_of!($crate::platform::asm_lanes::RowParams, counter),
+            first = const core::mem::offset_of!($crate::platform::asm_lanes::RowParams, first),
+            middle = const core::mem::offset_of!($crate::platform::asm_lanes::RowParams, middle),
+            last = const core::mem::offset_of!($crate::platform::asm_lanes::RowParams, last),
+            last_block = const core::mem::offset_of!($crate::platform::asm_lanes::RowParams, last_block),
+            steps = const core::mem::offset_of!($crate::platform::asm_lanes::RowParams, steps),
+        )
+    };
+}
+pub(super) use row_params_asm;

@@ -15,7 +15,8 @@
 //!   row form (`compress_two`).
 
 use super::asm_lanes::{
-    asm_all_vectors, len_flags, row_output, short_third_chunk, LaneParams, PaddedBlocks, RowParams, RowScratch,
+    asm_all_vectors, len_flags, row_output, row_params_asm, short_third_chunk, LaneParams, PaddedBlocks, RowParams,
+    RowScratch,
 };
 use super::job::LaneJob;
 use super::spec::{CvBytes, CvWords, BLOCK_LEN, CHUNK_LEN, IV};
@@ -344,7 +345,7 @@ unsafe fn run_rows2(params: &RowParams, out: &mut [CvBytes]) {
     // `scratch`, the key, the blocks and `CONSTANTS`, and declares every
     // register it changes.
     unsafe {
-        asm_all_vectors!(ymm:
+        row_params_asm!(ymm:
             avx2_row_macros!(),
             avx2_row_params_macros!(),
             r"
@@ -432,18 +433,8 @@ unsafe fn run_rows2(params: &RowParams, out: &mut [CvBytes]) {
             .purgem ROUND
             ",
             purge_avx2_row_macros!(),
-            base = const offset_of!(RowParams, base),
-            whole = const offset_of!(RowParams, whole),
-            pad = const offset_of!(RowParams, pad),
-            key = const offset_of!(RowParams, key),
-            counter = const offset_of!(RowParams, counter),
-            first = const offset_of!(RowParams, first),
-            middle = const offset_of!(RowParams, middle),
-            last = const offset_of!(RowParams, last),
-            last_block = const offset_of!(RowParams, last_block),
             rows = const offset_of!(RowScratch, rows),
             out = const offset_of!(RowScratch, out),
-            steps = const offset_of!(RowParams, steps),
             constants = sym CONSTANTS,
             iv = const offset_of!(Constants, iv),
             in("rdi") params,
@@ -1081,7 +1072,7 @@ unsafe fn run_rows4(params: &RowParams, out: &mut [CvBytes]) {
     // reads only `params`, `scratch`, the key, the blocks and `CONSTANTS`,
     // and declares every register it changes.
     unsafe {
-        asm_all_vectors!(ymm:
+        row_params_asm!(ymm:
             avx2_row_macros!(),
             avx2_row_params_macros!(),
             r"
@@ -1316,16 +1307,6 @@ unsafe fn run_rows4(params: &RowParams, out: &mut [CvBytes]) {
             .purgem LAST_ROW
             ",
             purge_avx2_row_macros!(),
-            base = const offset_of!(RowParams, base),
-            whole = const offset_of!(RowParams, whole),
-            pad = const offset_of!(RowParams, pad),
-            key = const offset_of!(RowParams, key),
-            counter = const offset_of!(RowParams, counter),
-            first = const offset_of!(RowParams, first),
-            middle = const offset_of!(RowParams, middle),
-            last = const offset_of!(RowParams, last),
-            last_block = const offset_of!(RowParams, last_block),
-            steps = const offset_of!(RowParams, steps),
             rows = const offset_of!(RowScratch4, rows) + offset_of!(RowScratch, rows),
             out = const offset_of!(RowScratch4, rows) + offset_of!(RowScratch, out),
             constants = sym CONSTANTS,

@@ -30,7 +30,7 @@
 //! Assembler macros (`.macro`) spell out the rounds; every asm block
 //! removes them again (`.purgem`), so a block may be emitted twice.
 
-use super::asm_lanes::{asm_all_vectors, short_third_chunk, LaneParams, PaddedBlocks};
+use super::asm_lanes::{asm_all_vectors, row_params_asm, short_third_chunk, LaneParams, PaddedBlocks};
 use super::asm_lanes::{len_flags, row_output, RowParams, RowScratch, ROW_CHAINS};
 use super::job::LaneJob;
 use super::spec::{CvBytes, CvWords, BLOCK_LEN, CHUNK_LEN, IV};
@@ -1152,22 +1152,12 @@ pub(super) unsafe fn hash_chunk_rows(
 }
 
 /// `asm!` for the row-form kernels of `run_rows`: the operands given (a
-/// trailing comma), the `RowParams` and `RowScratch` field offsets their
-/// templates name, and every vector register declared changed.
+/// trailing comma), the `RowScratch` field offsets and constants their
+/// templates name, and what `row_params_asm!` adds.
 macro_rules! rows_asm {
     ($($operands:tt)*) => {
-        asm_all_vectors!(zmm:
+        row_params_asm!(zmm:
             $($operands)*
-            base = const offset_of!(RowParams, base),
-            whole = const offset_of!(RowParams, whole),
-            pad = const offset_of!(RowParams, pad),
-            key = const offset_of!(RowParams, key),
-            counter = const offset_of!(RowParams, counter),
-            first = const offset_of!(RowParams, first),
-            middle = const offset_of!(RowParams, middle),
-            last = const offset_of!(RowParams, last),
-            last_block = const offset_of!(RowParams, last_block),
-            steps = const offset_of!(RowParams, steps),
             rows = const offset_of!(RowScratch, rows),
             out = const offset_of!(RowScratch, out),
             constants = sym ROW_CONSTANTS,
@@ -1950,7 +1940,7 @@ unsafe fn compress_four(key: *const u32, blocks: *const u8, count: usize, row: u
     // memory and `ROW_CONSTANTS`, writes only `out`, and declares every
     // register it changes.
     unsafe {
-        asm!(
+        asm_all_vectors!(zmm:
             row_macros!(),
             r"
             .macro ROUND x0, y0, z0, w0, x1, y1, z1, w1, nx0, ny0, nz0, nw0, nx1, ny1, nz1, nw1, next
@@ -2030,15 +2020,6 @@ unsafe fn compress_four(key: *const u32, blocks: *const u8, count: usize, row: u
             in("r9") out,
             out("rax") _, out("r8") _,
             out("k1") _, out("k2") _, out("k3") _,
-            out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
-            out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
-            out("ymm8") _, out("ymm9") _, out("ymm10") _, out("ymm11") _,
-            out("ymm12") _, out("ymm13") _, out("ymm14") _, out("ymm15") _,
-            out("ymm16") _, out("ymm17") _, out("ymm18") _, out("ymm19") _,
-            out("ymm20") _, out("ymm21") _, out("ymm22") _, out("ymm23") _,
-            out("ymm24") _, out("ymm25") _, out("ymm26") _, out("ymm27") _,
-            out("ymm28") _, out("ymm29") _,
-            options(nostack),
         );
     }
 }
