@@ -11,7 +11,7 @@
 
 use super::hash::Hash;
 use super::join::{Join, SerialJoin};
-use super::tree::{alignment, largest_power_of_two_at_most, Mode, Output};
+use super::tree::{alignment, largest_power_of_two_at_most, Mode, Output, Subtree, MAX_SUBTREES};
 use crate::platform::backend::{Backend, BackendError};
 use crate::platform::job::LaneJob;
 use crate::platform::spec::{CvBytes, BLOCK_LEN, CHUNK_LEN, KEY_LEN, MAX_LANES, OUT_LEN};
@@ -189,15 +189,29 @@ impl Hasher {
             let next_chunk = run.first_chunk + run.len as u64;
             if run.len == 0 {
                 // Aligned subtrees larger than the lanes are hashed whole, with
-                // their parents in lanes too.
-                let available = (body.len() / CHUNK_LEN) as u64;
-                let size = largest_power_of_two_at_most(available).min(alignment(next_chunk - self.first_chunk));
-                if size >= 2 * self.mode.leaf_chunks() as u64 {
-                    let (subtree, rest) = body.split_at(size as usize * CHUNK_LEN);
-                    let cv = self.mode.subtree_cv::<J>(subtree, next_chunk);
-                    self.push_subtree(cv, size);
-                    run.first_chunk = self.chunks_done;
+                // their parents in lanes too: every such subtree in a row in
+                // one fork-join, so that two threads share all of them and
+                // meet once, not once per subtree.
+                let mut subtrees = ArrayVec::<Subtree<'_>, MAX_SUBTREES>::new();
+                let mut chunk = next_chunk;
+                while !subtrees.is_full() {
+                    let available = (body.len() / CHUNK_LEN) as u64;
+                    let size = largest_power_of_two_at_most(available.max(1)).min(alignment(chunk - self.first_chunk));
+                    if available == 0 || size < 2 * self.mode.leaf_chunks() as u64 {
+                        break;
+                    }
+                    let (input, rest) = body.split_at(size as usize * CHUNK_LEN);
+                    subtrees.push(Subtree { input, first_chunk: chunk });
+                    chunk += size;
                     body = rest;
+                }
+                if !subtrees.is_empty() {
+                    let mut cvs = [[0u8; OUT_LEN]; MAX_SUBTREES];
+                    self.mode.subtree_cv_each::<J>(&subtrees, &mut cvs);
+                    for (subtree, cv) in subtrees.iter().zip(&cvs) {
+                        self.push_subtree(*cv, (subtree.input.len() / CHUNK_LEN) as u64);
+                    }
+                    run.first_chunk = self.chunks_done;
                     continue;
                 }
             }

@@ -62,6 +62,19 @@ impl Output {
 /// loads overlap the rounds, instead of four calls.
 const WIDE_CHUNKS: usize = 128;
 
+/// A complete subtree of a message: its bytes and the index of its first chunk.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Subtree<'a> {
+    pub(crate) input: &'a [u8],
+    pub(crate) first_chunk: u64,
+}
+
+/// Subtrees hashed in one fork-join at most. Aligned power-of-two subtrees
+/// in a row double in size up to an alignment, then halve, so one update
+/// of a whole message up to 2^64 bytes covers at most 2^64 / 2^10 chunks
+/// in 54 of them; a longer row (an update starting mid-way) takes two.
+pub(crate) const MAX_SUBTREES: usize = 64;
+
 /// Bytes in the left subtree of a tree over `len > CHUNK_LEN` bytes: the
 /// largest power-of-two number of chunks that leaves at least one byte for
 /// the right subtree.
@@ -318,6 +331,28 @@ impl Mode {
             count = self.pair_up(&level[..count], &mut cvs);
         }
         cvs[0]
+    }
+
+    /// The chaining values of consecutive non-root subtrees: `out[i]` of
+    /// `subtrees[i]`. With a parallel `J`, all of them in one fork-join
+    /// (the first subtree against the rest, which are at most as large
+    /// together), so the threads meet once at the end.
+    pub(crate) fn subtree_cv_each<J: Join>(&self, subtrees: &[Subtree<'_>], out: &mut [CvBytes]) {
+        let Some((first, rest)) = subtrees.split_first() else { return };
+        let (first_out, rest_out) = out.split_first_mut().expect("one output per subtree");
+        let len: usize = subtrees.iter().map(|subtree| subtree.input.len()).sum();
+        if rest.is_empty() {
+            *first_out = self.subtree_cv::<J>(first.input, first.first_chunk);
+        } else if len >= J::MIN_PARALLEL_LEN {
+            let (cv, ()) = J::join(
+                || self.subtree_cv::<J>(first.input, first.first_chunk),
+                || self.subtree_cv_each::<J>(rest, rest_out),
+            );
+            *first_out = cv;
+        } else {
+            *first_out = self.subtree_cv::<J>(first.input, first.first_chunk);
+            self.subtree_cv_each::<J>(rest, rest_out);
+        }
     }
 
     /// The default-length hash of a whole message.

@@ -179,6 +179,16 @@ impl LaneParams {
     }
 }
 
+/// Three consecutive chunks whose third is at most `short_len` bytes, as
+/// the two whole chunks and the third: the row kernels then hash the two
+/// in one row set and the third alone, which costs less than the
+/// interleaved two-set form for three chains when the third has few
+/// blocks (measured in BENCHMARKS.md). `None` for any other input.
+pub(super) fn short_third_chunk(input: &[u8], short_len: usize) -> Option<(&[u8], &[u8])> {
+    let third = input.len().checked_sub(2 * CHUNK_LEN)?;
+    (1..=short_len).contains(&third).then(|| input.split_at(2 * CHUNK_LEN))
+}
+
 /// The parameters of a row-form kernel call: up to four chains, each
 /// compressed as four row vectors (spec section 2.2's state matrix, one
 /// 128-bit lane per chain). Every field is a 64-bit word: the kernels build
@@ -508,3 +518,57 @@ macro_rules! transposed_entry_points {
     };
 }
 pub(super) use transposed_entry_points;
+
+/// `asm!` with `nostack` that also declares every vector register changed:
+/// for the kernels that use them all (zmm0-31 with AVX-512, ymm0-15 with
+/// AVX2), so the long list is written once. The operands given end with a
+/// comma.
+macro_rules! asm_all_vectors {
+    (zmm: $($operands:tt)*) => {
+        core::arch::asm!(
+            $($operands)*
+            out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
+            out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
+            out("zmm8") _, out("zmm9") _, out("zmm10") _, out("zmm11") _,
+            out("zmm12") _, out("zmm13") _, out("zmm14") _, out("zmm15") _,
+            out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _,
+            out("zmm20") _, out("zmm21") _, out("zmm22") _, out("zmm23") _,
+            out("zmm24") _, out("zmm25") _, out("zmm26") _, out("zmm27") _,
+            out("zmm28") _, out("zmm29") _, out("zmm30") _, out("zmm31") _,
+            options(nostack),
+        )
+    };
+    (ymm: $($operands:tt)*) => {
+        core::arch::asm!(
+            $($operands)*
+            out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
+            out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
+            out("ymm8") _, out("ymm9") _, out("ymm10") _, out("ymm11") _,
+            out("ymm12") _, out("ymm13") _, out("ymm14") _, out("ymm15") _,
+            options(nostack),
+        )
+    };
+}
+pub(super) use asm_all_vectors;
+
+/// `asm_all_vectors!` for a row-form kernel over a [`RowParams`]: adds the
+/// operands its templates name for the parameters' fields (`base` to
+/// `steps`), written once for both instruction sets.
+macro_rules! row_params_asm {
+    ($width:ident: $($operands:tt)*) => {
+        $crate::platform::asm_lanes::asm_all_vectors!($width:
+            $($operands)*
+            base = const core::mem::offset_of!($crate::platform::asm_lanes::RowParams, base),
+            whole = const core::mem::offset_of!($crate::platform::asm_lanes::RowParams, whole),
+            pad = const core::mem::offset_of!($crate::platform::asm_lanes::RowParams, pad),
+            key = const core::mem::offset_of!($crate::platform::asm_lanes::RowParams, key),
+            counter = const core::mem::offset_of!($crate::platform::asm_lanes::RowParams, counter),
+            first = const core::mem::offset_of!($crate::platform::asm_lanes::RowParams, first),
+            middle = const core::mem::offset_of!($crate::platform::asm_lanes::RowParams, middle),
+            last = const core::mem::offset_of!($crate::platform::asm_lanes::RowParams, last),
+            last_block = const core::mem::offset_of!($crate::platform::asm_lanes::RowParams, last_block),
+            steps = const core::mem::offset_of!($crate::platform::asm_lanes::RowParams, steps),
+        )
+    };
+}
+pub(super) use row_params_asm;

@@ -30,8 +30,8 @@
 //! Assembler macros (`.macro`) spell out the rounds; every asm block
 //! removes them again (`.purgem`), so a block may be emitted twice.
 
+use super::asm_lanes::{asm_all_vectors, row_params_asm, short_third_chunk, LaneParams, PaddedBlocks};
 use super::asm_lanes::{len_flags, row_output, RowParams, RowScratch, ROW_CHAINS};
-use super::asm_lanes::{LaneParams, PaddedBlocks};
 use super::job::LaneJob;
 use super::spec::{CvBytes, CvWords, BLOCK_LEN, CHUNK_LEN, IV};
 use core::arch::asm;
@@ -47,6 +47,8 @@ struct Scratch16 {
     message: [[[u32; 16]; 16]; 2],
     finished: [[u32; 16]; 8],
     out: [[u8; 32]; 16],
+    /// This step's prefetch offset (`PREFETCH_OFFSET`).
+    prefetch: u64,
 }
 
 /// Memory of one 32-lane call: the transposed messages of this step
@@ -55,6 +57,8 @@ struct Scratch16 {
 struct Scratch32 {
     message: [[[u32; 16]; 16]; 4],
     finished: [[[u32; 16]; 8]; 2],
+    /// This step's prefetch offset (`PREFETCH_OFFSET`).
+    prefetch: u64,
 }
 
 /// Qword indices for `vpermi2q` that put two lanes' values side by side
@@ -78,18 +82,33 @@ macro_rules! transposed_macros {
 
         // Copies lane `lane`'s block for step rcx into column `lane` of the
         // transposed message at `dst`, eight bytes at a time, and asks for
-        // its block four steps later (a lane's input is a stream the
+        // the block `PREFETCH_OFFSET` chose (a lane's input is a stream the
         // hardware prefetchers follow poorly among sixteen or thirty-two;
         // a prefetch never faults, wherever it points).
         .macro SCALAR_LANE params, lane, dst
             LANE_POINTER rax, \params, \lane
-            prefetcht0 [rax + 4*64]
+            mov rdx, [rsi + {prefetch}]
+            prefetcht0 [rax + rdx]
             .irp k, 0, 1, 2, 3, 4, 5, 6, 7
                 mov rdx, [rax + 8*\k]
                 mov [\dst + 128*\k + 4*(\lane)], edx
                 shr rdx, 32
                 mov [\dst + 128*\k + 64 + 4*(\lane)], edx
             .endr
+        .endm
+
+        // Where the prefetches of step rcx point, as an offset from a
+        // lane's block: four blocks on; from step 12, when that would be
+        // the next lane's chunk (already read), the block rcx - 12 of the
+        // chunk this lane takes in the next call over consecutive chunks,
+        // `stride` bytes on, so that the next call's first blocks come
+        // from the cache too (measured on inputs beyond the caches).
+        .macro PREFETCH_OFFSET stride
+            mov eax, 4*64
+            mov edx, \stride - 12*64
+            cmp rcx, 12
+            cmovae eax, edx
+            mov [rsi + {prefetch}], rax
         .endm
 
         // The first step's transpose, with vector registers zmm16-31 (free
@@ -329,6 +348,7 @@ macro_rules! purge_transposed_macros {
         r"
         .purgem LANE_POINTER
         .purgem SCALAR_LANE
+        .purgem PREFETCH_OFFSET
         .purgem LOAD_ROW
         .purgem VECTOR_HALF
         .purgem STEP_ROWS
@@ -374,7 +394,7 @@ unsafe fn $name(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
     // `scratch` only, reads `params`, `scratch`, the blocks and
     // `OUT_INDICES`, and declares every register it changes.
     unsafe {
-        asm!(
+        asm_all_vectors!(zmm:
             transposed_macros!(),
             lane_math_macros!(),
             // Registers: lanes 0-7 in ymm0-15 and lanes 8-15 in ymm16-31,
@@ -450,6 +470,7 @@ unsafe fn $name(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
             2:
             lea rcx, [r13 + 1]
             shlx r10, rcx, r14
+            PREFETCH_OFFSET 8*1024*HALVES
             STEP_ROWS ymm, rdi, 0, 8, 9, 10, 11, 12, 13, 14, 15, k1
             .if HALVES == 2
                 STEP_ROWS ymm, rdi, 32, 24, 25, 26, 27, 28, 29, 30, 31, k3
@@ -546,6 +567,7 @@ unsafe fn $name(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
             steps = const offset_of!(LaneParams, steps),
             out = const offset_of!(LaneParams, out),
             finished = const offset_of!(Scratch16, finished),
+            prefetch = const offset_of!(Scratch16, prefetch),
             indices = sym OUT_INDICES,
             in("rdi") params,
             in("rsi") scratch.as_mut_ptr(),
@@ -553,15 +575,6 @@ unsafe fn $name(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
             out("r8") _, out("r9") _, out("r10") _, out("r11") _,
             out("r12") _, out("r13") _, out("r14") _, out("r15") _,
             out("k1") _, out("k2") _, out("k3") _,
-            out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
-            out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
-            out("zmm8") _, out("zmm9") _, out("zmm10") _, out("zmm11") _,
-            out("zmm12") _, out("zmm13") _, out("zmm14") _, out("zmm15") _,
-            out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _,
-            out("zmm20") _, out("zmm21") _, out("zmm22") _, out("zmm23") _,
-            out("zmm24") _, out("zmm25") _, out("zmm26") _, out("zmm27") _,
-            out("zmm28") _, out("zmm29") _, out("zmm30") _, out("zmm31") _,
-            options(nostack),
         );
     }
 }
@@ -584,7 +597,7 @@ unsafe fn run32(first: &LaneParams, second: &LaneParams, scratch: &mut MaybeUnin
     // `scratch` only, reads the parameters, `scratch`, the blocks and
     // `OUT_INDICES`, and declares every register it changes.
     unsafe {
-        asm!(
+        asm_all_vectors!(zmm:
             transposed_macros!(),
             lane_math_macros!(),
             // Registers: zmm0-15 the first set's state, zmm16-31 the
@@ -640,6 +653,7 @@ unsafe fn run32(first: &LaneParams, second: &LaneParams, scratch: &mut MaybeUnin
             2:
             lea rcx, [r13 + 1]
             shlx r10, rcx, r14
+            PREFETCH_OFFSET 32*1024
             STEP_ROWS zmm, rdi, 0, 8, 9, 10, 11, 12, 13, 14, 15, k1
             STEP_ROWS zmm, r15, 0, 24, 25, 26, 27, 28, 29, 30, 31, k3
             .set lanes_copied, 0
@@ -742,6 +756,7 @@ unsafe fn run32(first: &LaneParams, second: &LaneParams, scratch: &mut MaybeUnin
             steps = const offset_of!(LaneParams, steps),
             out = const offset_of!(LaneParams, out),
             finished = const offset_of!(Scratch32, finished),
+            prefetch = const offset_of!(Scratch32, prefetch),
             indices = sym OUT_INDICES,
             in("rdi") first,
             in("r15") second,
@@ -750,15 +765,6 @@ unsafe fn run32(first: &LaneParams, second: &LaneParams, scratch: &mut MaybeUnin
             out("r8") _, out("r9") _, out("r10") _, out("r11") _,
             out("r12") _, out("r13") _, out("r14") _,
             out("k1") _, out("k2") _, out("k3") _,
-            out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
-            out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
-            out("zmm8") _, out("zmm9") _, out("zmm10") _, out("zmm11") _,
-            out("zmm12") _, out("zmm13") _, out("zmm14") _, out("zmm15") _,
-            out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _,
-            out("zmm20") _, out("zmm21") _, out("zmm22") _, out("zmm23") _,
-            out("zmm24") _, out("zmm25") _, out("zmm26") _, out("zmm27") _,
-            out("zmm28") _, out("zmm29") _, out("zmm30") _, out("zmm31") _,
-            options(nostack),
         );
     }
 }
@@ -1108,6 +1114,12 @@ pub(super) unsafe fn hash_rows(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut [C
     unsafe { run_rows(&params, out) }
 }
 
+/// The longest third chunk `hash_chunk_rows` hashes on its own, after
+/// the other two in one row set (see `short_third_chunk`); measured on
+/// Zen 4: 2049 B 1364-1378 -> 1257-1280 ns, 2112 B 1359-1365 ->
+/// 1255-1285 ns; with three blocks about even, with four slower.
+const SHORT_THIRD_CHUNK: usize = 2 * BLOCK_LEN;
+
 /// Hashes one to four consecutive chunks as `Platform::hash_chunks` does,
 /// in the row form; returns their number.
 ///
@@ -1122,6 +1134,14 @@ pub(super) unsafe fn hash_chunk_rows(
     chunk_flags: [u8; 3],
     out: &mut [CvBytes],
 ) -> usize {
+    if let Some((whole, third)) = short_third_chunk(input, SHORT_THIRD_CHUNK) {
+        // SAFETY: the caller's contract, for two and one of the chunks.
+        unsafe {
+            hash_chunk_rows(key, whole, first_counter, chunk_flags, out);
+            hash_chunk_rows(key, third, first_counter.wrapping_add(2), chunk_flags, &mut out[2..]);
+        }
+        return 3;
+    }
     let count = input.len().div_ceil(CHUNK_LEN);
     let mut padded = PaddedBlocks::uninit();
     let params = RowParams::chunks(key, input, first_counter, chunk_flags, &mut padded);
@@ -1129,6 +1149,21 @@ pub(super) unsafe fn hash_chunk_rows(
     // from `RowParams::chunks` (its pointers' invariant) with `padded` alive.
     unsafe { run_rows(&params, &mut out[..count]) };
     count
+}
+
+/// `asm!` for the row-form kernels of `run_rows`: the operands given (a
+/// trailing comma), the `RowScratch` field offsets and constants their
+/// templates name, and what `row_params_asm!` adds.
+macro_rules! rows_asm {
+    ($($operands:tt)*) => {
+        row_params_asm!(zmm:
+            $($operands)*
+            rows = const offset_of!(RowScratch, rows),
+            out = const offset_of!(RowScratch, out),
+            constants = sym ROW_CONSTANTS,
+            iv = const offset_of!(RowConstants, iv),
+        )
+    };
 }
 
 /// Runs a row-form call over the chains of `params`, whose number is
@@ -1150,7 +1185,7 @@ unsafe fn run_rows(params: &RowParams, out: &mut [CvBytes]) {
         // blocks and `ROW_CONSTANTS`, and declares every register it
         // changes.
         unsafe {
-            asm!(
+            rows_asm!(
                 row_macros!(),
                 row_pointer_macro!(),
                 r"
@@ -1212,38 +1247,17 @@ unsafe fn run_rows(params: &RowParams, out: &mut [CvBytes]) {
                 ",
                 purge_row_macros!(),
                 purge_row_pointer_macro!(),
-                base = const offset_of!(RowParams, base),
-                whole = const offset_of!(RowParams, whole),
-                pad = const offset_of!(RowParams, pad),
-                key = const offset_of!(RowParams, key),
-                counter = const offset_of!(RowParams, counter),
-                first = const offset_of!(RowParams, first),
-                middle = const offset_of!(RowParams, middle),
-                last = const offset_of!(RowParams, last),
-                last_block = const offset_of!(RowParams, last_block),
-                steps = const offset_of!(RowParams, steps),
-                rows = const offset_of!(RowScratch, rows),
-                out = const offset_of!(RowScratch, out),
-                constants = sym ROW_CONSTANTS,
-                iv = const offset_of!(RowConstants, iv),
                 in("rdi") params,
                 in("rsi") scratch.as_mut_ptr(),
                 out("rax") _, out("rcx") _, out("rdx") _,
                 out("r8") _, out("r10") _, out("r11") _, out("r12") _, out("r13") _,
                 out("k1") _, out("k2") _, out("k3") _,
-                out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
-                out("zmm8") _, out("zmm9") _, out("zmm10") _, out("zmm11") _,
-                out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _,
-                out("zmm20") _, out("zmm21") _, out("zmm22") _, out("zmm23") _,
-                out("zmm24") _, out("zmm25") _, out("zmm26") _,
-                out("zmm28") _, out("zmm29") _, out("zmm30") _,
-                options(nostack),
             );
         }
     } else {
         // SAFETY: as above.
         unsafe {
-            asm!(
+            rows_asm!(
                 row_macros!(),
                 row_pointer_macro!(),
                 r"
@@ -1322,34 +1336,11 @@ unsafe fn run_rows(params: &RowParams, out: &mut [CvBytes]) {
                 ",
                 purge_row_macros!(),
                 purge_row_pointer_macro!(),
-                base = const offset_of!(RowParams, base),
-                whole = const offset_of!(RowParams, whole),
-                pad = const offset_of!(RowParams, pad),
-                key = const offset_of!(RowParams, key),
-                counter = const offset_of!(RowParams, counter),
-                first = const offset_of!(RowParams, first),
-                middle = const offset_of!(RowParams, middle),
-                last = const offset_of!(RowParams, last),
-                last_block = const offset_of!(RowParams, last_block),
-                steps = const offset_of!(RowParams, steps),
-                rows = const offset_of!(RowScratch, rows),
-                out = const offset_of!(RowScratch, out),
-                constants = sym ROW_CONSTANTS,
-                iv = const offset_of!(RowConstants, iv),
                 in("rdi") params,
                 in("rsi") scratch.as_mut_ptr(),
                 out("rax") _, out("rcx") _, out("rdx") _,
                 out("r8") _, out("r10") _, out("r11") _, out("r12") _, out("r13") _,
                 out("k1") _, out("k2") _, out("k3") _, out("k4") _,
-                out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
-                out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
-                out("zmm8") _, out("zmm9") _, out("zmm10") _, out("zmm11") _,
-                out("zmm12") _, out("zmm13") _, out("zmm14") _, out("zmm15") _,
-                out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _,
-                out("zmm20") _, out("zmm21") _, out("zmm22") _, out("zmm23") _,
-                out("zmm24") _, out("zmm25") _, out("zmm26") _, out("zmm27") _,
-                out("zmm28") _, out("zmm29") _, out("zmm30") _, out("zmm31") _,
-                options(nostack),
             );
         }
     }
@@ -1681,7 +1672,7 @@ unsafe fn parents16(key: *const u32, flags: u8, blocks: *const u8, count: usize,
     // `count` blocks and the constants, writes `out`, and declares every
     // register it changes.
     unsafe {
-        asm!(
+        asm_all_vectors!(zmm:
             lane_math_macros!(),
             parent_round_macros!("zmm"),
             r"
@@ -1808,15 +1799,6 @@ unsafe fn parents16(key: *const u32, flags: u8, blocks: *const u8, count: usize,
             in("rcx") out,
             in("r8d") flags as u32,
             out("rax") _,
-            out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
-            out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
-            out("zmm8") _, out("zmm9") _, out("zmm10") _, out("zmm11") _,
-            out("zmm12") _, out("zmm13") _, out("zmm14") _, out("zmm15") _,
-            out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _,
-            out("zmm20") _, out("zmm21") _, out("zmm22") _, out("zmm23") _,
-            out("zmm24") _, out("zmm25") _, out("zmm26") _, out("zmm27") _,
-            out("zmm28") _, out("zmm29") _, out("zmm30") _, out("zmm31") _,
-            options(nostack),
         );
     }
 }
@@ -1834,7 +1816,7 @@ unsafe fn parents8(key: *const u32, flags: u8, blocks: *const u8, count: usize, 
     let last = blocks.wrapping_add(64 * (count - 1));
     // SAFETY: as `parents16`.
     unsafe {
-        asm!(
+        asm_all_vectors!(zmm:
             lane_math_macros!(),
             parent_round_macros!("ymm"),
             r"
@@ -1937,15 +1919,6 @@ unsafe fn parents8(key: *const u32, flags: u8, blocks: *const u8, count: usize, 
             in("rcx") out,
             in("r8d") flags as u32,
             out("rax") _,
-            out("zmm0") _, out("zmm1") _, out("zmm2") _, out("zmm3") _,
-            out("zmm4") _, out("zmm5") _, out("zmm6") _, out("zmm7") _,
-            out("zmm8") _, out("zmm9") _, out("zmm10") _, out("zmm11") _,
-            out("zmm12") _, out("zmm13") _, out("zmm14") _, out("zmm15") _,
-            out("zmm16") _, out("zmm17") _, out("zmm18") _, out("zmm19") _,
-            out("zmm20") _, out("zmm21") _, out("zmm22") _, out("zmm23") _,
-            out("zmm24") _, out("zmm25") _, out("zmm26") _, out("zmm27") _,
-            out("zmm28") _, out("zmm29") _, out("zmm30") _, out("zmm31") _,
-            options(nostack),
         );
     }
 }
@@ -1967,7 +1940,7 @@ unsafe fn compress_four(key: *const u32, blocks: *const u8, count: usize, row: u
     // memory and `ROW_CONSTANTS`, writes only `out`, and declares every
     // register it changes.
     unsafe {
-        asm!(
+        asm_all_vectors!(zmm:
             row_macros!(),
             r"
             .macro ROUND x0, y0, z0, w0, x1, y1, z1, w1, nx0, ny0, nz0, nw0, nx1, ny1, nz1, nw1, next
@@ -2047,15 +2020,6 @@ unsafe fn compress_four(key: *const u32, blocks: *const u8, count: usize, row: u
             in("r9") out,
             out("rax") _, out("r8") _,
             out("k1") _, out("k2") _, out("k3") _,
-            out("ymm0") _, out("ymm1") _, out("ymm2") _, out("ymm3") _,
-            out("ymm4") _, out("ymm5") _, out("ymm6") _, out("ymm7") _,
-            out("ymm8") _, out("ymm9") _, out("ymm10") _, out("ymm11") _,
-            out("ymm12") _, out("ymm13") _, out("ymm14") _, out("ymm15") _,
-            out("ymm16") _, out("ymm17") _, out("ymm18") _, out("ymm19") _,
-            out("ymm20") _, out("ymm21") _, out("ymm22") _, out("ymm23") _,
-            out("ymm24") _, out("ymm25") _, out("ymm26") _, out("ymm27") _,
-            out("ymm28") _, out("ymm29") _,
-            options(nostack),
         );
     }
 }
