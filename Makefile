@@ -99,7 +99,7 @@ test-c:
 # that missing algorithms are errors), and every family without std.
 test-features:
 	$(CARGO) build -q -p chunkhash --no-default-features
-	$(CARGO) build -q -p chunkhash --no-default-features --features xxhash,crc,blake2,sha2
+	$(CARGO) build -q -p chunkhash --no-default-features --features xxhash,crc,blake2,sha2,compat
 	$(CARGO) clippy -q -p chunkhash --no-default-features -- -D warnings
 	$(CARGO) clippy -q -p chunkhash --no-default-features --features crc -- -D warnings
 	$(CARGO) test -q -p chunkhash --no-default-features --features std --test registry --test trailer

@@ -107,6 +107,16 @@
 #define CHUNKHASH_ALGORITHM_CRC64_NVME 14
 
 /**
+ * MD5: 16-byte digests, cryptographic.
+ */
+#define CHUNKHASH_ALGORITHM_MD5 15
+
+/**
+ * SHA-1: 20-byte digests, cryptographic.
+ */
+#define CHUNKHASH_ALGORITHM_SHA1 16
+
+/**
  * The largest digest of any algorithm, in bytes: a buffer of this size
  * holds any `chunkhash_digest` output.
  */

@@ -200,12 +200,16 @@ pub mod hex;
 #[allow(unsafe_code)]
 mod platform;
 mod registry;
+#[cfg(feature = "s3")]
+pub mod s3;
 pub mod trailer;
 mod wrapper;
 pub mod xxh3;
 
 #[cfg(feature = "blake2")]
 mod blake2b;
+#[cfg(feature = "compat")]
+mod compat;
 #[cfg(feature = "crc")]
 pub mod crc;
 #[cfg(feature = "sha2")]
