@@ -7,7 +7,7 @@ use chunkhash::s3::{S3Checksum, S3Hasher};
 
 use crate::{guard, Input, OutParam};
 
-/// Bytes of each string of `chunkhash_s3_checksums`, its NUL included:
+/// Bytes of each string of `chunkhash_s3_sums`, its NUL included:
 /// room for the base64 of a 64-byte digest (88 characters) and `-N` for any
 /// part count.
 pub const CHUNKHASH_S3_VALUE_LEN: usize = 112;
@@ -19,7 +19,7 @@ pub const CHUNKHASH_S3_VALUE_LEN: usize = 112;
 /// single-part upload.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
-pub struct chunkhash_s3_checksums {
+pub struct chunkhash_s3_sums {
     pub crc32: [c_char; CHUNKHASH_S3_VALUE_LEN],
     pub crc32c: [c_char; CHUNKHASH_S3_VALUE_LEN],
     pub crc64nvme: [c_char; CHUNKHASH_S3_VALUE_LEN],
@@ -65,7 +65,7 @@ pub unsafe extern "C" fn chunkhash_s3_checksums(
     data: *const u8,
     len: usize,
     part_size: u64,
-    out: *mut chunkhash_s3_checksums,
+    out: *mut chunkhash_s3_sums,
 ) -> crate::chunkhash_status {
     guard(|| {
         // SAFETY: the caller promised `data` is readable for `len` bytes.
@@ -86,7 +86,7 @@ pub unsafe extern "C" fn chunkhash_s3_checksums(
             hasher.update(input.bytes());
             let sums = hasher.finalize();
             let value = |kind| c_string(sums.get(kind).expect("every kind was asked for"));
-            out.set(chunkhash_s3_checksums {
+            out.set(chunkhash_s3_sums {
                 crc32: value(S3Checksum::Crc32),
                 crc32c: value(S3Checksum::Crc32c),
                 crc64nvme: value(S3Checksum::Crc64Nvme),
@@ -118,7 +118,7 @@ mod tests {
 
     #[test]
     fn values_and_statuses() {
-        let mut out = core::mem::MaybeUninit::<chunkhash_s3_checksums>::zeroed();
+        let mut out = core::mem::MaybeUninit::<chunkhash_s3_sums>::zeroed();
         // SAFETY: a local buffer and a local output.
         let status = unsafe { chunkhash_s3_checksums(b"abc".as_ptr(), 3, 2, out.as_mut_ptr()) };
         assert_eq!(status, CHUNKHASH_OK);
@@ -136,5 +136,19 @@ mod tests {
             assert_eq!(chunkhash_s3_checksums(core::ptr::null(), 1, 0, &mut { out }), CHUNKHASH_NULL_POINTER);
             assert_eq!(chunkhash_s3_checksums(b"abc".as_ptr(), 3, 0, core::ptr::null_mut()), CHUNKHASH_NULL_POINTER);
         }
+    }
+}
+
+#[cfg(all(test, not(feature = "s3")))]
+mod tests_without_s3 {
+    use super::*;
+    use crate::chunkhash_status::*;
+
+    #[test]
+    fn unavailable_without_the_feature() {
+        let mut out = core::mem::MaybeUninit::<chunkhash_s3_sums>::zeroed();
+        // SAFETY: a local buffer and a local output.
+        let status = unsafe { chunkhash_s3_checksums(b"abc".as_ptr(), 3, 0, out.as_mut_ptr()) };
+        assert_eq!(status, CHUNKHASH_UNAVAILABLE_ALGORITHM);
     }
 }
