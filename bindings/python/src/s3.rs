@@ -42,11 +42,17 @@ pub(crate) fn _s3_checksums(
     };
     if is_path {
         let path: PathBuf = source.extract()?;
-        py.detach(|| crate::mmap::with_file(&path, |input| drop(hasher.update(input))))?;
+        py.detach(|| {
+            crate::mmap::with_file(&path, |input| {
+                hasher.update(input);
+            })
+        })?;
     } else {
         let bytes = Bytes::read(source)?;
         let data = bytes.as_slice();
-        py.detach(|| drop(hasher.update(data)));
+        py.detach(|| {
+            hasher.update(data);
+        });
     }
     let sums = hasher.finalize();
     let values = sums.values().map(|(kind, value)| (kind.field(), value.to_string())).collect();

@@ -16,7 +16,7 @@
 //!
 //! - the CRCs, full-object: the CRC of the whole object, as S3 computes it
 //!   for `ChecksumType` `FULL_OBJECT`, here made from each part's CRC with
-//!   [`crc_combine`](crate::crc_combine), as a multipart uploader does;
+//!   [`crc_combine`], as a multipart uploader does;
 //! - the others, composite: the kind's hash of the parts' digests
 //!   concatenated, then `-N` for N parts (`ChecksumType` `COMPOSITE`);
 //! - the ETag: the hex MD5 of the parts' MD5 digests, then `-N`.
@@ -136,16 +136,17 @@ impl S3Checksum {
         S3Checksum::ALL.into_iter().find(|kind| kind.name().eq_ignore_ascii_case(bare))
     }
 
-    /// Rough cost per byte, for splitting the kinds between two threads
-    /// (relative time per GiB measured with `chunkhash bench` on the
-    /// project machine: MD5 and SHA-512 are the slow ones; SHA-1 and
-    /// SHA-256 run on SHA-NI; the CRCs and xxHash are 30-60 times faster).
+    /// Cost per byte in tenths of a cycle, for splitting the kinds between
+    /// two threads: `chunkhash bench --sizes 1M --threads 1` on the project
+    /// machine (Zen 4): MD5 5.8 cycles/byte (portable code), SHA-512 5.6
+    /// (AVX2), SHA-1 1.85 and SHA-256 1.9 (SHA-NI), the CRCs and xxHash
+    /// about 0.05. So one thread gets MD5 and the other SHA-512, and the
+    /// rest goes to even them out.
     const fn cost(self) -> u32 {
         match self {
-            S3Checksum::Md5 => 16,
-            S3Checksum::Sha512 => 12,
-            S3Checksum::Sha256 => 6,
-            S3Checksum::Sha1 => 5,
+            S3Checksum::Md5 => 58,
+            S3Checksum::Sha512 => 56,
+            S3Checksum::Sha256 | S3Checksum::Sha1 => 19,
             _ => 1,
         }
     }

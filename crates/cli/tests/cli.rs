@@ -746,3 +746,33 @@ fn s3sum_lines_json_and_errors() {
     assert!(stderr(&output).contains("missing: No such file or directory"), "{}", stderr(&output));
     assert_eq!(stdout(&output), lines);
 }
+
+/// `s3sum` on a file of several read buffers, whole and in parts, equals
+/// `chunkhash::s3` fed the same bytes in one call (whose values the
+/// library's and the Python tests compare with independent references).
+#[test]
+fn s3sum_equals_the_library() {
+    use chunkhash::s3::{S3Checksum, S3Hasher};
+    let dir = Dir::new("s3sum_equals_the_library");
+    let data = vectors::input_pattern(9 << 20 | 12345);
+    dir.write("big", &data);
+    for part_size in [None, Some(5u64 << 20), Some(1 << 20)] {
+        let mut args = vec!["s3sum", "--json", "big"];
+        let size_text = part_size.map(|size| size.to_string());
+        if let Some(text) = &size_text {
+            args.extend(["--part-size", text]);
+        }
+        let json: serde_json::Value = serde_json::from_str(ok(dir.run(&args, b"")).trim()).unwrap();
+        let mut hasher = match part_size {
+            None => S3Hasher::new(&S3Checksum::ALL),
+            Some(size) => S3Hasher::with_part_size(&S3Checksum::ALL, size).unwrap(),
+        };
+        hasher.update(&data);
+        let sums = hasher.finalize();
+        for (kind, value) in sums.values() {
+            assert_eq!(json["checksums"][kind.field()], value, "{kind} {part_size:?}");
+        }
+        assert_eq!(json["ETag"], sums.etag());
+        assert_eq!(json["parts"], sums.parts());
+    }
+}
