@@ -59,7 +59,7 @@ peers:
 	  $(CARGO) install --quiet --locked b3sum --version $(B3SUM_VERSION) --root $(PEERS)
 
 # Formatting, clippy, and the core crate's docs with and without its
-# families (no broken links).
+# families, and with the s3 module (no broken links).
 lint: xxhash-c
 	$(CARGO) fmt --all -- --check
 	$(CARGO) fmt --manifest-path bindings/c/header-gen/Cargo.toml -- --check
@@ -68,6 +68,7 @@ lint: xxhash-c
 	$(CARGO) clippy -q -p chunkhash-bench --all-targets --features c-xxhash -- -D warnings
 	RUSTDOCFLAGS='-D warnings' $(CARGO) doc -q -p chunkhash --no-deps
 	RUSTDOCFLAGS='-D warnings' $(CARGO) doc -q -p chunkhash --no-deps --no-default-features
+	RUSTDOCFLAGS='-D warnings' $(CARGO) doc -q -p chunkhash --no-deps --features s3
 
 # --all-features turns on the bench crate's `c-xxhash` (the XXH3 test
 # against the reference C library), which links Debian's libxxhash.
