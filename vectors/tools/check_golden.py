@@ -7,7 +7,7 @@ checks the committed file against them.
 
 No chunkhash code is involved: every value comes from
 
-- hashlib (CPython's OpenSSL): SHA-256, SHA-512, BLAKE2b-512, BLAKE2b-256
+- hashlib (CPython's OpenSSL): SHA-256, SHA-512, BLAKE2b-512, BLAKE2b-256, MD5, SHA-1
   (BLAKE2b with digest_size=32, as `b2sum -l 256`);
 - the `xxhash` package (the official xxHash C library): XXH3-64, XXH3-128,
   XXH64, XXH32, all with seed 0; hexdigest() is the big-endian canonical form;
@@ -60,6 +60,8 @@ ALGORITHMS = [
     (12, "SHA-512/160", 20),
     (13, "CRC-32", 4),
     (14, "CRC-64/NVME", 8),
+    (15, "MD5", 16),
+    (16, "SHA-1", 20),
 ]
 
 REFERENCES = {
@@ -77,6 +79,8 @@ REFERENCES = {
     "SHA-512/160": lambda data: hashlib.sha512(data).digest()[:20],
     "CRC-32": lambda data: zlib.crc32(data).to_bytes(4, "big"),
     "CRC-64/NVME": lambda data: aws_checksums.crc64nvme(data).to_bytes(8, "big"),
+    "MD5": lambda data: hashlib.md5(data).digest(),
+    "SHA-1": lambda data: hashlib.sha1(data).digest(),
 }
 
 # Trailer cases: every algorithm at these block lengths and contexts. Contexts
@@ -122,6 +126,8 @@ def build():
     assert zlib.crc32(b"123456789") == 0xCBF43926
     assert aws_checksums.crc64nvme(b"123456789") == 0xAE8B14860A799888
     assert hashlib.sha256(b"abc").hexdigest().startswith("ba7816bf8f01cfea")
+    assert hashlib.md5(b"abc").hexdigest() == "900150983cd24fb0d6963f7d28e17f72"
+    assert hashlib.sha1(b"abc").hexdigest() == "a9993e364706816aba3e25717850c26c9cd0d89d"
     assert xxhash.xxh64(b"", seed=0).intdigest() == 0xEF46DB3751D8E999
 
     inputs = {length: pattern(length) for length in LENGTHS}

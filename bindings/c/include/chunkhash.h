@@ -107,6 +107,16 @@
 #define CHUNKHASH_ALGORITHM_CRC64_NVME 14
 
 /**
+ * MD5: 16-byte digests, cryptographic.
+ */
+#define CHUNKHASH_ALGORITHM_MD5 15
+
+/**
+ * SHA-1: 20-byte digests, cryptographic.
+ */
+#define CHUNKHASH_ALGORITHM_SHA1 16
+
+/**
  * The largest digest of any algorithm, in bytes: a buffer of this size
  * holds any `chunkhash_digest` output.
  */
@@ -126,6 +136,13 @@
  * Bytes in a chunk address: the first 20 bytes of the BLAKE3 hash.
  */
 #define CHUNKHASH_ADDRESS_LEN 20
+
+/**
+ * Bytes of each string of `chunkhash_s3_sums`, its NUL included:
+ * room for the base64 of a 64-byte digest (88 characters) and `-N` for any
+ * part count.
+ */
+#define CHUNKHASH_S3_VALUE_LEN 112
 
 /**
  * The longest trailer in bytes (an id byte and a 64-byte checksum): a
@@ -272,6 +289,28 @@ typedef struct chunkhash_blake3_subtree_mode chunkhash_blake3_subtree_mode;
  * safe to use from two threads at once; may be moved between threads.
  */
 typedef struct chunkhash_hasher chunkhash_hasher;
+
+/**
+ * S3's checksums of one object, as S3 reports them: each a NUL-terminated
+ * string, the base64 of the big-endian digest (`"AAAAAAAAAAA="`), with
+ * `-N` after the composite values of an upload in N parts. `etag` is the
+ * ETag with its double quotes. `parts` is the number of parts, 0 for a
+ * single-part upload.
+ */
+typedef struct {
+  char crc32[CHUNKHASH_S3_VALUE_LEN];
+  char crc32c[CHUNKHASH_S3_VALUE_LEN];
+  char crc64nvme[CHUNKHASH_S3_VALUE_LEN];
+  char sha1[CHUNKHASH_S3_VALUE_LEN];
+  char sha256[CHUNKHASH_S3_VALUE_LEN];
+  char sha512[CHUNKHASH_S3_VALUE_LEN];
+  char md5[CHUNKHASH_S3_VALUE_LEN];
+  char xxhash64[CHUNKHASH_S3_VALUE_LEN];
+  char xxhash3[CHUNKHASH_S3_VALUE_LEN];
+  char xxhash128[CHUNKHASH_S3_VALUE_LEN];
+  char etag[CHUNKHASH_S3_VALUE_LEN];
+  uint64_t parts;
+} chunkhash_s3_sums;
 
 /**
  * A subtree of a BLAKE3 message: the range `offset .. offset + len` of the
@@ -780,6 +819,29 @@ chunkhash_status chunkhash_crc_combine(uint32_t id,
                                        uint64_t crc_b,
                                        uint64_t len_b,
                                        uint64_t *out);
+
+/**
+ * Fills `*out` with every S3 checksum of the `len` bytes at `data` (CRC32,
+ * CRC32C, CRC64NVME, SHA1, SHA256, SHA512, MD5, XXHASH64, XXHASH3,
+ * XXHASH128) and the ETag, computed in one pass on two threads. With
+ * `part_size` 0, the values of a single-part upload; otherwise of a
+ * multipart upload in parts of `part_size` bytes: the CRCs full-object,
+ * the others composite (`"...-N"`), the ETag the MD5 of the part MD5s. MD5
+ * and SHA-1 are for S3's sake only, never for new designs.
+ *
+ * Returns `CHUNKHASH_NULL_POINTER` or `CHUNKHASH_INVALID_LENGTH` for a bad
+ * buffer or a NULL `out`, `CHUNKHASH_UNAVAILABLE_ALGORITHM` from a build
+ * without the `s3` feature (never the default build).
+ *
+ * # Safety
+ *
+ * `data` must be readable for `len` bytes (any pointer when `len` is 0),
+ * and `out` writable.
+ */
+chunkhash_status chunkhash_s3_checksums(const uint8_t *data,
+                                        size_t len,
+                                        uint64_t part_size,
+                                        chunkhash_s3_sums *out);
 
 /**
  * Makes the subtree mode of the plain hash (`chunkhash_blake3_hash`) and

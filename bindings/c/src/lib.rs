@@ -29,6 +29,7 @@ mod blake3;
 #[cfg(test)]
 mod c_test_vectors;
 mod crc;
+mod s3;
 mod subtree;
 mod trailer;
 
@@ -40,6 +41,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 pub use algorithm::*;
 pub use blake3::*;
 pub use crc::*;
+pub use s3::*;
 pub use subtree::*;
 pub use trailer::*;
 

@@ -299,7 +299,9 @@ static void test_golden(void) {
     CHECK(id_of("SHA-512/160") == CHUNKHASH_ALGORITHM_SHA512_160);
     CHECK(id_of("CRC-32") == CHUNKHASH_ALGORITHM_CRC32);
     CHECK(id_of("CRC-64/NVME") == CHUNKHASH_ALGORITHM_CRC64_NVME);
-    CHECK(ARRAY_LEN(GOLDEN_ALGORITHMS) == 14);
+    CHECK(id_of("MD5") == CHUNKHASH_ALGORITHM_MD5);
+    CHECK(id_of("SHA-1") == CHUNKHASH_ALGORITHM_SHA1);
+    CHECK(ARRAY_LEN(GOLDEN_ALGORITHMS) == 16);
     /* Aliases, case and '_' for '-'. */
     CHECK(id_of("b3") == CHUNKHASH_ALGORITHM_BLAKE3);
     CHECK(id_of("xxh3") == CHUNKHASH_ALGORITHM_XXH3_64);
@@ -585,7 +587,7 @@ static void test_invalid_lengths(void) {
 }
 
 static void test_unknown_algorithms(void) {
-    const uint32_t unknown[] = {0, 15, 200, 255, 256, 257, UINT32_MAX};
+    const uint32_t unknown[] = {0, 17, 200, 255, 256, 257, UINT32_MAX};
     uint8_t out[CHUNKHASH_MAX_TRAILER_LEN];
     memset(out, POISON, sizeof out);
     for (size_t i = 0; i < ARRAY_LEN(unknown); i++) {
@@ -609,7 +611,7 @@ static void test_unknown_algorithms(void) {
     CHECK(all_bytes(out, sizeof out, POISON));
     /* A trailer whose byte 0 names no algorithm: a zeroed sector, erased
      * flash (0xff), an id not assigned. */
-    const uint8_t ids[] = {0x00, 0xff, 15};
+    const uint8_t ids[] = {0x00, 0xff, 17};
     for (size_t i = 0; i < ARRAY_LEN(ids); i++) {
         uint8_t trailer[5] = {ids[i], 0, 0, 0, 0};
         uint32_t found = 0;
@@ -618,7 +620,7 @@ static void test_unknown_algorithms(void) {
         CHECK(found == 0);
     }
     /* Names that are no algorithm's. */
-    const char *names[] = {"", "nope", " blake3", "blake3 ", "BLAKE", "sha-1", "md5", "blake3\n"};
+    const char *names[] = {"", "nope", " blake3", "blake3 ", "BLAKE", "sha-3", "md4", "blake3\n"};
     for (size_t i = 0; i < ARRAY_LEN(names); i++) {
         uint32_t id = 0;
         CHECK_STATUS(chunkhash_algorithm_from_name(names[i], &id), CHUNKHASH_UNKNOWN_ALGORITHM);
@@ -742,7 +744,7 @@ static void test_crc_combine(void) {
     CHECK_STATUS(chunkhash_crc_combine(CHUNKHASH_ALGORITHM_SHA256, 0, 0, 0, &out), CHUNKHASH_NOT_A_CRC);
     CHECK_STATUS(chunkhash_crc_combine(CHUNKHASH_ALGORITHM_CRC32, 1ull << 32, 0, 0, &out), CHUNKHASH_INVALID_CRC);
     CHECK_STATUS(chunkhash_crc_combine(0, 0, 0, 0, &out), CHUNKHASH_UNKNOWN_ALGORITHM);
-    CHECK_STATUS(chunkhash_crc_combine(15, 0, 0, 0, &out), CHUNKHASH_UNKNOWN_ALGORITHM);
+    CHECK_STATUS(chunkhash_crc_combine(17, 0, 0, 0, &out), CHUNKHASH_UNKNOWN_ALGORITHM);
     CHECK(out == 42);
     CHECK_STATUS(chunkhash_crc_combine(CHUNKHASH_ALGORITHM_CRC32C, 0, 0, 0, NULL), CHUNKHASH_NULL_POINTER);
 }
@@ -891,6 +893,29 @@ static void test_subtrees(void) {
     chunkhash_blake3_subtree_mode_free(NULL);
 }
 
+/* S3's checksums: known answers for "abc" (hashlib, zlib: base64 of the
+ * big-endian digest), in one part and in parts of 2 bytes (the composite
+ * SHA-256 and multipart ETag computed with hashlib from the parts). */
+static void test_s3_checksums(void) {
+    chunkhash_s3_sums sums;
+    CHECK_STATUS(chunkhash_s3_checksums((const uint8_t *)"abc", 3, 0, &sums), CHUNKHASH_OK);
+    CHECK(strcmp(sums.crc32, "NSRBwg==") == 0);
+    CHECK(strcmp(sums.sha1, "qZk+NkcGgWq6PiVxeFDCbJzQ2J0=") == 0);
+    CHECK(strcmp(sums.sha256, "ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=") == 0);
+    CHECK(strcmp(sums.md5, "kAFQmDzST7DWlj99KOF/cg==") == 0);
+    CHECK(strcmp(sums.etag, "\"900150983cd24fb0d6963f7d28e17f72\"") == 0);
+    CHECK(sums.parts == 0);
+    CHECK_STATUS(chunkhash_s3_checksums((const uint8_t *)"abc", 3, 2, &sums), CHUNKHASH_OK);
+    CHECK(strcmp(sums.crc32, "NSRBwg==") == 0); /* full-object */
+    CHECK(strcmp(sums.sha256, "EVMj5WLEpP33zqztymYNxLvhOJ2rkyOq0IRAkHx0JtA=-2") == 0);
+    CHECK(strcmp(sums.etag, "\"d833159094d1d7ad96ffcc78414e3682-2\"") == 0);
+    CHECK(sums.parts == 2);
+    CHECK_STATUS(chunkhash_s3_checksums(NULL, 0, 0, &sums), CHUNKHASH_OK);
+    CHECK(strcmp(sums.crc64nvme, "AAAAAAAAAAA=") == 0);
+    CHECK_STATUS(chunkhash_s3_checksums(NULL, 1, 0, &sums), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_s3_checksums((const uint8_t *)"abc", 3, 0, NULL), CHUNKHASH_NULL_POINTER);
+}
+
 int main(void) {
     test_version_and_backend();
     test_status_messages();
@@ -905,6 +930,7 @@ int main(void) {
     test_in_place();
     test_crc_combine();
     test_subtrees();
+    test_s3_checksums();
     printf("test_chunkhash: %d passed, %d failed\n", checks - failures, failures);
     return failures == 0 ? 0 : 1;
 }

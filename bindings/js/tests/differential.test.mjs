@@ -1,6 +1,6 @@
 // Differential tests: random inputs (fixed, printed seed) at edge and random
 // lengths, one-shot, split at random points, and batched, against
-// independent implementations: Node's crypto (OpenSSL) for SHA-256, SHA-512,
+// independent implementations: Node's crypto (OpenSSL) for SHA-256, SHA-512, MD5, SHA-1,
 // BLAKE2b-512, and hash-wasm (its own C implementations) for BLAKE3 (plain,
 // keyed, extended output), XXH3-64, XXH3-128, XXH64, XXH32, CRC32C, CRC-32,
 // CRC-64/NVME and BLAKE2b-256. The 160-bit truncations are checked as
@@ -51,6 +51,8 @@ const REFERENCES = {
   'SHA-512/160': node('sha512', 20),
   'CRC-32': once(await createCRC32()),
   'CRC-64/NVME': once(await createCRC64(CRC64_NVME_POLYNOMIAL)),
+  MD5: node('md5'),
+  'SHA-1': node('sha1'),
 };
 
 function lengths(rng, count, max) {

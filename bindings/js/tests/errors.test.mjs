@@ -52,7 +52,7 @@ test('algorithm names: not a string, or unknown', () => {
     rejects(() => chunkhash.createHasher(value), TypeError, /the algorithm must be a name/);
     rejects(() => chunkhash.hashMany(value, []), TypeError, /the algorithm must be a name/);
   }
-  for (const name of ['', 'md5', 'sha-257', ' sha256', 'SHA-256 ', 'x'.repeat(10000)]) {
+  for (const name of ['', 'md4', 'sha-257', ' sha256', 'SHA-256 ', 'x'.repeat(10000)]) {
     rejects(() => chunkhash.hash(name, ''), RangeError, /unknown algorithm ".*", expected one of BLAKE3, BLAKE3-160, XXH3-64, .*SHA-512\/160/);
     rejects(() => chunkhash.createHasher(name), RangeError, /unknown algorithm/);
     rejects(() => chunkhash.hashMany(name, ['a']), RangeError, /unknown algorithm/);

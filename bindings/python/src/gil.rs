@@ -10,7 +10,7 @@
 //! project machine (BENCHMARKS.md, "Checksum crates" and "BLAKE3"), so the
 //! release costs a few percent at most: BLAKE3 2 KiB (hashlib's and
 //! blake3-py's value too), XXH3 64 KiB, XXH64 and CRC32C 32 KiB, XXH32
-//! 8 KiB, BLAKE2b 1 KiB, SHA-2 512 B. `python -m chunkhash.bench gil` shows
+//! 8 KiB, BLAKE2b 1 KiB, SHA-2, MD5 and SHA-1 512 B. `python -m chunkhash.bench gil` shows
 //! the cost at each size. Batch calls, mmap and Arrow columns always
 //! release it.
 
@@ -35,7 +35,7 @@ fn default_threshold(algorithm: Algorithm) -> usize {
         Algorithm::Xxh3_64 | Algorithm::Xxh3_128 => 64 * 1024,
         Algorithm::Xxh64 | Algorithm::Crc32c => 32 * 1024,
         Algorithm::Xxh32 => 8 * 1024,
-        Algorithm::Sha256 | Algorithm::Sha512 | Algorithm::Sha512_160 => 512,
+        Algorithm::Sha256 | Algorithm::Sha512 | Algorithm::Sha512_160 | Algorithm::Md5 | Algorithm::Sha1 => 512,
         Algorithm::Blake2b512 | Algorithm::Blake2b256 => 1024,
         _ => 2048,
     }

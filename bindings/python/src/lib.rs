@@ -20,6 +20,7 @@ mod hasher;
 mod mmap;
 mod names;
 mod oneshot;
+mod s3;
 mod subtree;
 
 use chunkhash::Algorithm;
@@ -90,6 +91,8 @@ constructors! {
     sha512_160 => Sha512_160,
     crc32 => Crc32,
     crc64nvme => Crc64Nvme,
+    md5 => Md5,
+    sha1 => Sha1,
 }
 
 /// The kernel BLAKE3 runs on in this process (`portable`, `sse41`, `avx2`,
@@ -113,6 +116,7 @@ fn _chunkhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(batch::hash_many, module)?)?;
     module.add_function(wrap_pyfunction!(arrow::hash_array, module)?)?;
     module.add_function(wrap_pyfunction!(blake3_backend, module)?)?;
+    module.add_function(wrap_pyfunction!(s3::_s3_checksums, module)?)?;
     module.add_function(wrap_pyfunction!(gil::_set_gil_threshold, module)?)?;
     module.add_function(wrap_pyfunction!(bench::_rust_hash_many_ns, module)?)?;
     let available: Vec<Bound<'_, PyString>> =

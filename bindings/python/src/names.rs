@@ -52,6 +52,8 @@ python_names! {
     Sha512_160 => "sha512_160",
     Crc32 => "crc32",
     Crc64Nvme => "crc64nvme",
+    Md5 => "md5",
+    Sha1 => "sha1",
 }
 
 /// hashlib's `block_size`: bytes the algorithm consumes per step. From the

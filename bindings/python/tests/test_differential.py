@@ -38,6 +38,8 @@ REFERENCES: Dict[str, Callable[[bytes], bytes]] = {
     "sha256": lambda data: hashlib.sha256(data).digest(),
     "sha512": lambda data: hashlib.sha512(data).digest(),
     "sha512_160": lambda data: hashlib.sha512(data).digest()[:20],
+    "md5": lambda data: hashlib.md5(data).digest(),
+    "sha1": lambda data: hashlib.sha1(data).digest(),
 }
 
 

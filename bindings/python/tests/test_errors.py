@@ -61,17 +61,17 @@ def test_non_contiguous_buffers() -> None:
 
 def test_unknown_names_list_the_valid_ones() -> None:
     for call in (
-        lambda: chunkhash.hash("md5", b""),
-        lambda: chunkhash.new("md5"),
-        lambda: chunkhash.Hasher("md5"),
-        lambda: chunkhash.hash_many([b""], "md5"),
-        lambda: chunkhash.hash_array(pa.array([b""]), "md5"),
-        lambda: chunkhash.file_digest(open(__file__, "rb"), "md5"),
+        lambda: chunkhash.hash("md4", b""),
+        lambda: chunkhash.new("md4"),
+        lambda: chunkhash.Hasher("md4"),
+        lambda: chunkhash.hash_many([b""], "md4"),
+        lambda: chunkhash.hash_array(pa.array([b""]), "md4"),
+        lambda: chunkhash.file_digest(open(__file__, "rb"), "md4"),
     ):
         with pytest.raises(ValueError) as error:
             call()
         message = str(error.value)
-        assert "unsupported hash type 'md5'" in message
+        assert "unsupported hash type 'md4'" in message
         for name in chunkhash.algorithms_available:
             assert re.search(rf"\b{name}\b", message), name
     with pytest.raises(ValueError, match="unsupported hash type ' sha256'"):

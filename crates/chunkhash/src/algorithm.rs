@@ -15,7 +15,7 @@ impl Algorithm {
         ALL
     }
 
-    /// The stable numeric id (1 to 14 today; 0 is reserved and never used).
+    /// The stable numeric id (1 to 16 today; 0 is reserved and never used).
     pub const fn id(self) -> u8 {
         self as u8
     }
@@ -62,7 +62,9 @@ impl Algorithm {
     /// Whether the algorithm is a cryptographic hash (collision and preimage
     /// resistant), as opposed to a checksum that only catches accidents
     /// (the CRCs and the xxHash family, which anyone can forge). The 160-bit
-    /// truncations are cryptographic with 80-bit collision resistance.
+    /// truncations are cryptographic with 80-bit collision resistance. MD5
+    /// and SHA-1 count as designed, but their collision resistance is
+    /// broken: they are for compatibility only.
     pub const fn is_cryptographic(self) -> bool {
         self.properties().cryptographic
     }

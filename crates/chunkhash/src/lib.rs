@@ -66,6 +66,8 @@
 //! | 12 | SHA-512/160 | 20 | yes, 80-bit collisions | `SHA512-160` | first 20 bytes of SHA-512, the legacy Dolt (noms) address (`sha2`) |
 //! | 13 | CRC-32 | 4 | no | `CRC32` | chunkhash's [`crc`] kernels (`crc`): zlib's, gzip's and S3's CRC32 (ISO-HDLC) |
 //! | 14 | CRC-64/NVME | 8 | no | `CRC64NVME` | chunkhash's [`crc`] kernels (`crc`): S3's full-object CRC64NVME |
+//! | 15 | MD5 | 16 | broken: compatibility only | `MD5` | md-5 (`compat`): S3 ETags, md5sum files |
+//! | 16 | SHA-1 | 20 | broken: compatibility only | `SHA1` | sha1 (`compat`): S3's SHA1, sha1sum files |
 //!
 //! Names parse ignoring case, with the spellings of b3sum, xxhsum (`-H`
 //! names and `--tag` tags), coreutils, btrfs and S3; see [`Algorithm`]'s
@@ -82,6 +84,13 @@
 //!   `no_std` (BLAKE3 and XXH3 still pick their kernels at run time).
 //! - `alloc` (implied by `std`): `Vec`-returning conveniences.
 //! - `parallel`: `blake3::Hasher::update_parallel`, multi-threaded with rayon.
+//! - `compat` (default): MD5 and SHA-1, for compatibility only (S3 ETags
+//!   and checksums, md5sum and sha1sum files): both are broken against
+//!   collisions, never use them in new designs (`src/compat.rs` says why
+//!   these crates).
+//! - `s3`: the `s3` module, every checksum S3 records for an object
+//!   (ten kinds and the ETag, single-part and multipart) in one pass on two
+//!   threads; turns on `std` and every family it needs.
 //! - `xxhash`, `crc`, `blake2`, `sha2` (all default): the registry's
 //!   families, each computed by the fastest well-kept code measured, picked
 //!   at run time for the CPU it runs on (table below). With one off, its
@@ -200,12 +209,16 @@ pub mod hex;
 #[allow(unsafe_code)]
 mod platform;
 mod registry;
+#[cfg(feature = "s3")]
+pub mod s3;
 pub mod trailer;
 mod wrapper;
 pub mod xxh3;
 
 #[cfg(feature = "blake2")]
 mod blake2b;
+#[cfg(feature = "compat")]
+mod compat;
 #[cfg(feature = "crc")]
 pub mod crc;
 #[cfg(feature = "sha2")]

@@ -58,7 +58,7 @@ pub(crate) trait Wrapper<const N: usize>: Clone {
 /// the operations, in whose expressions `State` names each type's crate
 /// state; `state` is that state (`&mut` in `update`, `&` in `finalize`).
 /// Attributes before `hash` (such as `#[inline(never)]`) go on that method.
-#[cfg(any(feature = "xxhash", feature = "sha2"))]
+#[cfg(any(feature = "xxhash", feature = "sha2", feature = "compat"))]
 macro_rules! wrapper {
     (
         $($(#[$meta:meta])* $name:ident($state:ty): $len:literal, implementation: $implementation:expr),+;
@@ -110,7 +110,7 @@ macro_rules! wrapper {
         }
     };
 }
-#[cfg(any(feature = "xxhash", feature = "sha2"))]
+#[cfg(any(feature = "xxhash", feature = "sha2", feature = "compat"))]
 pub(crate) use wrapper;
 
 /// chunkhash's own BLAKE3, as the registry sees it.
@@ -188,7 +188,7 @@ fn prefix<const N: usize, const M: usize>(output: [u8; N]) -> [u8; M] {
 /// cached by std), otherwise whether the build enables them, which is all
 /// those crates can know without `std` too (except sha2, see sha2.rs).
 /// Always false on other architectures.
-#[cfg(any(feature = "blake2", feature = "sha2"))]
+#[cfg(any(feature = "blake2", feature = "sha2", feature = "compat"))]
 macro_rules! x86_has {
     ($($feature:tt),+) => {{
         #[cfg(all(feature = "std", any(target_arch = "x86", target_arch = "x86_64")))]
@@ -198,12 +198,12 @@ macro_rules! x86_has {
         has
     }};
 }
-#[cfg(any(feature = "blake2", feature = "sha2"))]
+#[cfg(any(feature = "blake2", feature = "sha2", feature = "compat"))]
 pub(crate) use x86_has;
 
 /// [`x86_has`] for aarch64: `is_aarch64_feature_detected!` with `std`,
 /// otherwise the build's target features. Always false elsewhere.
-#[cfg(feature = "sha2")]
+#[cfg(any(feature = "sha2", feature = "compat"))]
 macro_rules! aarch64_has {
     ($feature:tt) => {{
         #[cfg(all(feature = "std", target_arch = "aarch64"))]
@@ -213,5 +213,5 @@ macro_rules! aarch64_has {
         has
     }};
 }
-#[cfg(feature = "sha2")]
+#[cfg(any(feature = "sha2", feature = "compat"))]
 pub(crate) use aarch64_has;

@@ -24,7 +24,7 @@ fn golden_algorithm_table_is_the_id_contract() {
     let ours: Vec<(u8, String, usize)> =
         Algorithm::all().iter().map(|a| (a.id(), a.name().to_owned(), a.digest_len())).collect();
     assert_eq!(ours, table);
-    assert_eq!(Algorithm::all().len(), 14);
+    assert_eq!(Algorithm::all().len(), 16);
 }
 
 /// Every algorithm at every golden length, one shot, streamed in pieces,
@@ -135,6 +135,12 @@ fn published_check_values_and_truncations() {
         let full = digest(Algorithm::Sha512, b"chunk");
         assert_eq!(digest(Algorithm::Sha512_160, b"chunk").as_bytes(), &full.as_bytes()[..20]);
     }
+    if Algorithm::Md5.is_available() {
+        // RFC 1321 and FIPS 180-4 (SHA-1) examples.
+        assert_eq!(digest(Algorithm::Md5, b"abc").to_hex(), "900150983cd24fb0d6963f7d28e17f72");
+        assert_eq!(digest(Algorithm::Md5, b"").to_hex(), "d41d8cd98f00b204e9800998ecf8427e");
+        assert_eq!(digest(Algorithm::Sha1, b"abc").to_hex(), "a9993e364706816aba3e25717850c26c9cd0d89d");
+    }
     if Algorithm::Xxh64.is_available() {
         // XXH64 of the empty input, seed 0 (xxHash's own sanity value).
         assert_eq!(digest(Algorithm::Xxh64, b"").to_hex(), "ef46db3751d8e999");
@@ -151,10 +157,10 @@ fn table_properties() {
     let cryptographic: Vec<&str> = Algorithm::all().iter().filter(|a| a.is_cryptographic()).map(|a| a.name()).collect();
     assert_eq!(
         cryptographic,
-        ["BLAKE3", "BLAKE3-160", "BLAKE2b-512", "BLAKE2b-256", "SHA-256", "SHA-512", "SHA-512/160"]
+        ["BLAKE3", "BLAKE3-160", "BLAKE2b-512", "BLAKE2b-256", "SHA-256", "SHA-512", "SHA-512/160", "MD5", "SHA-1"]
     );
     let lengths: Vec<usize> = Algorithm::all().iter().map(|a| a.digest_len()).collect();
-    assert_eq!(lengths, [32, 20, 8, 16, 8, 4, 4, 64, 32, 32, 64, 20, 4, 8]);
+    assert_eq!(lengths, [32, 20, 8, 16, 8, 4, 4, 64, 32, 32, 64, 20, 4, 8, 16, 20]);
     assert_eq!(chunkhash::MAX_DIGEST_LEN, 64);
     for &algorithm in Algorithm::all() {
         assert_eq!(Algorithm::from_id(algorithm.id()), Ok(algorithm));
@@ -168,14 +174,14 @@ fn table_properties() {
 
 #[test]
 fn unknown_ids_are_errors() {
-    for id in [0u8, 15, 255] {
+    for id in [0u8, 17, 255] {
         let error = Algorithm::from_id(id).unwrap_err();
         assert_eq!(error.id(), id);
-        assert_eq!(error.to_string(), format!("unknown algorithm id {id} (known ids are 1 to 14; 0 is reserved)"));
+        assert_eq!(error.to_string(), format!("unknown algorithm id {id} (known ids are 1 to 16; 0 is reserved)"));
         assert_eq!(Algorithm::try_from(id), Err(error));
     }
-    assert!((15..=255).all(|id| Algorithm::from_id(id).is_err()));
-    assert!((1..=14).all(|id| Algorithm::from_id(id).is_ok()));
+    assert!((17..=255).all(|id| Algorithm::from_id(id).is_err()));
+    assert!((1..=16).all(|id| Algorithm::from_id(id).is_ok()));
 }
 
 #[test]
@@ -196,6 +202,8 @@ fn names_tools_use_parse() {
         (Sha512_160, &["sha512/160", "SHA-512/160", "sha512-160", "SHA512_160"]),
         (Crc32, &["crc32", "CRC32", "crc-32", "CRC-32/ISO-HDLC", "crc32b"]),
         (Crc64Nvme, &["crc64nvme", "CRC64NVME", "crc-64/nvme", "CRC64-NVME", "crc64_nvme"]),
+        (Md5, &["md5", "MD5"]),
+        (Sha1, &["sha1", "SHA1", "sha-1", "SHA-1", "sha_1"]),
     ];
     for (algorithm, names) in cases {
         for name in names {
@@ -228,7 +236,9 @@ fn bsd_tags_are_the_tools_spellings() {
             "SHA512",
             "SHA512-160",
             "CRC32",
-            "CRC64NVME"
+            "CRC64NVME",
+            "MD5",
+            "SHA1"
         ]
     );
 }
@@ -241,7 +251,7 @@ fn unknown_names_are_errors_that_list_the_valid_ones() {
     for bad in [
         "",
         "sha3-256",
-        "md5",
+        "md4",
         "crc",
         "cksum",
         "crc-32/cksum",
@@ -384,6 +394,8 @@ fn each_algorithm_reports_its_implementation() {
             }
             Some("blake2") => "blake2b_simd",
             Some("sha2") => "sha2",
+            Some("compat") if algorithm == Algorithm::Md5 => "md-5",
+            Some("compat") => "sha1",
             Some(other) => panic!("{algorithm}: a wrapper of feature {other} this test does not know"),
         };
         let (name, instruction_set) = implementation.split_once(' ').unwrap_or((implementation, ""));

@@ -96,7 +96,7 @@ fn oversized_trailers_are_rejected() {
 #[test]
 fn unknown_ids_are_rejected_whatever_the_length() {
     let block = b"block";
-    for id in [0u8, 15, 255] {
+    for id in [0u8, 17, 255] {
         for len in [1, 5, 33, 65, 200] {
             let mut bad = vec![0xa5u8; len];
             bad[0] = id;
@@ -106,7 +106,7 @@ fn unknown_ids_are_rejected_whatever_the_length() {
     // A zeroed trailer (a hole, a wiped sector) and an erased-flash one.
     assert_eq!(verify(block, &[0u8; 33], 0), Err(TrailerError::UnknownAlgorithm(0)));
     assert_eq!(verify(block, &[0xffu8; 33], 0), Err(TrailerError::UnknownAlgorithm(255)));
-    assert!((15..=255u8).all(|id| verify(block, &[id; 65], 0) == Err(TrailerError::UnknownAlgorithm(id))));
+    assert!((17..=255u8).all(|id| verify(block, &[id; 65], 0) == Err(TrailerError::UnknownAlgorithm(id))));
 }
 
 /// Every bit of a 256-byte block, and every bit of every trailer.
@@ -262,8 +262,8 @@ fn random_trailers_never_panic() {
 fn error_messages_name_the_problem() {
     let messages = [
         (
-            TrailerError::UnknownAlgorithm(15),
-            "trailer names unknown algorithm id 15 (known ids are 1 to 14; 0 is reserved)",
+            TrailerError::UnknownAlgorithm(17),
+            "trailer names unknown algorithm id 17 (known ids are 1 to 16; 0 is reserved)",
         ),
         (
             TrailerError::Truncated { algorithm: None, expected: 1, found: 0 },

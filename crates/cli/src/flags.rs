@@ -36,6 +36,9 @@ pub enum Command {
     /// A content-addressed chunk store: init, put, get, ls, verify, stats, reindex, bench
     #[command(args_override_self = true)]
     Store(crate::store::StoreFlags),
+    /// Every S3 checksum of files (CRC32 ... XXHASH128, ETag), as S3 reports them
+    #[command(args_override_self = true)]
+    S3sum(crate::s3sum::S3sumFlags),
 }
 
 /// The subcommand a command line without one runs: `chunkhash FILE` is
@@ -82,8 +85,9 @@ algorithm of that length, xxHash ones in either byte order (xxhsum
 --little-endian). The first line of a length that matches one of them fixes it
 for the rest of that check file; a line that matches none, when no line of its
 length did, is reported as `cannot determine the algorithm (use -a)` and counted
-as improperly formatted, not as FAILED. -a forces one algorithm. MD5, SHA-1 and
-the other algorithms chunkhash lacks are reported as unsupported.
+as improperly formatted, not as FAILED. -a forces one algorithm. md5sum and
+sha1sum files are checked (MD5 and SHA-1, for compatibility); SHA-224, SHA-384
+and SM3, which chunkhash lacks, are reported as unsupported.
 
 A line named `-` reads standard input, and so does a line named `stdin` that
 xxhsum may have written (an xxHash tag, the XXH3_ prefix, or 4, 8 or 16 bytes).

@@ -65,9 +65,7 @@ pub struct Unsupported {
 
 /// The algorithms of coreutils' `*sum` tools, `cksum -a` and OpenSSL that
 /// the registry lacks.
-pub const UNSUPPORTED: [Unsupported; 5] = [
-    Unsupported { name: "MD5", tags: &["MD5"], len: 16, tool: "md5sum" },
-    Unsupported { name: "SHA-1", tags: &["SHA1", "SHA-1"], len: 20, tool: "sha1sum" },
+pub const UNSUPPORTED: [Unsupported; 3] = [
     Unsupported { name: "SHA-224", tags: &["SHA224", "SHA2-224"], len: 28, tool: "sha224sum" },
     Unsupported { name: "SHA-384", tags: &["SHA384", "SHA2-384"], len: 48, tool: "sha384sum" },
     Unsupported { name: "SM3", tags: &["SM3"], len: 32, tool: "cksum -a sm3" },
@@ -203,8 +201,9 @@ mod tests {
         assert_eq!(read_tag("SHA2-256"), known(Algorithm::Sha256, None, false));
         assert_eq!(read_tag("XXH3"), known(Algorithm::Xxh3_64, None, false));
         assert_eq!(read_tag("XXH128_LE"), known(Algorithm::Xxh3_128, None, true));
-        assert_eq!(read_tag("MD5"), Ok(TagMeaning::Unsupported(&UNSUPPORTED[0])));
-        assert_eq!(read_tag("sha1"), Ok(TagMeaning::Unsupported(&UNSUPPORTED[1])));
+        assert_eq!(read_tag("MD5"), known(Algorithm::Md5, None, false));
+        assert_eq!(read_tag("sha1"), known(Algorithm::Sha1, None, false));
+        assert_eq!(read_tag("SHA384"), Ok(TagMeaning::Unsupported(&UNSUPPORTED[1])));
         for bad in ["NOSUCH", "BLAKE2b-12", "BLAKE2b-520", "BLAKE2b-0", "BLAKE2b-+8", "SHA256_LE"] {
             assert!(read_tag(bad).unwrap_err().contains(bad), "{bad}");
         }

@@ -19,6 +19,7 @@ mod bench;
 mod check;
 mod flags;
 mod input;
+mod s3sum;
 mod settings;
 mod status;
 mod store;
@@ -69,6 +70,7 @@ fn run(flags: flags::Flags, printer: &mut Printer) -> Result<()> {
         Task::Check(settings) => in_pool(settings.io.threads, || check::run(&settings, printer))?,
         Task::Bench(settings) => bench::run(&settings, printer)?,
         Task::Store(flags) => store::run(flags, printer)?,
+        Task::S3sum(flags) => s3sum::run(flags, printer)?,
     }
     Ok(())
 }

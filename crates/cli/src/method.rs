@@ -294,8 +294,10 @@ mod tests {
         assert_eq!(parse_algorithm("xxhsum").unwrap(), Algorithm::Xxh64);
         assert_eq!(parse_algorithm("xxh128sum").unwrap(), Algorithm::Xxh3_128);
         assert_eq!(parse_algorithm("XXH3").unwrap(), Algorithm::Xxh3_64);
-        let error = parse_algorithm("md5").unwrap_err().to_string();
-        assert!(error.contains("\"md5\"") && error.contains("blake3") && error.contains("sha-512/160"), "{error}");
+        assert_eq!(parse_algorithm("md5sum").unwrap(), Algorithm::Md5);
+        assert_eq!(parse_algorithm("sha1sum").unwrap(), Algorithm::Sha1);
+        let error = parse_algorithm("md4").unwrap_err().to_string();
+        assert!(error.contains("\"md4\"") && error.contains("blake3") && error.contains("sha-512/160"), "{error}");
         assert!(parse_algorithm("sum").is_err());
     }
 
@@ -321,7 +323,8 @@ mod tests {
         let names = |len| candidates_for_len(len).iter().map(Method::name).collect::<Vec<_>>();
         assert_eq!(names(32), ["BLAKE3", "BLAKE2b-256", "SHA-256"]);
         assert_eq!(names(64), ["BLAKE3", "BLAKE2b-512", "SHA-512"]);
-        assert_eq!(names(20), ["BLAKE3", "BLAKE2b-160", "SHA-512/160"]);
+        assert_eq!(names(20), ["BLAKE3", "BLAKE2b-160", "SHA-512/160", "SHA-1"]);
+        assert_eq!(names(16), ["BLAKE3", "XXH3-128", "BLAKE2b-128", "MD5"]);
         assert_eq!(names(8), ["BLAKE3", "XXH3-64", "XXH64", "BLAKE2b-64", "CRC-64/NVME"]);
         assert_eq!(names(4), ["BLAKE3", "XXH32", "CRC32C", "BLAKE2b-32", "CRC-32"]);
         assert_eq!(names(9), ["BLAKE3", "BLAKE2b-72"]);

@@ -25,6 +25,7 @@ pub enum Task {
     Bench(BenchSettings),
     /// `chunkhash store ...` (checked by the store module).
     Store(crate::store::StoreFlags),
+    S3sum(crate::s3sum::S3sumFlags),
 }
 
 /// How inputs are read.
@@ -114,6 +115,7 @@ impl Task {
             Some(Command::Check(check)) => Ok(Task::Check(check_settings(check)?)),
             Some(Command::Bench(bench)) => Ok(Task::Bench(bench_settings(bench)?)),
             Some(Command::Store(store)) => Ok(Task::Store(store)),
+            Some(Command::S3sum(s3sum)) => Ok(Task::S3sum(s3sum)),
         }
     }
 }

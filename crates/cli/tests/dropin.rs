@@ -145,19 +145,41 @@ fn blake2b_of_every_length_as_b2sum_writes_it() {
     }
 }
 
-/// Issue item 1: md5sum and sha1sum files (and cksum's other algorithms)
-/// are reported as unsupported, never FAILED, whatever the files hold.
+/// md5sum and sha1sum files, tagged and untagged, are checked (MD5 and
+/// SHA-1 for compatibility), and `sum -a md5`/`-a sha1` writes what the
+/// tools write; a changed file is FAILED.
 #[test]
-fn md5_and_sha1_files_are_unsupported_not_failed() {
-    let dir = Dir::new("md5_and_sha1_files_are_unsupported_not_failed");
+fn md5sum_and_sha1sum_files_are_checked() {
+    let dir = Dir::new("md5sum_and_sha1sum_files_are_checked");
+    three_files(&dir);
+    for (tool, algorithm) in [("md5sum", "md5"), ("sha1sum", "sha1")] {
+        for tag in [&[][..], &["--tag"]] {
+            let theirs = dir.tool(tool, &with_files(tag));
+            let ours = ok(dir.run(&with_files(&[&["sum", "-a", algorithm][..], tag].concat()), b""));
+            assert_eq!(ours.as_bytes(), theirs, "{tool} {tag:?}");
+            dir.write("sums", &theirs);
+            let output = dir.run(&["check", "sums"], b"");
+            assert_eq!(code(&output), 0, "{tool} {tag:?}: {}", stderr(&output));
+            assert_eq!(stdout(&output).matches(": OK\n").count(), 3, "{tool} {tag:?}");
+            dir.write(FILES[1], b"changed");
+            let output = dir.run(&["check", "sums"], b"");
+            assert_eq!(code(&output), 1, "{tool} {tag:?}");
+            assert!(stdout(&output).contains(&format!("{}: FAILED", FILES[1])), "{tool} {tag:?}: {}", stdout(&output));
+            three_files(&dir);
+        }
+    }
+}
+
+/// cksum's algorithms chunkhash lacks are reported as unsupported, never
+/// FAILED, whatever the files hold.
+#[test]
+fn sha384_and_sm3_files_are_unsupported_not_failed() {
+    let dir = Dir::new("sha384_and_sm3_files_are_unsupported_not_failed");
     three_files(&dir);
     for (tool, args, says) in [
-        ("md5sum", &["--tag"][..], "MD5 is not supported by chunkhash (`md5sum -c` checks it)"),
-        ("sha1sum", &["--tag"], "SHA-1 is not supported by chunkhash (`sha1sum -c` checks it)"),
-        ("cksum", &["-a", "sha384"], "SHA-384 is not supported"),
+        ("cksum", &["-a", "sha384"][..], "SHA-384 is not supported"),
         ("cksum", &["-a", "sm3"], "SM3 is not supported"),
-        ("md5sum", &[], "such as MD5 (`md5sum -c` checks it; chunkhash does not support it)"),
-        ("sha1sum", &[], "such as SHA-1 (`sha1sum -c` checks it; chunkhash does not support it)"),
+        ("sha384sum", &[], "such as SHA-384 (`sha384sum -c` checks it; chunkhash does not support it)"),
     ] {
         let sums = dir.tool(tool, &with_files(args));
         dir.write("sums", &sums);
@@ -384,7 +406,7 @@ fn exit_statuses_as_the_peers() {
         let theirs = dir.run_peer("sha256sum", &[&["-c"][..], strict, &["strict"]].concat(), b"");
         assert_eq!((code(&ours), &ours.stdout), (code(&theirs), &theirs.stdout), "{strict:?}");
     }
-    for usage in [&["check", "--no-such-flag"][..], &["sum", "-a", "md5", "f1"], &["check", "--strict", "-a", "x"]] {
+    for usage in [&["check", "--no-such-flag"][..], &["sum", "-a", "md4", "f1"], &["check", "--strict", "-a", "x"]] {
         assert_eq!(code(&dir.run(usage, b"")), 2, "{usage:?}");
     }
 }

@@ -1,0 +1,442 @@
+//! Every checksum Amazon S3 records for an object, computed in one pass over
+//! its bytes, exactly as S3 reports them.
+//!
+//! S3 takes ten checksum kinds ([`S3Checksum`]): CRC32, CRC32C and
+//! CRC64NVME, SHA1, SHA256, SHA512 and MD5, XXHASH64, XXHASH3 (XXH3-64) and
+//! XXHASH128 (XXH3-128), each sent and returned as the base64 of the
+//! digest's big-endian bytes, in a header `x-amz-checksum-<kind>` and a
+//! request or response field `Checksum<KIND>` (the S3 API reference, type
+//! `Checksum`, and the SDKs generated from it: e.g. the Kotlin SDK's
+//! `PutObjectRequest.checksumXxhash3`, "the Base64 encoded, 64-bit XXHASH3
+//! checksum of the object", and `checksumXxhash128`, 128-bit). Besides them,
+//! the ETag: the hex MD5 of the object, in double quotes.
+//!
+//! An object uploaded in parts of [`S3Hasher::with_part_size`] bytes (the
+//! last one shorter) has the multipart forms instead:
+//!
+//! - the CRCs, full-object: the CRC of the whole object, as S3 computes it
+//!   for `ChecksumType` `FULL_OBJECT`, here made from each part's CRC with
+//!   [`crc_combine`], as a multipart uploader does;
+//! - the others, composite: the kind's hash of the parts' digests
+//!   concatenated, then `-N` for N parts (`ChecksumType` `COMPOSITE`);
+//! - the ETag: the hex MD5 of the parts' MD5 digests, then `-N`.
+//!
+//! An [`S3Hasher`] keeps one state per kind and splits them into two groups
+//! of about equal cost (MD5 and SHA-512 are the slow ones); an update of at
+//! least [`PARALLEL_MIN`] bytes hashes the second group on a scoped thread,
+//! so the ten kinds run on two cores from one read of the data.
+
+use crate::{crc_combine, Algorithm, Digest, StreamingHasher};
+use std::string::String;
+use std::vec::Vec;
+
+/// One of S3's checksum kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum S3Checksum {
+    /// `CRC32`: CRC-32 (ISO-HDLC); full-object when multipart.
+    Crc32,
+    /// `CRC32C`: CRC-32C; full-object when multipart.
+    Crc32c,
+    /// `CRC64NVME`: CRC-64/NVME, S3's default; full-object when multipart.
+    Crc64Nvme,
+    /// `SHA1`: SHA-1; composite when multipart.
+    Sha1,
+    /// `SHA256`: SHA-256; composite when multipart.
+    Sha256,
+    /// `SHA512`: SHA-512; composite when multipart.
+    Sha512,
+    /// `MD5`: MD5; composite when multipart.
+    Md5,
+    /// `XXHASH64`: XXH64, seed 0; composite when multipart.
+    Xxhash64,
+    /// `XXHASH3`: XXH3-64, seed 0; composite when multipart.
+    Xxhash3,
+    /// `XXHASH128`: XXH3-128, seed 0; composite when multipart.
+    Xxhash128,
+}
+
+/// Updates of at least this many bytes hash the two groups of kinds on two
+/// threads; smaller ones on the caller's thread alone, where starting a
+/// thread (tens of microseconds) would cost more than it saves.
+pub const PARALLEL_MIN: usize = 256 * 1024;
+
+impl S3Checksum {
+    /// The ten kinds, in the order S3's documentation lists them.
+    pub const ALL: [S3Checksum; 10] = [
+        S3Checksum::Crc32,
+        S3Checksum::Crc32c,
+        S3Checksum::Crc64Nvme,
+        S3Checksum::Sha1,
+        S3Checksum::Sha256,
+        S3Checksum::Sha512,
+        S3Checksum::Md5,
+        S3Checksum::Xxhash64,
+        S3Checksum::Xxhash3,
+        S3Checksum::Xxhash128,
+    ];
+
+    /// S3's name of the kind (`ChecksumAlgorithm`): `"CRC64NVME"`, `"SHA256"`, ...
+    pub const fn name(self) -> &'static str {
+        match self {
+            S3Checksum::Crc32 => "CRC32",
+            S3Checksum::Crc32c => "CRC32C",
+            S3Checksum::Crc64Nvme => "CRC64NVME",
+            S3Checksum::Sha1 => "SHA1",
+            S3Checksum::Sha256 => "SHA256",
+            S3Checksum::Sha512 => "SHA512",
+            S3Checksum::Md5 => "MD5",
+            S3Checksum::Xxhash64 => "XXHASH64",
+            S3Checksum::Xxhash3 => "XXHASH3",
+            S3Checksum::Xxhash128 => "XXHASH128",
+        }
+    }
+
+    /// The request and response field (boto3's parameter name):
+    /// `"ChecksumCRC64NVME"`, ...
+    pub fn field(self) -> String {
+        let mut field = String::from("Checksum");
+        field.push_str(self.name());
+        field
+    }
+
+    /// The HTTP header: `"x-amz-checksum-crc64nvme"`, ...
+    pub fn header(self) -> String {
+        let mut header = String::from("x-amz-checksum-");
+        header.push_str(&self.name().to_ascii_lowercase());
+        header
+    }
+
+    /// The registry algorithm that computes it.
+    pub const fn algorithm(self) -> Algorithm {
+        match self {
+            S3Checksum::Crc32 => Algorithm::Crc32,
+            S3Checksum::Crc32c => Algorithm::Crc32c,
+            S3Checksum::Crc64Nvme => Algorithm::Crc64Nvme,
+            S3Checksum::Sha1 => Algorithm::Sha1,
+            S3Checksum::Sha256 => Algorithm::Sha256,
+            S3Checksum::Sha512 => Algorithm::Sha512,
+            S3Checksum::Md5 => Algorithm::Md5,
+            S3Checksum::Xxhash64 => Algorithm::Xxh64,
+            S3Checksum::Xxhash3 => Algorithm::Xxh3_64,
+            S3Checksum::Xxhash128 => Algorithm::Xxh3_128,
+        }
+    }
+
+    /// Whether a multipart object's value is the full object's (the CRCs)
+    /// rather than a composite of its parts'.
+    pub const fn is_full_object(self) -> bool {
+        matches!(self, S3Checksum::Crc32 | S3Checksum::Crc32c | S3Checksum::Crc64Nvme)
+    }
+
+    /// The kind named `name` (S3's name, or its field or header, any case).
+    pub fn from_name(name: &str) -> Option<S3Checksum> {
+        let lower = name.to_ascii_lowercase();
+        let bare = lower.strip_prefix("x-amz-checksum-").or_else(|| lower.strip_prefix("checksum")).unwrap_or(&lower);
+        S3Checksum::ALL.into_iter().find(|kind| kind.name().eq_ignore_ascii_case(bare))
+    }
+
+    /// Cost per byte in tenths of a cycle, for splitting the kinds between
+    /// two threads: `chunkhash bench --sizes 1M --threads 1` on the project
+    /// machine (Zen 4): MD5 5.8 cycles/byte (portable code), SHA-512 5.6
+    /// (AVX2), SHA-1 1.85 and SHA-256 1.9 (SHA-NI), the CRCs and xxHash
+    /// about 0.05. So one thread gets MD5 and the other SHA-512, and the
+    /// rest goes to even them out.
+    const fn cost(self) -> u32 {
+        match self {
+            S3Checksum::Md5 => 58,
+            S3Checksum::Sha512 => 56,
+            S3Checksum::Sha256 | S3Checksum::Sha1 => 19,
+            _ => 1,
+        }
+    }
+}
+
+impl core::fmt::Display for S3Checksum {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One kind's state: the current part's hasher, and what the finished
+/// parts came to.
+#[derive(Clone, Debug)]
+struct Lane {
+    kind: S3Checksum,
+    part: StreamingHasher,
+    /// Bytes in the current part.
+    in_part: u64,
+    /// Finished parts.
+    parts: u64,
+    /// The CRC of all finished parts (full-object kinds).
+    crc: u64,
+    /// The hash of the finished parts' digests (composite kinds).
+    composite: StreamingHasher,
+}
+
+impl Lane {
+    fn new(kind: S3Checksum) -> Lane {
+        let algorithm = kind.algorithm();
+        Lane {
+            kind,
+            part: StreamingHasher::new(algorithm),
+            in_part: 0,
+            parts: 0,
+            crc: 0,
+            composite: StreamingHasher::new(algorithm),
+        }
+    }
+
+    fn update(&mut self, mut data: &[u8], part_size: Option<u64>) {
+        let Some(part_size) = part_size else {
+            self.part.update(data);
+            return;
+        };
+        while !data.is_empty() {
+            // A part is closed when the next byte arrives, so an object
+            // whose length is a multiple of the part size has no empty
+            // last part.
+            if self.in_part == part_size {
+                self.close_part();
+            }
+            let room = usize::try_from(part_size - self.in_part).unwrap_or(usize::MAX);
+            let (now, later) = data.split_at(data.len().min(room));
+            self.part.update(now);
+            self.in_part += now.len() as u64;
+            data = later;
+        }
+    }
+
+    fn close_part(&mut self) {
+        let digest = self.part.finalize();
+        if self.kind.is_full_object() {
+            let crc = crc_integer(&digest);
+            self.crc = if self.parts == 0 {
+                crc
+            } else {
+                crc_combine(self.kind.algorithm(), self.crc, crc, self.in_part).expect("a CRC kind")
+            };
+        } else {
+            self.composite.update(digest.as_bytes());
+        }
+        self.part.reset();
+        self.in_part = 0;
+        self.parts += 1;
+    }
+
+    /// The value's digest, and the number of parts (0 for a single-part object).
+    fn finish(mut self, multipart: bool) -> (Vec<u8>, u64) {
+        if !multipart {
+            return (self.part.finalize().as_bytes().to_vec(), 0);
+        }
+        if self.in_part > 0 || self.parts == 0 {
+            self.close_part();
+        }
+        let bytes = if self.kind.is_full_object() {
+            let len = self.kind.algorithm().digest_len();
+            self.crc.to_be_bytes()[8 - len..].to_vec()
+        } else {
+            self.composite.finalize().as_bytes().to_vec()
+        };
+        (bytes, self.parts)
+    }
+}
+
+fn crc_integer(digest: &Digest) -> u64 {
+    digest.as_bytes().iter().fold(0u64, |value, &byte| value << 8 | u64::from(byte))
+}
+
+/// Computes S3's checksums of one object, fed in pieces of any size.
+///
+/// ```
+/// use chunkhash::s3::{S3Checksum, S3Hasher};
+///
+/// let mut hasher = S3Hasher::new(&S3Checksum::ALL);
+/// hasher.update(b"hello world");
+/// let sums = hasher.finalize();
+/// assert_eq!(sums.get(S3Checksum::Crc32), Some("DUoRhQ=="));
+/// assert_eq!(sums.etag(), "\"5eb63bbbe01eeed093cb22bb8f5acdc3\"");
+///
+/// // In parts of 6 bytes: "hello " and "world".
+/// let mut hasher = S3Hasher::with_part_size(&S3Checksum::ALL, 6).unwrap();
+/// hasher.update(b"hello world");
+/// let sums = hasher.finalize();
+/// assert_eq!(sums.get(S3Checksum::Crc32), Some("DUoRhQ=="));
+/// assert!(sums.get(S3Checksum::Sha256).unwrap().ends_with("-2"));
+/// assert!(sums.etag().ends_with("-2\""));
+/// ```
+#[derive(Clone, Debug)]
+pub struct S3Hasher {
+    part_size: Option<u64>,
+    /// The two groups of lanes, hashed side by side. MD5 is always in one
+    /// of them: it gives the ETag.
+    groups: [Vec<Lane>; 2],
+    /// Whether MD5 was asked for (else it runs for the ETag alone).
+    md5_wanted: bool,
+    len: u64,
+}
+
+/// What [`S3Hasher::with_part_size`] refuses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ZeroPartSize;
+
+impl core::fmt::Display for ZeroPartSize {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("the part size must be at least 1 byte")
+    }
+}
+
+impl std::error::Error for ZeroPartSize {}
+
+impl S3Hasher {
+    /// The checksums of a single-part upload (`PutObject`), for `kinds`
+    /// (repeats ignored), and the ETag.
+    pub fn new(kinds: &[S3Checksum]) -> S3Hasher {
+        let mut kinds: Vec<S3Checksum> = kinds.to_vec();
+        kinds.sort();
+        kinds.dedup();
+        let md5_wanted = kinds.contains(&S3Checksum::Md5);
+        if !md5_wanted {
+            kinds.push(S3Checksum::Md5);
+        }
+        // Greedy split by cost: the dearest kind first, each to the lighter group.
+        kinds.sort_by_key(|kind| core::cmp::Reverse(kind.cost()));
+        let mut groups = [Vec::new(), Vec::new()];
+        let mut costs = [0u32; 2];
+        for kind in kinds {
+            let lighter = usize::from(costs[1] < costs[0]);
+            costs[lighter] += kind.cost();
+            groups[lighter].push(Lane::new(kind));
+        }
+        S3Hasher { part_size: None, groups, md5_wanted, len: 0 }
+    }
+
+    /// The checksums of a multipart upload in parts of `part_size` bytes
+    /// (the last part shorter): full-object CRCs, composite `value-N` for the
+    /// others, and the multipart ETag. An empty object is one empty part.
+    ///
+    /// # Errors
+    ///
+    /// [`ZeroPartSize`] for a part size of 0.
+    pub fn with_part_size(kinds: &[S3Checksum], part_size: u64) -> Result<S3Hasher, ZeroPartSize> {
+        if part_size == 0 {
+            return Err(ZeroPartSize);
+        }
+        let mut hasher = S3Hasher::new(kinds);
+        hasher.part_size = Some(part_size);
+        Ok(hasher)
+    }
+
+    /// Adds the object's next bytes. At least [`PARALLEL_MIN`] bytes are
+    /// hashed on two threads.
+    pub fn update(&mut self, data: &[u8]) -> &mut Self {
+        let part_size = self.part_size;
+        let [first, second] = &mut self.groups;
+        let hash_group = |group: &mut Vec<Lane>| group.iter_mut().for_each(|lane| lane.update(data, part_size));
+        if data.len() >= PARALLEL_MIN && !second.is_empty() {
+            std::thread::scope(|scope| {
+                scope.spawn(|| hash_group(second));
+                hash_group(first);
+            });
+        } else {
+            hash_group(first);
+            hash_group(second);
+        }
+        self.len += data.len() as u64;
+        self
+    }
+
+    /// Bytes added so far.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether nothing was added yet.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The values, as S3 reports them.
+    pub fn finalize(self) -> S3Sums {
+        let multipart = self.part_size.is_some();
+        let mut values = Vec::new();
+        let mut etag = String::new();
+        let mut parts = 0;
+        for lane in self.groups.into_iter().flatten() {
+            let kind = lane.kind;
+            let (digest, lane_parts) = lane.finish(multipart);
+            parts = lane_parts;
+            let suffix =
+                if multipart && !kind.is_full_object() { std::format!("-{lane_parts}") } else { String::new() };
+            if kind == S3Checksum::Md5 {
+                etag = std::format!("\"{}{suffix}\"", crate::hex::encode(&digest));
+                if !self.md5_wanted {
+                    continue;
+                }
+            }
+            values.push((kind, base64(&digest) + &suffix));
+        }
+        values.sort();
+        S3Sums { values, etag, parts, len: self.len }
+    }
+}
+
+/// S3's checksums of one object: see [`S3Hasher`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct S3Sums {
+    values: Vec<(S3Checksum, String)>,
+    etag: String,
+    parts: u64,
+    len: u64,
+}
+
+impl S3Sums {
+    /// The value of `kind` as S3 reports it (base64, `-N` for a composite),
+    /// or `None` if it was not asked for.
+    pub fn get(&self, kind: S3Checksum) -> Option<&str> {
+        self.values.iter().find(|(k, _)| *k == kind).map(|(_, value)| value.as_str())
+    }
+
+    /// Every value asked for, in [`S3Checksum::ALL`]'s order.
+    pub fn values(&self) -> impl Iterator<Item = (S3Checksum, &str)> {
+        self.values.iter().map(|(kind, value)| (*kind, value.as_str()))
+    }
+
+    /// The ETag, with its double quotes: `"hex"`, or `"hex-N"` for N parts.
+    pub fn etag(&self) -> &str {
+        &self.etag
+    }
+
+    /// The number of parts, or 0 for a single-part upload.
+    pub fn parts(&self) -> u64 {
+        self.parts
+    }
+
+    /// The object's length in bytes.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether the object is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// Base64 (RFC 4648, section 4: the standard alphabet, with padding), the
+/// encoding of every S3 checksum value.
+pub fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for group in bytes.chunks(3) {
+        let word = group.iter().enumerate().fold(0u32, |word, (i, &byte)| word | u32::from(byte) << (16 - 8 * i));
+        for i in 0..4 {
+            if i <= group.len() {
+                out.push(char::from(ALPHABET[(word >> (18 - 6 * i) & 63) as usize]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
