@@ -45,3 +45,55 @@ def rng(request: Any) -> random.Random:
     """A generator seeded from SEED and the test's name, so each test's
     inputs stay the same whatever else runs."""
     return random.Random(f"{SEED}:{request.node.nodeid}")
+
+
+def column_reference(algorithm: str, value: bytes) -> Any:
+    """What the column functions of chunkhash.dask and chunkhash.spark must
+    give for one value, from independent implementations: blake3-py,
+    python-xxhash, the crc32c package and awscrt's CRC64/NVME."""
+    import awscrt.checksums
+    import blake3
+    import crc32c
+    import xxhash
+
+    references = {
+        "blake3": lambda v: blake3.blake3(v).digest(),
+        "address": lambda v: blake3.blake3(v).digest()[:20],
+        "xxh3_64": xxhash.xxh3_64_intdigest,
+        "xxh3_128": xxhash.xxh3_128_digest,
+        "crc32c": crc32c.crc32c,
+        "crc64nvme": awscrt.checksums.crc64nvme,
+    }
+    return references[algorithm](value)
+
+
+# The column functions' algorithms, and the registry name of each in
+# `chunkhash.hash` (the package's own one-shot function).
+COLUMN_ALGORITHMS = {
+    "blake3": "blake3",
+    "address": "blake3_160",
+    "xxh3_64": "xxh3_64",
+    "xxh3_128": "xxh3_128",
+    "crc32c": "crc32c",
+    "crc64nvme": "crc64nvme",
+}
+
+
+def column_values(rng: random.Random) -> list:
+    """A column's values for the scale-out tests: empty, short, nulls (rows
+    3 to 5 fill a partition or batch of three rows alone), values across
+    BLAKE3's chunk boundary and one over 1 MiB."""
+    return [
+        b"",
+        b"a",
+        rng.randbytes(64),
+        None,
+        None,
+        None,
+        rng.randbytes(1024),
+        rng.randbytes(1025),
+        None,
+        b"",
+        rng.randbytes((1 << 20) + 7),
+        rng.randbytes(13),
+    ]
