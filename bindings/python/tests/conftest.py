@@ -7,7 +7,7 @@ import json
 import os
 import random
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any, Dict, Iterator
 
 import pytest
 
@@ -97,3 +97,44 @@ def column_values(rng: random.Random) -> list:
         rng.randbytes((1 << 20) + 7),
         rng.randbytes(13),
     ]
+
+
+@pytest.fixture(scope="session")
+def dask_client() -> Iterator[Any]:
+    """One Dask cluster for the whole test session: two worker processes
+    (so every task's arguments and results cross a pickle), one thread
+    each."""
+    import distributed
+
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        with distributed.Client(cluster) as client:
+            yield client
+
+
+# Rows per Arrow batch in the Spark tests: three, so that the rows of
+# `column_values` fill several batches, one of them all null.
+SPARK_BATCH_ROWS = 3
+
+
+@pytest.fixture(scope="session")
+def spark() -> Iterator[Any]:
+    """One Spark session for the whole test session, on local[2]; its
+    Python workers run this interpreter (the test environment, where
+    chunkhash is installed)."""
+    import sys
+
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    from pyspark.sql import SparkSession
+
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("chunkhash-tests")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.sql.execution.arrow.maxRecordsPerBatch", str(SPARK_BATCH_ROWS))
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()

@@ -2,12 +2,12 @@
 worker processes: every algorithm on binary and string columns against the
 package's one-shot `hash` and independent references, nulls, empty values,
 a value over 1 MiB, an all-null partition; the dask.hashing hook; bad input
-raised on the client."""
+raised on the client. The cluster is conftest's `dask_client`."""
 
 from __future__ import annotations
 
 import random
-from typing import Any, Iterator, List, Optional
+from typing import Any, List, Optional
 
 import dask
 import dask.dataframe as dd
@@ -20,18 +20,6 @@ from conftest import COLUMN_ALGORITHMS, column_reference, column_values
 
 import chunkhash
 import chunkhash.dask as chd
-
-distributed = pytest.importorskip("distributed")
-
-
-@pytest.fixture(scope="session")
-def dask_client() -> Iterator[Any]:
-    """One cluster for the whole test session: two worker processes (so
-    every task's arguments and results cross a pickle), one thread each."""
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        with distributed.Client(cluster) as client:
-            yield client
-
 
 def _series(values: List[Optional[bytes]], text: bool) -> dd.Series:
     """Partitions of three rows; with `column_values`, the second one holds
