@@ -161,7 +161,14 @@ python-wheel: python-venv
 	$(PY_VENV)/bin/maturin build --release --quiet -m bindings/python/Cargo.toml -o $(PY_WHEELS)
 	$(PY_VENV)/bin/python -m pip install -q --disable-pip-version-check --force-reinstall --no-deps $(PY_WHEELS)/chunkhash-*.whl
 
-test-python: python-wheel
+# The tests of chunkhash.dask and chunkhash.spark also need a Java runtime
+# for PySpark (Debian's openjdk-17-jre-headless, installed when missing),
+# and compare hash_file with b3sum and `chunkhash sum` (CHUNKHASH_CLI).
+export CHUNKHASH_CLI := $(abspath target/release/chunkhash)
+
+test-python: python-wheel peers
+	@command -v java >/dev/null || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y openjdk-17-jre-headless; }
+	$(CARGO) build -q --release -p chunkhash-cli
 	$(PY_VENV)/bin/python -m pytest -p no:cacheprovider bindings/python/tests
 
 # The npm package (bindings/js): the WebAssembly module built twice (with and

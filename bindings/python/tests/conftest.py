@@ -20,6 +20,12 @@ VECTORS = Path(__file__).resolve().parents[3] / "vectors"
 SEED = int(os.environ.get("CHUNKHASH_TEST_SEED", "20261122"))
 
 
+def pytest_configure(config: Any) -> None:
+    # PySpark 4.3 warns on every Arrow UDF that it was not tested with
+    # pandas 3 (which Dask brings); chunkhash.spark never uses pandas.
+    config.addinivalue_line("filterwarnings", "ignore:PySpark does not yet fully support pandas:FutureWarning")
+
+
 def pytest_report_header(config: Any) -> str:
     import chunkhash
 

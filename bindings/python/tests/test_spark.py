@@ -17,10 +17,6 @@ import chunkhash.spark as chs
 
 pyspark_errors = pytest.importorskip("pyspark.errors")
 
-# PySpark 4.3 warns on every Arrow UDF that it was not tested with pandas 3
-# (which Dask brings); these functions never use pandas.
-pytestmark = pytest.mark.filterwarnings("ignore:PySpark does not yet fully support pandas:FutureWarning")
-
 INTEGERS = ("xxh3_64", "crc32c", "crc64nvme")
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import mmap
 import os
+import stat
 from dataclasses import dataclass
 from typing import BinaryIO, List, Optional, Sequence, Tuple, Union
 
@@ -101,7 +102,10 @@ def default_part_size(size: int, workers: int) -> int:
 def plan(path: Union[str, "os.PathLike[str]"], part_size: Optional[int], workers: int) -> Tuple[str, int, int, List[Part]]:
     """The file's absolute path, size, part size and parts."""
     path = os.path.abspath(os.fspath(path))
-    size = os.stat(path).st_size
+    status = os.stat(path)
+    if not stat.S_ISREG(status.st_mode):
+        raise ValueError(f"{path} is not a regular file; hash_file splits files by offset")
+    size = status.st_size
     if part_size is None:
         part_size = default_part_size(size, workers)
     check_part_size(part_size)
@@ -119,7 +123,8 @@ def hash_part(path: str, part: Part) -> PartHash:
     crc_nvme = crc64nvme()
     whole = blake3() if part.whole else None
     blocks: List[Blake3Subtree] = []
-    block_len = min(BLOCK_LEN, part.length) if part.whole else min(BLOCK_LEN, _power_of_two_at_most(part.length))
+    # Blocks of a part start at multiples of their length: subtrees.
+    block_len = BLOCK_LEN if part.whole else min(BLOCK_LEN, _power_of_two_at_most(part.length))
     with open(path, "rb") as file, _mapped(file, part) as view:
         for start in range(0, part.length, block_len):
             with view[start : start + block_len] as block:
