@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Dict, Optional, Union
 
-import pyarrow as pa
+import pyarrow as pa  # type: ignore[import-untyped]
 
 from . import hash_array
 
@@ -92,8 +92,10 @@ def hash_arrow(
     null values give null digests."""
     check_value_type(values.type, "values")
     values = _aligned(values)
-    options = {} if algorithm != "blake3" else {"key": key, "derive_key_context": derive_key_context}
-    digests = pa.array(hash_array(values, ALGORITHMS[algorithm], **options))
+    if algorithm == "blake3":
+        digests = pa.array(hash_array(values, "blake3", key=key, derive_key_context=derive_key_context))
+    else:
+        digests = pa.array(hash_array(values, ALGORITHMS[algorithm]))
     if algorithm == "blake3" and length != BLAKE3_LEN:
         digests = _truncate(digests, length)
     return digests

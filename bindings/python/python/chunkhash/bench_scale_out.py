@@ -72,7 +72,7 @@ def _run(title: str, cases: List[Case], rounds: int, items: int, unit: str, rati
 def _binary_column(rows: int, size: int, seed: int) -> Any:
     """A pyarrow binary array of `rows` random values of `size` bytes."""
     import numpy as np
-    import pyarrow as pa
+    import pyarrow as pa  # type: ignore[import-untyped]
 
     data = np.random.default_rng(seed).integers(0, 256, rows * size, dtype=np.uint8)
     offsets = np.arange(0, (rows + 1) * size, size, dtype=np.int32)
@@ -85,8 +85,8 @@ def bench_dask(rounds: int, scale: float) -> None:
     import dask.dataframe as dd
     import dask.hashing
     import distributed
-    import pandas as pd
-    import pyarrow as pa
+    import pandas as pd  # type: ignore[import-untyped]
+    import pyarrow as pa  # type: ignore[import-untyped]
 
     import chunkhash.dask as chd
 
@@ -146,7 +146,7 @@ def _worker_cpu(client: Any, action: Callable[[], Any]) -> float:
 
 
 def _partition(rows: int, size: int, seed: int) -> Any:
-    import pandas as pd
+    import pandas as pd  # type: ignore[import-untyped]
 
     return pd.Series(pd.arrays.ArrowExtensionArray(_binary_column(rows, size, seed)))
 
@@ -182,7 +182,8 @@ def bench_spark(rounds: int, scale: float) -> None:
         frame = spark.range(rows, numPartitions=2).select(F.unhex(F.sha2(F.col("id").cast("string"), 512)).alias("v")).cache()
         frame.count()
 
-        passthrough = F.arrow_udf(lambda v: v, BinaryType())
+        # No type hints: arrow_udf's default, a scalar UDF.
+        passthrough = F.arrow_udf(lambda v: v, BinaryType())  # type: ignore[call-overload]
         per_row = F.udf(lambda v: None if v is None else blake3_py.blake3(v).digest(), BinaryType())
 
         def write(columns: Callable[[], Any]) -> Callable[[], None]:

@@ -34,8 +34,8 @@ from typing import Any, Callable, Optional, Union
 import dask
 import dask.dataframe as dd
 import dask.hashing
-import pandas as pd
-import pyarrow as pa
+import pandas as pd  # type: ignore[import-untyped]
+import pyarrow as pa  # type: ignore[import-untyped]
 
 from . import hash as _hash
 from ._columns import BLAKE3_LEN, check_algorithm, check_value_type, digest_type, hash_arrow

@@ -36,7 +36,7 @@ import functools
 import os
 from typing import Any, Callable, Iterator, Optional, Union
 
-import pyarrow as pa
+import pyarrow as pa  # type: ignore[import-untyped]
 from pyspark.sql import Column, DataFrame, SparkSession
 from pyspark.sql.types import BinaryType, DataType, LongType, StringType, StructField, StructType
 
@@ -119,7 +119,9 @@ def hash_column(
     def digests(values: pa.Array) -> pa.Array:
         return _spark_digests(values, algorithm, length, key, derive_key_context)
 
-    udf = arrow_udf(digests, _SPARK_TYPES[algorithm])
+    # A scalar Arrow UDF by its type hints. (PySpark's stubs want the UDF
+    # type as an argument, which its runtime warns against.)
+    udf = arrow_udf(digests, _SPARK_TYPES[algorithm])  # type: ignore[call-overload]
     name = column if isinstance(column, str) else None
     result = udf(column)
     return result.alias(f"{algorithm}({name})") if name is not None else result
