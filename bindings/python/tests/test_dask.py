@@ -145,3 +145,20 @@ def test_dask_hashing_hook() -> None:
         chd.unregister_hasher()
     assert chd.hash_buffer not in dask.hashing.hashers
     assert dask.base.tokenize(data) == before
+
+
+def test_offsets_not_aligned() -> None:
+    """Partitions that crossed a pickle may hold an offsets buffer at an odd
+    address, which `hash_array` refuses; the column functions copy those
+    offsets (only) to aligned memory first."""
+    from chunkhash._columns import hash_arrow
+
+    values = [b"a", None, b"", b"bc" * 40]
+    array = pa.array(values, pa.binary())
+    validity, offsets, data = array.buffers()
+    shifted = pa.py_buffer(b"\0" + offsets.to_pybytes()).slice(1)
+    misaligned = pa.Array.from_buffers(pa.binary(), len(values), [validity, shifted, data], array.null_count)
+    assert misaligned.buffers()[1].address % 4 != 0
+    expected = [None if v is None else column_reference("blake3", v) for v in values]
+    assert hash_arrow(misaligned, "blake3").to_pylist() == expected
+    assert hash_arrow(pa.chunked_array([array, misaligned]), "blake3").to_pylist() == expected + expected
