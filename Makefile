@@ -182,7 +182,7 @@ java:
 
 test-python: python-wheel peers java
 	$(CARGO) build -q --release -p chunkhash-cli
-	$(PY_VENV)/bin/python -m pytest -p no:cacheprovider bindings/python/tests
+	$(PY_VENV)/bin/python -m pytest -p no:cacheprovider bindings/python/tests --ignore=bindings/python/tests/jvm
 
 # The S3 tests alone (part of test-python): chunkhash.s3 against awscrt,
 # hashlib and xxhash, and against a SeaweedFS S3 server on loopback (the
@@ -218,10 +218,12 @@ test-js: js
 # in ~/.m2 (Spark's jars, for compiling and testing the Spark module, are
 # most of them). The last line counts the Surefire reports for the table.
 JAVA_REPORTS = bindings/java/chunkhash/target/surefire-reports bindings/java/spark/target/surefire-reports
-test-java:
+test-java: python-wheel
 	$(CARGO) build --release -p chunkhash-jni
 	rm -rf $(JAVA_REPORTS)
 	cd bindings/java && mvn -B -ntp -q install
+	CHUNKHASH_SPARK_JARS=$(abspath bindings/java/chunkhash/target/chunkhash-0.1.0.jar),$(abspath bindings/java/spark/target/chunkhash-spark-0.1.0.jar) \
+	  $(PY_VENV)/bin/python -m pytest -p no:cacheprovider bindings/python/tests/jvm
 	@cat $(addsuffix /TEST-*.xml,$(JAVA_REPORTS)) | awk -F'"' '/<testsuite /{ for (i = 1; i < NF; i++) { \
 	  if ($$i ~ / tests=$$/) t += $$(i + 1); if ($$i ~ / (failures|errors)=$$/) f += $$(i + 1) } } \
 	  END { printf "java: %d passed, %d failed\n", t - f, f }'

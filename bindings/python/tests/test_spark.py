@@ -55,8 +55,10 @@ def _one_shot(algorithm: str, values: List[Optional[bytes]], text: bool) -> List
     return digests
 
 
-def test_implementation() -> None:
-    assert chs.implementation() == "python-arrow"
+def test_implementation(spark: Any) -> None:
+    # A session without chunkhash's SQL extension (the JVM path is tested
+    # in tests/jvm, with the jars).
+    assert chs.implementation(spark) == "python-arrow"
 
 
 @pytest.mark.parametrize("text", [False, True], ids=["binary", "string"])

@@ -24,10 +24,15 @@ each part in a task (each reads its own range, so the executors must see
 the same file system), and merges on the driver: the same BLAKE3 hash as
 `chunkhash sum` and b3sum, and the file's CRC32C and CRC64/NVME.
 
-Every function here runs chunkhash's Python package in Spark's Python
-workers, which `implementation()` reports as "python-arrow". (No chunkhash
-functions for the JVM exist yet; when they do, this module is where they
-will be picked up.)
+Two paths, and `implementation(spark)` says which the column functions
+take. When the session runs chunkhash's Spark SQL extension (its two jars
+on `spark.jars` and `spark.sql.extensions` set to
+`io.chunkhash.spark.ChunkhashExtensions`: see the README), the column
+functions call its JVM functions, which hash in the executors' JVMs with no
+Python worker at all: "jvm". Otherwise, and for keyed and derive-key BLAKE3
+(which the SQL functions do not take), they run chunkhash's Python package
+in Spark's Python workers: "python-arrow". Both give the same values and
+types. `with_digests` and `hash_file` always run the Python package.
 """
 
 from __future__ import annotations
@@ -70,12 +75,37 @@ _SPARK_TYPES = {
 }
 
 
+# The extension class, and the SQL name of each column function there.
+_EXTENSION = "io.chunkhash.spark.ChunkhashExtensions"
+_SQL_NAMES = {
+    "blake3": "blake3",
+    "address": "blake3_address",
+    "xxh3_64": "xxh3_64",
+    "xxh3_128": "xxh3_128",
+    "crc32c": "crc32c",
+    "crc64nvme": "crc64nvme",
+}
+
+
+def _jvm_functions(spark: Optional[SparkSession]) -> bool:
+    """Whether `spark` (by default the active session) runs chunkhash's SQL
+    extension: named in `spark.sql.extensions` and its functions registered
+    (Spark only warns, and registers nothing, when the class is missing)."""
+    spark = spark or SparkSession.getActiveSession()
+    if spark is None:
+        return False
+    extensions = spark.conf.get("spark.sql.extensions", None) or ""
+    if _EXTENSION not in [name.strip() for name in extensions.split(",")]:
+        return False
+    return bool(spark.catalog.functionExists("blake3_address"))
+
+
 def implementation(spark: Optional[SparkSession] = None) -> str:
-    """Which path the functions take: "python-arrow" (chunkhash's Python
-    package in Spark's Python workers, Arrow batches in and out), the only
-    one there is so far."""
-    del spark  # The JVM path, when it exists, will look at the session's classpath.
-    return "python-arrow"
+    """Which path the column functions take in `spark` (by default the
+    active session): "jvm" when it runs chunkhash's Spark SQL extension,
+    else "python-arrow" (chunkhash's Python package in Spark's Python
+    workers, Arrow batches in and out)."""
+    return "jvm" if _jvm_functions(spark) else "python-arrow"
 
 
 def _spark_digests(values: Union[pa.Array, pa.ChunkedArray], algorithm: str, length: int, key: Optional[bytes], context: Optional[str]) -> pa.Array:
@@ -106,8 +136,16 @@ def hash_column(
     """The digests of a binary or string column, as an `arrow_udf` (PySpark
     4.1 or later): `algorithm` one of blake3, address, xxh3_64, xxh3_128,
     crc32c, crc64nvme; `length` (1 to 32), `key` and `derive_key_context`
-    for blake3. One `hash_array` call per Arrow batch."""
+    for blake3. Through the JVM functions when the active session has them
+    (plain BLAKE3 only), else one `hash_array` call per Arrow batch."""
     _check_options(algorithm, length, key, derive_key_context)
+    if key is None and derive_key_context is None and _jvm_functions(None):
+        from pyspark.sql import functions
+
+        target = functions.col(column) if isinstance(column, str) else column
+        arguments = [target, functions.lit(length)] if algorithm == "blake3" and length != BLAKE3_LEN else [target]
+        result = functions.call_function(_SQL_NAMES[algorithm], *arguments)
+        return result.alias(f"{algorithm}({column})") if isinstance(column, str) else result
     try:
         from pyspark.sql.functions import arrow_udf
     except ImportError as error:

@@ -19,7 +19,11 @@ public enum Algorithm {
     SHA_512(11, "SHA-512", 64),
     SHA_512_160(12, "SHA-512/160", 20),
     CRC_32(13, "CRC-32", 4),
-    CRC_64_NVME(14, "CRC-64/NVME", 8);
+    CRC_64_NVME(14, "CRC-64/NVME", 8),
+    /** For compatibility (S3 ETags, md5sum files) only: broken against collisions. */
+    MD5(15, "MD5", 16),
+    /** For compatibility (sha1sum files, S3) only: broken against collisions. */
+    SHA_1(16, "SHA-1", 20);
 
     private static final Algorithm[] BY_ID = values();
 
@@ -33,7 +37,7 @@ public enum Algorithm {
         this.digestLength = digestLength;
     }
 
-    /** The stable numeric id, 1 to 14. */
+    /** The stable numeric id, 1 to 16. */
     public int id() {
         return id;
     }

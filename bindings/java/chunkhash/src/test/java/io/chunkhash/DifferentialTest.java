@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * chunkhash against independent Java implementations over seeded random
- * lengths and split points: the JDK (CRC32C, CRC32, SHA-256/512), Bouncy
+ * lengths and split points: the JDK (CRC32C, CRC32, SHA-256/512, MD5, SHA-1), Bouncy
  * Castle and Commons Codec (BLAKE3), zero-allocation-hashing (XXH3-64,
  * XXH3-128, XXH64) and lz4-java (XXH64, XXH32).
  */
@@ -32,6 +32,8 @@ class DifferentialTest {
         SplittableRandom random = TestSupport.random("DifferentialTest", 0x6368756e6b68L);
         MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
         MessageDigest sha512 = MessageDigest.getInstance("SHA-512");
+        MessageDigest md5 = MessageDigest.getInstance("MD5");
+        MessageDigest sha1 = MessageDigest.getInstance("SHA-1");
         List<byte[]> inputs = new ArrayList<>();
         for (int round = 0; round < ROUNDS; round++) {
             int len = TestSupport.length(random);
@@ -47,6 +49,8 @@ class DifferentialTest {
             assertEquals(crc32.getValue(), Checksums.value(Algorithm.CRC_32, input), what);
             assertArrayEquals(sha256.digest(input), Checksums.of(Algorithm.SHA_256, input), what);
             assertArrayEquals(sha512.digest(input), Checksums.of(Algorithm.SHA_512, input), what);
+            assertArrayEquals(md5.digest(input), Checksums.of(Algorithm.MD5, input), what);
+            assertArrayEquals(sha1.digest(input), Checksums.of(Algorithm.SHA_1, input), what);
             assertEquals(LongHashFunction.xx3().hashBytes(input), Checksums.value(Algorithm.XXH3_64, input), what);
             assertEquals(LongHashFunction.xx().hashBytes(input), Checksums.value(Algorithm.XXH64, input), what);
             assertEquals(LZ4.hash64().hash(input, 0, len, 0), Checksums.value(Algorithm.XXH64, input), what);
