@@ -225,6 +225,19 @@ pub(super) unsafe fn hash_lanes8(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut 
     unsafe { lanes::hash_lanes::<Avx2x8>(key, jobs, out) }
 }
 
+/// Hashes up to eight messages of `blocks` blocks each side by side (see
+/// [`lanes::hash_short_messages`]).
+///
+/// # Safety
+///
+/// The CPU has AVX2.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn hash_short8(key: &CvWords, blocks: usize, flags: [u8; 3], inputs: &[&[u8]], out: &mut [CvBytes]) {
+    // SAFETY: `hash_short_messages` needs `Avx2x8`'s instructions, AVX2,
+    // which this function enables.
+    unsafe { lanes::hash_short_messages::<Avx2x8>(key, blocks, flags, inputs, out) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

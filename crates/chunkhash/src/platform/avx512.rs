@@ -380,6 +380,32 @@ pub(super) unsafe fn hash_lanes4(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut 
     unsafe { lanes::hash_lanes::<Avx512x4>(key, jobs, out) }
 }
 
+/// Hashes up to 16 messages of `blocks` blocks each side by side (see
+/// [`lanes::hash_short_messages`]).
+///
+/// # Safety
+///
+/// The CPU has AVX-512F + VL.
+#[target_feature(enable = "avx512f,avx512vl")]
+pub(super) unsafe fn hash_short16(key: &CvWords, blocks: usize, flags: [u8; 3], inputs: &[&[u8]], out: &mut [CvBytes]) {
+    // SAFETY: `hash_short_messages` needs `Avx512x16`'s instructions, AVX-512F
+    // + VL, which this function enables.
+    unsafe { lanes::hash_short_messages::<Avx512x16>(key, blocks, flags, inputs, out) }
+}
+
+/// Hashes up to eight messages of `blocks` blocks each side by side (see
+/// [`lanes::hash_short_messages`]).
+///
+/// # Safety
+///
+/// The CPU has AVX-512F + VL and AVX2.
+#[target_feature(enable = "avx512f,avx512vl,avx2")]
+pub(super) unsafe fn hash_short8(key: &CvWords, blocks: usize, flags: [u8; 3], inputs: &[&[u8]], out: &mut [CvBytes]) {
+    // SAFETY: `hash_short_messages` needs `Avx512x8`'s instructions, AVX-512F
+    // + VL and AVX2, which this function enables.
+    unsafe { lanes::hash_short_messages::<Avx512x8>(key, blocks, flags, inputs, out) }
+}
+
 /// Indices for `_mm_permutex2var_epi32`: 0-3 pick from the first vector,
 /// 4-7 from the second.
 ///

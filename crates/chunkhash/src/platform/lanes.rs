@@ -15,7 +15,7 @@
 //! mask freezes its value. This is what lets a ragged last chunk, a parent
 //! node and a full chunk share one call.
 
-use super::job::LaneJob;
+use super::job::{has_blocks, LaneJob};
 use super::spec::{CvBytes, CvWords, BLOCK_LEN, CHUNK_BLOCKS, CHUNK_LEN, IV, MAX_LANES, MSG_SCHEDULE, OUT_LEN};
 
 /// A vector of `LANES` 32-bit words and the operations BLAKE3 needs.
@@ -471,5 +471,86 @@ unsafe fn prefetch_ahead<V: LaneVector>(input: &[*const u8; MAX_LANES], step: us
         // SAFETY: `V::prefetch` needs `V`'s instructions, which the caller
         // enables, and takes any address.
         unsafe { V::prefetch(lane_input.wrapping_add((step + 4) * BLOCK_LEN)) };
+    }
+}
+
+/// Hashes whole messages of one chunk or less, each its own root, that all
+/// have `blocks` blocks: `out[i]` receives the chaining value of
+/// `inputs[i]` (counter 0, every block with `flags`, the first also with
+/// `start_flags`, the last with `end_flags`).
+///
+/// The small-message kernel: with one block count per call, the flags and
+/// the counter are the same in every lane, so the only per-lane work is a
+/// message's pointer and the length of its last block. Every block but the
+/// last is read straight from the input; a partial last block is copied,
+/// zero-padded, to the stack.
+///
+/// # Safety
+///
+/// The caller runs with `V`'s instructions enabled.
+///
+/// # Panics
+///
+/// If `inputs` is empty or longer than `V::LANES`, `out` differs from it in
+/// length, `blocks` is not in `1..=CHUNK_BLOCKS`, or an input has another
+/// number of blocks.
+#[inline(always)]
+pub(super) unsafe fn hash_short_messages<V: LaneVector>(
+    key: &CvWords,
+    blocks: usize,
+    [flags, start_flags, end_flags]: [u8; 3],
+    inputs: &[&[u8]],
+    out: &mut [CvBytes],
+) {
+    assert!(!inputs.is_empty() && inputs.len() <= V::LANES && out.len() == inputs.len());
+    assert!((1..=CHUNK_BLOCKS).contains(&blocks));
+    let last = blocks - 1;
+    // Idle lanes read the idle chunk, whose blocks are all whole.
+    let mut input = [IDLE_CHUNK.as_ptr(); MAX_LANES];
+    let mut tail = [IDLE_CHUNK.as_ptr(); MAX_LANES];
+    let mut tail_len = [BLOCK_LEN as u32; MAX_LANES];
+    let mut padded = [[0u8; BLOCK_LEN]; MAX_LANES];
+    for (lane, message) in inputs.iter().enumerate() {
+        assert!(has_blocks(message.len(), blocks), "one block count per call");
+        let rest = &message[last * BLOCK_LEN..];
+        input[lane] = message.as_ptr();
+        tail_len[lane] = rest.len() as u32;
+        tail[lane] = if rest.len() == BLOCK_LEN {
+            rest.as_ptr()
+        } else {
+            padded[lane][..rest.len()].copy_from_slice(rest);
+            padded[lane].as_ptr()
+        };
+    }
+    // SAFETY: the calls to `V`'s methods need `V`'s instructions, which the
+    // caller enables. Reads: before the last step, each lane reads block
+    // `step < last` at `input[lane]`, a message of `blocks` blocks (checked
+    // above), whose first `last` blocks are whole, or the idle chunk, whose
+    // `CHUNK_BLOCKS >= blocks` blocks are whole. At the last step each lane
+    // reads 64 bytes at `tail[lane]`: a whole last block inside its
+    // message, a local padded block, or the idle chunk's first block.
+    unsafe {
+        let zero = V::splat(0);
+        let mut cv: [V; 8] = core::array::from_fn(|i| V::splat(key[i]));
+        for step in 0..blocks {
+            let mut block_flags = flags;
+            if step == 0 {
+                block_flags |= start_flags;
+            }
+            let (m, block_len) = if step == last {
+                block_flags |= end_flags;
+                (V::load_blocks(&tail, 0), V::from_words(&tail_len))
+            } else {
+                (V::load_blocks(&input, step * BLOCK_LEN), V::splat(BLOCK_LEN as u32))
+            };
+            cv = compress(&cv, &m, [zero, zero], block_len, V::splat(block_flags as u32));
+        }
+        if out.len() == V::LANES {
+            V::store_cvs(&cv, out);
+        } else {
+            let mut all = [[0u8; OUT_LEN]; MAX_LANES];
+            V::store_cvs(&cv, &mut all);
+            out.copy_from_slice(&all[..out.len()]);
+        }
     }
 }

@@ -245,6 +245,19 @@ pub(super) unsafe fn hash_lanes4(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut 
     unsafe { lanes::hash_lanes::<Sse41x4>(key, jobs, out) }
 }
 
+/// Hashes up to four messages of `blocks` blocks each side by side (see
+/// [`lanes::hash_short_messages`]).
+///
+/// # Safety
+///
+/// The CPU has SSE4.1.
+#[target_feature(enable = "sse4.1")]
+pub(super) unsafe fn hash_short4(key: &CvWords, blocks: usize, flags: [u8; 3], inputs: &[&[u8]], out: &mut [CvBytes]) {
+    // SAFETY: `hash_short_messages` needs `Sse41x4`'s instructions, SSE4.1,
+    // which this function enables.
+    unsafe { lanes::hash_short_messages::<Sse41x4>(key, blocks, flags, inputs, out) }
+}
+
 /// The seven rounds on the four rows of the state.
 ///
 /// Always inlined: a call would return the rows through memory, on the
