@@ -15,8 +15,11 @@ use vectors::{test_seed, TestRng, TestScale};
 const KEY: &[u8; 32] = b"chunkhash small batch test key!!";
 const CONTEXT: &str = "chunkhash 2026-11-24 small batch tests";
 
+/// The official crate's function for a mode.
+type Official = fn(&[u8]) -> [u8; 32];
+
 /// The three modes, each with the official crate's function for it.
-fn modes(backend: chunkhash::blake3::Backend) -> [(&'static str, Batch, fn(&[u8]) -> [u8; 32]); 3] {
+fn modes(backend: chunkhash::blake3::Backend) -> [(&'static str, Batch, Official); 3] {
     [
         ("plain", Batch::new().with_backend(backend).unwrap(), |input| *::blake3::hash(input).as_bytes()),
         ("keyed", Batch::new_keyed(KEY).with_backend(backend).unwrap(), |input| {

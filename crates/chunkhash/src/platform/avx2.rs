@@ -235,7 +235,7 @@ pub(super) unsafe fn hash_lanes8(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut 
 pub(super) unsafe fn hash_short8(key: &CvWords, blocks: usize, flags: [u8; 3], inputs: &[&[u8]], out: &mut [CvBytes]) {
     // SAFETY: `hash_short_messages` needs `Avx2x8`'s instructions, AVX2,
     // which this function enables.
-    unsafe { lanes::hash_short_messages::<Avx2x8>(key, blocks, flags, inputs, out) }
+    unsafe { lanes::hash_short_messages::<Avx2x8, lanes::PaddedTails>(key, blocks, flags, inputs, out) }
 }
 
 #[cfg(test)]

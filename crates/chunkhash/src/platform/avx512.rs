@@ -82,17 +82,29 @@ unsafe fn load_blocks16(blocks: &[*const u8; MAX_LANES], offset: usize) -> [__m5
     // SAFETY: AVX-512F + VL (which include AVX2) are enabled by the caller;
     // each load is 32 bytes at 0 or 32 bytes past a pointer plus `offset`,
     // inside the 64 readable bytes the caller guarantees.
+    unsafe { transpose_rows16(|lane, half| _mm256_loadu_si256(blocks[lane].add(offset + 32 * half).cast())) }
+}
+
+/// The transpose of `load_blocks16` over rows from `row(lane, half)`: the
+/// 32 bytes `32 * half..` of lane `lane`'s block.
+///
+/// # Safety
+///
+/// The caller runs with AVX-512F + VL enabled (and what `row` needs).
+#[inline(always)]
+unsafe fn transpose_rows16(row: impl Fn(usize, usize) -> __m256i) -> [__m512i; 16] {
+    // SAFETY: AVX-512F + VL on registers, enabled by the caller.
     unsafe {
         // Blocks 0 and 2 (1 and 3) of `x` and `y`, interleaved as 64-bit pairs.
         let even_blocks = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13);
         let odd_blocks = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
         let mut words = [_mm512_setzero_si512(); 16];
         for half in 0..2 {
-            let rows: [__m512i; 8] = core::array::from_fn(|lane| {
-                let low = _mm256_loadu_si256(blocks[lane].add(offset + 32 * half).cast());
-                let high = _mm256_loadu_si256(blocks[lane + 8].add(offset + 32 * half).cast());
-                _mm512_inserti64x4::<1>(_mm512_castsi256_si512(low), high)
-            });
+            let mut rows = [_mm512_setzero_si512(); 8];
+            for (lane, rows) in rows.iter_mut().enumerate() {
+                let (low, high) = (row(lane, half), row(lane + 8, half));
+                *rows = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(low), high);
+            }
             // b[4q + j], 128-bit block k of each half: word 4k + j of rows 4q..4q+3.
             let b = transpose_4x4_blocks(rows);
             for j in 0..4 {
@@ -390,7 +402,55 @@ pub(super) unsafe fn hash_lanes4(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut 
 pub(super) unsafe fn hash_short16(key: &CvWords, blocks: usize, flags: [u8; 3], inputs: &[&[u8]], out: &mut [CvBytes]) {
     // SAFETY: `hash_short_messages` needs `Avx512x16`'s instructions, AVX-512F
     // + VL, which this function enables.
-    unsafe { lanes::hash_short_messages::<Avx512x16>(key, blocks, flags, inputs, out) }
+    unsafe { lanes::hash_short_messages::<Avx512x16, lanes::PaddedTails>(key, blocks, flags, inputs, out) }
+}
+
+/// Partial last blocks read in place with byte-masked loads (AVX-512BW):
+/// no copy, and no branch on a message's length. Its instructions are
+/// AVX-512F, VL and BW.
+struct MaskedTails;
+
+// SAFETY: `load_tails` uses AVX-512F, VL and BW, the set this type names.
+unsafe impl lanes::TailLoads<Avx512x16> for MaskedTails {
+    const MASKED: bool = true;
+
+    #[inline(always)]
+    unsafe fn load_tails(tails: &[*const u8; MAX_LANES], lens: &[u32; MAX_LANES]) -> [Avx512x16; 16] {
+        // SAFETY: AVX-512F + VL + BW are enabled by the caller. Each masked
+        // load reads only the bytes its mask selects, the first `lens[lane]`
+        // (at most 64) bytes at the lane's pointer, which the caller
+        // guarantees are readable; the others are neither read nor faulted
+        // on, and are zero in the result.
+        unsafe {
+            transpose_rows16(|lane, half| {
+                let len = lens[lane].min(BLOCK_LEN as u32);
+                let bytes = if len == 0 { 0 } else { u64::MAX >> (64 - len) };
+                let mask = (bytes >> (32 * half)) as u32;
+                _mm256_maskz_loadu_epi8(mask, tails[lane].wrapping_add(32 * half).cast())
+            })
+            .map(Avx512x16)
+        }
+    }
+}
+
+/// Hashes up to sixteen messages of `blocks` blocks each side by side,
+/// reading partial last blocks in place (see [`MaskedTails`]).
+///
+/// # Safety
+///
+/// The CPU has AVX-512F + VL and AVX-512BW.
+#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+pub(super) unsafe fn hash_short16_masked(
+    key: &CvWords,
+    blocks: usize,
+    flags: [u8; 3],
+    inputs: &[&[u8]],
+    out: &mut [CvBytes],
+) {
+    // SAFETY: `hash_short_messages` needs `Avx512x16`'s instructions,
+    // AVX-512F + VL, and `MaskedTails`', AVX-512F + VL + BW, which this
+    // function enables.
+    unsafe { lanes::hash_short_messages::<Avx512x16, MaskedTails>(key, blocks, flags, inputs, out) }
 }
 
 /// Hashes up to eight messages of `blocks` blocks each side by side (see
@@ -403,7 +463,7 @@ pub(super) unsafe fn hash_short16(key: &CvWords, blocks: usize, flags: [u8; 3], 
 pub(super) unsafe fn hash_short8(key: &CvWords, blocks: usize, flags: [u8; 3], inputs: &[&[u8]], out: &mut [CvBytes]) {
     // SAFETY: `hash_short_messages` needs `Avx512x8`'s instructions, AVX-512F
     // + VL and AVX2, which this function enables.
-    unsafe { lanes::hash_short_messages::<Avx512x8>(key, blocks, flags, inputs, out) }
+    unsafe { lanes::hash_short_messages::<Avx512x8, lanes::PaddedTails>(key, blocks, flags, inputs, out) }
 }
 
 /// Indices for `_mm_permutex2var_epi32`: 0-3 pick from the first vector,

@@ -280,6 +280,12 @@ impl Platform {
             // The kernels assert the lengths and the block counts.
             match (self.backend, take) {
                 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+                // SAFETY: the platform is supported: the CPU has AVX-512F +
+                // VL, and it has AVX-512BW.
+                (Backend::Avx512 | Backend::Avx512Asm, 9..) if backend::avx512_byte_masks() => unsafe {
+                    avx512::hash_short16_masked(key, blocks, flags, now, now_out)
+                },
+                #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
                 // SAFETY: the platform is supported: the CPU has AVX-512F + VL.
                 (Backend::Avx512 | Backend::Avx512Asm, 9..) => unsafe {
                     avx512::hash_short16(key, blocks, flags, now, now_out)

@@ -182,7 +182,7 @@ pub(super) unsafe fn hash_lanes4(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut 
 #[target_feature(enable = "neon")]
 pub(super) unsafe fn hash_short4(key: &CvWords, blocks: usize, flags: [u8; 3], inputs: &[&[u8]], out: &mut [CvBytes]) {
     // SAFETY: NEON, which `NeonX4` needs, is part of every aarch64 CPU.
-    unsafe { lanes::hash_short_messages::<NeonX4>(key, blocks, flags, inputs, out) }
+    unsafe { lanes::hash_short_messages::<NeonX4, lanes::PaddedTails>(key, blocks, flags, inputs, out) }
 }
 
 #[cfg(test)]

@@ -178,7 +178,7 @@ pub(super) unsafe fn hash_lanes4(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut 
 #[target_feature(enable = "simd128")]
 pub(super) unsafe fn hash_short4(key: &CvWords, blocks: usize, flags: [u8; 3], inputs: &[&[u8]], out: &mut [CvBytes]) {
     // SAFETY: SIMD128, which `Simd128X4` needs, is enabled for the whole build.
-    unsafe { lanes::hash_short_messages::<Simd128X4>(key, blocks, flags, inputs, out) }
+    unsafe { lanes::hash_short_messages::<Simd128X4, lanes::PaddedTails>(key, blocks, flags, inputs, out) }
 }
 
 #[cfg(test)]

@@ -255,7 +255,7 @@ pub(super) unsafe fn hash_lanes4(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut 
 pub(super) unsafe fn hash_short4(key: &CvWords, blocks: usize, flags: [u8; 3], inputs: &[&[u8]], out: &mut [CvBytes]) {
     // SAFETY: `hash_short_messages` needs `Sse41x4`'s instructions, SSE4.1,
     // which this function enables.
-    unsafe { lanes::hash_short_messages::<Sse41x4>(key, blocks, flags, inputs, out) }
+    unsafe { lanes::hash_short_messages::<Sse41x4, lanes::PaddedTails>(key, blocks, flags, inputs, out) }
 }
 
 /// The seven rounds on the four rows of the state.
