@@ -234,13 +234,25 @@ unsafe impl LaneVector for Avx512x16 {
     unsafe fn load_blocks(blocks: &[*const u8; MAX_LANES], offset: usize) -> [Self; 16] {
         // SAFETY: `load_blocks16` has this method's contract: AVX-512F + VL
         // enabled and 64 readable bytes per pointer plus `offset`.
-        unsafe { load_blocks16(blocks, offset).map(Avx512x16) }
+        let words = unsafe { load_blocks16(blocks, offset) };
+        // A loop, not `array::map`: that is not always inlined here, and as
+        // a call it moves the vectors through memory (measured: a call per
+        // kernel step).
+        let mut vectors = [Avx512x16(words[0]); 16];
+        for (vector, &word) in vectors.iter_mut().zip(&words) {
+            *vector = Avx512x16(word);
+        }
+        vectors
     }
     // Always inlined: as a call it would return the vectors through memory.
     #[inline(always)]
     unsafe fn store_cvs(cv: &[Self; 8], out: &mut [CvBytes]) {
+        let mut words = [cv[0].0; 8];
+        for (word, vector) in words.iter_mut().zip(cv) {
+            *word = vector.0;
+        }
         // SAFETY: `store_cvs16` needs AVX-512F + VL, which this method's caller enables.
-        unsafe { store_cvs16(cv.map(|v| v.0), out) }
+        unsafe { store_cvs16(words, out) }
     }
 }
 
@@ -421,15 +433,19 @@ unsafe impl lanes::TailLoads<Avx512x16> for MaskedTails {
         // (at most 64) bytes at the lane's pointer, which the caller
         // guarantees are readable; the others are neither read nor faulted
         // on, and are zero in the result.
-        unsafe {
+        let words = unsafe {
             transpose_rows16(|lane, half| {
                 let len = lens[lane].min(BLOCK_LEN as u32);
                 let bytes = if len == 0 { 0 } else { u64::MAX >> (64 - len) };
                 let mask = (bytes >> (32 * half)) as u32;
                 _mm256_maskz_loadu_epi8(mask, tails[lane].wrapping_add(32 * half).cast())
             })
-            .map(Avx512x16)
+        };
+        let mut vectors = [Avx512x16(words[0]); 16];
+        for (vector, &word) in vectors.iter_mut().zip(&words) {
+            *vector = Avx512x16(word);
         }
+        vectors
     }
 }
 
