@@ -352,14 +352,24 @@ macro_rules! narrow_with_rotate {
                 // SAFETY: `$inner::load_blocks` has this method's contract:
                 // its instructions enabled and 64 readable bytes per pointer
                 // plus `offset`.
-                unsafe { <$inner>::load_blocks(blocks, offset).map($name) }
+                let words = unsafe { <$inner>::load_blocks(blocks, offset) };
+                // A loop, not `array::map` (see `Avx512x16::load_blocks`).
+                let mut vectors = [$name(words[0]); 16];
+                for (vector, &word) in vectors.iter_mut().zip(&words) {
+                    *vector = $name(word);
+                }
+                vectors
             }
             // Always inlined: as a call it would return the vectors through memory.
             #[inline(always)]
             unsafe fn store_cvs(cv: &[Self; 8], out: &mut [CvBytes]) {
+                let mut inner = [cv[0].0; 8];
+                for (inner, vector) in inner.iter_mut().zip(cv) {
+                    *inner = vector.0;
+                }
                 // SAFETY: `$inner::store_cvs` needs `$inner`'s instructions,
                 // which this method's caller enables.
-                unsafe { <$inner>::store_cvs(&cv.map(|v| v.0), out) }
+                unsafe { <$inner>::store_cvs(&inner, out) }
             }
         }
     };
