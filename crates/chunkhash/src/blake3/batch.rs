@@ -195,29 +195,22 @@ mod sealed {
         fn checked_index(self) -> usize;
     }
 
-    impl Offset for i32 {
-        #[inline(always)]
-        fn index(self) -> Option<usize> {
-            usize::try_from(self).ok()
-        }
+    macro_rules! offset {
+        ($($offset:ty),*) => {$(
+            impl Offset for $offset {
+                #[inline(always)]
+                fn index(self) -> Option<usize> {
+                    usize::try_from(self).ok()
+                }
 
-        #[inline(always)]
-        fn checked_index(self) -> usize {
-            self as usize
-        }
+                #[inline(always)]
+                fn checked_index(self) -> usize {
+                    self as usize
+                }
+            }
+        )*};
     }
-
-    impl Offset for i64 {
-        #[inline(always)]
-        fn index(self) -> Option<usize> {
-            usize::try_from(self).ok()
-        }
-
-        #[inline(always)]
-        fn checked_index(self) -> usize {
-            self as usize
-        }
-    }
+    offset!(i32, i64);
 
     pub trait BatchOutput {
         fn output(hash: &CvBytes) -> Self;
