@@ -6,8 +6,12 @@
 //!
 //! - A message with more chunks than the platform has lanes already fills
 //!   them with its own tree: it is hashed alone.
-//! - A message of one chunk is its own root. These go to a bucket per block
-//!   count, and a bucket is hashed as soon as it fills the lanes.
+//! - A message of one chunk is its own root, and goes to the small-message
+//!   kernel, which takes messages of one block count and reads nothing per
+//!   message but its pointer and length. A run of as many messages with one
+//!   block count as there are lanes (a column of keys of one size) goes to
+//!   it as it stands; other messages go to a bucket per block count, hashed
+//!   as soon as it fills the lanes (a column of strings of mixed lengths).
 //! - The others are pooled in windows of at most `WINDOW_CHUNKS` chunks. A
 //!   window's chunk jobs, whatever message they belong to, are ordered by
 //!   their number of blocks, so each kernel call runs lanes of equal or
@@ -15,8 +19,9 @@
 //!   trees one level at a time, the parents of every message of the window
 //!   side by side; a message's last parent is its root.
 //!
-//! Buckets and windows are bounded, so the batch needs no heap: about 30 KiB
-//! of stack.
+//! Messages come from a slice of slices or from an Arrow-style column (one
+//! value buffer and offsets, [`Batch::hash_offsets`]). Buckets and windows
+//! are bounded, so the batch needs no heap: about 30 KiB of stack.
 
 use super::hash::{Address, Hash, ADDRESS_LEN};
 use super::join::SerialJoin;
