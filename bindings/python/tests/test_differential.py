@@ -181,3 +181,38 @@ def test_arrow_nulls_and_offsets(nulls: float, rng: random.Random) -> None:
             imported = pa.array(column)
             assert imported.null_count == column.null_count
             assert len(imported) == stop - start
+
+
+@pytest.mark.parametrize("arrow_type", [pa.binary(), pa.large_binary(), pa.string(), pa.large_string()])
+def test_arrow_short_values_every_mode(arrow_type: pa.DataType, rng: random.Random) -> None:
+    # A column of short values (0..=200 bytes, the batch's small-message
+    # path), sliced so the first offset is not 0, in every BLAKE3 mode.
+    text = pa.types.is_string(arrow_type) or pa.types.is_large_string(arrow_type)
+    raw = [bytes(rng.randrange(32, 127) for _ in range(rng.randrange(0, 201))) for _ in range(700)]
+    values: List[object] = [None if rng.random() < 0.05 else (v.decode() if text else v) for v in raw]
+    array = pa.array(values, arrow_type).slice(3, 650)
+    expected_values = values[3:653]
+    key = bytes(range(32))
+    context = "chunkhash 2026-11-24 hash_array short values"
+    cases = [
+        ("blake3", {}, lambda v: blake3_py.blake3(v).digest()),
+        ("blake3_160", {}, lambda v: blake3_py.blake3(v).digest()[:20]),
+        ("blake3", {"key": key}, lambda v: blake3_py.blake3(v, key=key).digest()),
+        ("blake3", {"derive_key_context": context}, lambda v: blake3_py.blake3(v, derive_key_context=context).digest()),
+    ]
+    for name, options, reference in cases:
+        column = chunkhash.hash_array(array, name, **options)
+        for i, value in enumerate(expected_values):
+            data = value.encode() if isinstance(value, str) else value
+            assert column[i] == (None if data is None else reference(data)), (name, options, i)
+
+
+def test_arrow_bad_offsets_are_value_errors() -> None:
+    data = pa.py_buffer(b"abcdefgh")
+    # Offsets pyarrow's own checks let through: out of order, or negative.
+    for offsets in ([0, 5, 3], [1, 0, 3], [2, -1, 3]):
+        for arrow_type, width in ((pa.binary(), "<i4"), (pa.large_binary(), "<i8")):
+            buffer = pa.py_buffer(np.array(offsets, dtype=width).tobytes())
+            array = pa.Array.from_buffers(arrow_type, 2, [None, buffer, data])
+            with pytest.raises(ValueError, match="malformed Arrow array"):
+                chunkhash.hash_array(array, "blake3")

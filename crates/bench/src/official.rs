@@ -41,12 +41,12 @@ fn parse_options() -> Result<Options, String> {
                 let ms: u64 = value.parse().map_err(|_| format!("invalid --slice-ms {value:?}"))?;
                 options.slice = Duration::from_millis(ms.max(1));
             }
-            "single" | "parallel" | "ragged" | "batch" => options.sections.push(arg),
+            "single" | "parallel" | "ragged" | "batch" | "small" => options.sections.push(arg),
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
     if options.sections.is_empty() {
-        options.sections = vec!["single".into(), "ragged".into(), "batch".into(), "parallel".into()];
+        options.sections = vec!["single".into(), "ragged".into(), "batch".into(), "small".into(), "parallel".into()];
     }
     Ok(options)
 }
@@ -193,6 +193,86 @@ fn batch(options: &Options, ghz: f64) {
     println!("(vs 1 MiB: batch cost per byte over one 1 MiB message's, {:.3} cpb)", large.cycles_per_byte(ghz));
 }
 
+/// Small messages in the batch API: 1024 messages of one size, and an
+/// Arrow-style column (one value buffer, `i32` offsets) of 1 M values of
+/// random length 0..=200, each against a loop over the official `hash`,
+/// and per byte against 256 x 1 KiB messages in the same batch call.
+fn small(options: &Options, ghz: f64) {
+    let mut rng = vectors::TestRng::new(2027);
+    let sizes = [16usize, 32, 64, 128, 256];
+    let fixed: Vec<(String, Vec<Vec<u8>>)> =
+        sizes.iter().map(|&len| (format!("1024 x {len} B"), (0..1024).map(|_| rng.bytes(len)).collect())).collect();
+    let kib: Vec<Vec<u8>> = (0..256).map(|_| rng.bytes(1024)).collect();
+    let kib: Vec<&[u8]> = kib.iter().map(Vec::as_slice).collect();
+    let mut offsets = vec![0i32];
+    for _ in 0..1 << 20 {
+        offsets.push(offsets[offsets.len() - 1] + rng.range(0..=200) as i32);
+    }
+    let values = rng.bytes(offsets[offsets.len() - 1] as usize);
+    let column: Vec<&[u8]> = offsets.windows(2).map(|w| &values[w[0] as usize..w[1] as usize]).collect();
+    let slices: Vec<(String, Vec<&[u8]>)> =
+        fixed.iter().map(|(name, messages)| (name.clone(), messages.iter().map(Vec::as_slice).collect())).collect();
+
+    let batch = ours::Batch::new();
+    let mut cases = Vec::new();
+    for (_, inputs) in &slices {
+        let total = inputs.iter().map(|input| input.len()).sum();
+        let mut out = vec![ours::Hash::from([0; 32]); inputs.len()];
+        cases.push(Case::new("batch", total, move || {
+            batch.hash_many(inputs, &mut out);
+            consume(out[0]);
+        }));
+        cases.push(Case::new("official loop", total, move || {
+            for input in inputs {
+                consume(blake3::hash(input));
+            }
+        }));
+    }
+    let (column, values, offsets) = (&column, &values, &offsets);
+    let mut column_out = vec![ours::Hash::from([0; 32]); column.len()];
+    cases.push(Case::new("column batch", values.len(), move || {
+        batch.hash_offsets(values, offsets, &mut column_out).expect("valid offsets");
+        consume(column_out[0]);
+    }));
+    cases.push(Case::new("column official loop", values.len(), move || {
+        for input in column {
+            consume(blake3::hash(input));
+        }
+    }));
+    let kib = &kib;
+    let mut kib_out = vec![ours::Hash::from([0; 32]); kib.len()];
+    cases.push(Case::new("256 x 1 KiB batch", 256 * 1024, move || {
+        batch.hash_many(kib, &mut kib_out);
+        consume(kib_out[0]);
+    }));
+    let timings = run_interleaved_on(options.clock, &mut cases, options.rounds, Duration::from_millis(30));
+    let kib = &timings[timings.len() - 1];
+    println!("\nsmall messages in one batch call, one thread (batch = chunkhash::blake3::Batch)");
+    println!(
+        "{:>22} | {:>11} {:>8} {:>6} | {:>11} {:>8} | {:>8}",
+        "batch", "batch ns", "MB/s", "cpb", "official ns", "x offic.", "vs 1 KiB"
+    );
+    let names = slices.iter().map(|(name, _)| name.as_str()).chain(["1 M x 0..=200 B column"]);
+    for (name, pair) in names.zip(timings.chunks(2)) {
+        let (batch, official) = (&pair[0], &pair[1]);
+        println!(
+            "{:>22} | {:>11.0} {:>8.0} {:>6.3} | {:>11.0} {:>8.2} | {:>8.2}",
+            name,
+            batch.median_ns(),
+            batch.mb_per_s(),
+            batch.cycles_per_byte(ghz),
+            official.median_ns(),
+            median_ratio(official, batch),
+            median_ratio(batch, kib) * kib.bytes as f64 / batch.bytes as f64,
+        );
+    }
+    println!(
+        "(vs 1 KiB: cost per byte over that of 256 x 1 KiB in the same batch API, {:.3} cpb, {:.0} MB/s)",
+        kib.cycles_per_byte(ghz),
+        kib.mb_per_s()
+    );
+}
+
 fn rayon_threads() -> usize {
     std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
 }
@@ -235,6 +315,7 @@ pub fn main(name: &str, backend: Option<ours::Backend>) {
             "ragged" => single(&[3000, 3800, 4096, 6000], &options, ghz, "messages with a partial last chunk"),
             "parallel" => parallel(options.rounds, ghz),
             "batch" => batch(&options, ghz),
+            "small" => small(&options, ghz),
             _ => unreachable!("sections are checked when parsed"),
         }
     }

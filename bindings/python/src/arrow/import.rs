@@ -221,6 +221,12 @@ pub(crate) struct Rows<'a> {
     values: Values<'a>,
 }
 
+/// One array's value buffer and its offsets (`offsets[0]` need not be 0).
+pub(crate) enum Offsets<'a> {
+    I32 { offsets: &'a [i32], data: &'a [u8] },
+    I64 { offsets: &'a [i64], data: &'a [u8] },
+}
+
 enum Values<'a> {
     Offsets32 { offsets: &'a [i32], data: &'a [u8] },
     Offsets64 { offsets: &'a [i64], data: &'a [u8] },
@@ -302,6 +308,16 @@ impl<'a> Rows<'a> {
         match self.validity {
             None => true,
             Some((bitmap, first)) => bitmap[(first + row) / 8] >> ((first + row) % 8) & 1 == 1,
+        }
+    }
+
+    /// The value buffer and offsets of a binary or large binary array, as
+    /// the library's batch takes them (`None` for views).
+    pub(crate) fn offsets(&self) -> Option<Offsets<'a>> {
+        match self.values {
+            Values::Offsets32 { offsets, data } => Some(Offsets::I32 { offsets, data }),
+            Values::Offsets64 { offsets, data } => Some(Offsets::I64 { offsets, data }),
+            Values::Views { .. } => None,
         }
     }
 

@@ -15,7 +15,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use self::export::{Column, Values};
-use self::import::Rows;
+use self::import::{Offsets, Rows};
 use crate::batch::hash_into;
 use crate::hasher::Mode;
 use crate::names;
@@ -59,6 +59,16 @@ fn digest_column(algorithm: Algorithm, mode: Mode<'_>, chunks: &[Rows<'_>]) -> R
     let mut validity: Option<Vec<u8>> = None;
     let mut null_count = 0;
     for chunk in chunks {
+        // BLAKE3 over offsets: the whole array in one batch call, straight
+        // from its buffers; null rows are hashed too, and zeroed below.
+        if let (Some(offsets), true) = (chunk.offsets(), inputs.is_empty()) {
+            let out = &mut data[hashed * width..(hashed + chunk.len()) * width];
+            if hash_offsets(algorithm, mode, &offsets, out)? {
+                mark_nulls(chunk, hashed, len, &mut validity, &mut null_count);
+                hashed += chunk.len();
+                continue;
+            }
+        }
         for row in 0..chunk.len() {
             if chunk.is_valid(row) {
                 inputs.push(chunk.row(row)?);
@@ -99,6 +109,46 @@ fn digest_column(algorithm: Algorithm, mode: Mode<'_>, chunks: &[Rows<'_>]) -> R
     };
     let format = CString::new(format).unwrap_or_default();
     Ok(Column { format, len, null_count, validity, values })
+}
+
+/// Hashes every value of `offsets` into `out` when `algorithm` is BLAKE3
+/// (32 or 20 bytes) through the batch's offsets entry point: no slice list,
+/// the values scheduled across SIMD lanes inside the library. Returns
+/// whether it did; other algorithms go row by row.
+fn hash_offsets(
+    algorithm: Algorithm,
+    mode: Mode<'_>,
+    offsets: &Offsets<'_>,
+    out: &mut [u8],
+) -> Result<bool, &'static str> {
+    let batch = match algorithm {
+        Algorithm::Blake3 | Algorithm::Blake3_160 => mode.batch(),
+        _ => return Ok(false),
+    };
+    let result = match (offsets, algorithm) {
+        (Offsets::I32 { offsets, data }, Algorithm::Blake3) => {
+            batch.hash_offsets(data, offsets, out.as_chunks_mut::<32>().0)
+        }
+        (Offsets::I64 { offsets, data }, Algorithm::Blake3) => {
+            batch.hash_offsets(data, offsets, out.as_chunks_mut::<32>().0)
+        }
+        (Offsets::I32 { offsets, data }, _) => batch.hash_offsets(data, offsets, out.as_chunks_mut::<20>().0),
+        (Offsets::I64 { offsets, data }, _) => batch.hash_offsets(data, offsets, out.as_chunks_mut::<20>().0),
+    };
+    result.map(|()| true).map_err(|_| "offsets out of order or past the data")
+}
+
+/// Records the null rows of `chunk`, whose first row is row `first` of a
+/// column of `len`, in the column's validity bitmap.
+fn mark_nulls(chunk: &Rows<'_>, first: usize, len: usize, validity: &mut Option<Vec<u8>>, null_count: &mut usize) {
+    for row in 0..chunk.len() {
+        if !chunk.is_valid(row) {
+            let bitmap = validity.get_or_insert_with(|| vec![0xff; len.div_ceil(8)]);
+            let at = first + row;
+            bitmap[at / 8] &= !(1 << (at % 8));
+            *null_count += 1;
+        }
+    }
 }
 
 /// The result of `hash_array`: an Arrow array of digests. Exports itself

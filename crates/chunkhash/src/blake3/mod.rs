@@ -33,7 +33,7 @@ mod tree;
 pub use crate::hex::{HexError, HexString};
 pub use crate::platform::backend::{Backend, BackendError};
 pub use crate::platform::spec::{BLOCK_LEN, CHUNK_LEN, KEY_LEN, OUT_LEN};
-pub use batch::Batch;
+pub use batch::{Batch, BatchOutput, Offset, OffsetsError};
 pub use hash::{Address, Hash, ADDRESS_LEN};
 pub use hasher::{Hasher, OutputReader};
 

@@ -170,6 +170,15 @@ impl Mode {
         self.platform.hash_jobs(&self.key, jobs, out);
     }
 
+    /// Hashes whole messages of at most one chunk that all have `blocks`
+    /// blocks: `out[i]` receives the root value of `inputs[i]` (the small
+    /// messages of the batch API).
+    #[inline]
+    pub(crate) fn hash_short_messages(&self, blocks: usize, inputs: &[&[u8]], out: &mut [CvBytes]) {
+        let flags = [self.flags, CHUNK_START, CHUNK_END | ROOT];
+        self.platform.hash_short_messages(&self.key, blocks, flags, inputs, out);
+    }
+
     /// The hash of a message of at most one block: one compression that is
     /// the whole chunk and the root. The shortcut keeps small hashes free of
     /// the tree's bookkeeping.

@@ -203,13 +203,25 @@ unsafe impl LaneVector for Avx2x8 {
     unsafe fn load_blocks(blocks: &[*const u8; MAX_LANES], offset: usize) -> [Self; 16] {
         // SAFETY: `load_blocks8` has this method's contract: AVX2 enabled and
         // 64 readable bytes per pointer plus `offset`.
-        unsafe { load_blocks8(blocks, offset).map(Avx2x8) }
+        let words = unsafe { load_blocks8(blocks, offset) };
+        // A loop, not `array::map`: that is not always inlined here, and as
+        // a call it moves the vectors through memory (measured: a call per
+        // kernel step).
+        let mut vectors = [Avx2x8(words[0]); 16];
+        for (vector, &word) in vectors.iter_mut().zip(&words) {
+            *vector = Avx2x8(word);
+        }
+        vectors
     }
     // Always inlined: as a call it would return the vectors through memory.
     #[inline(always)]
     unsafe fn store_cvs(cv: &[Self; 8], out: &mut [CvBytes]) {
+        let mut words = [cv[0].0; 8];
+        for (word, vector) in words.iter_mut().zip(cv) {
+            *word = vector.0;
+        }
         // SAFETY: `store_cvs8` needs AVX2, which this method's caller enables.
-        unsafe { store_cvs8(cv.map(|v| v.0), out) }
+        unsafe { store_cvs8(words, out) }
     }
 }
 
@@ -223,6 +235,19 @@ pub(super) unsafe fn hash_lanes8(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut 
     // SAFETY: `hash_lanes` needs `Avx2x8`'s instructions, AVX2, which this
     // function enables.
     unsafe { lanes::hash_lanes::<Avx2x8>(key, jobs, out) }
+}
+
+/// Hashes up to eight messages of `blocks` blocks each side by side (see
+/// [`lanes::hash_short_messages`]).
+///
+/// # Safety
+///
+/// The CPU has AVX2.
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn hash_short8(key: &CvWords, blocks: usize, flags: [u8; 3], inputs: &[&[u8]], out: &mut [CvBytes]) {
+    // SAFETY: `hash_short_messages` needs `Avx2x8`'s instructions, AVX2,
+    // which this function enables.
+    unsafe { lanes::hash_short_messages::<Avx2x8, lanes::PaddedTails>(key, blocks, flags, inputs, out) }
 }
 
 #[cfg(test)]

@@ -82,17 +82,29 @@ unsafe fn load_blocks16(blocks: &[*const u8; MAX_LANES], offset: usize) -> [__m5
     // SAFETY: AVX-512F + VL (which include AVX2) are enabled by the caller;
     // each load is 32 bytes at 0 or 32 bytes past a pointer plus `offset`,
     // inside the 64 readable bytes the caller guarantees.
+    unsafe { transpose_rows16(|lane, half| _mm256_loadu_si256(blocks[lane].add(offset + 32 * half).cast())) }
+}
+
+/// The transpose of `load_blocks16` over rows from `row(lane, half)`: the
+/// 32 bytes `32 * half..` of lane `lane`'s block.
+///
+/// # Safety
+///
+/// The caller runs with AVX-512F + VL enabled (and what `row` needs).
+#[inline(always)]
+unsafe fn transpose_rows16(row: impl Fn(usize, usize) -> __m256i) -> [__m512i; 16] {
+    // SAFETY: AVX-512F + VL on registers, enabled by the caller.
     unsafe {
         // Blocks 0 and 2 (1 and 3) of `x` and `y`, interleaved as 64-bit pairs.
         let even_blocks = _mm512_setr_epi64(0, 1, 8, 9, 4, 5, 12, 13);
         let odd_blocks = _mm512_setr_epi64(2, 3, 10, 11, 6, 7, 14, 15);
         let mut words = [_mm512_setzero_si512(); 16];
         for half in 0..2 {
-            let rows: [__m512i; 8] = core::array::from_fn(|lane| {
-                let low = _mm256_loadu_si256(blocks[lane].add(offset + 32 * half).cast());
-                let high = _mm256_loadu_si256(blocks[lane + 8].add(offset + 32 * half).cast());
-                _mm512_inserti64x4::<1>(_mm512_castsi256_si512(low), high)
-            });
+            let mut rows = [_mm512_setzero_si512(); 8];
+            for (lane, rows) in rows.iter_mut().enumerate() {
+                let (low, high) = (row(lane, half), row(lane + 8, half));
+                *rows = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(low), high);
+            }
             // b[4q + j], 128-bit block k of each half: word 4k + j of rows 4q..4q+3.
             let b = transpose_4x4_blocks(rows);
             for j in 0..4 {
@@ -222,13 +234,25 @@ unsafe impl LaneVector for Avx512x16 {
     unsafe fn load_blocks(blocks: &[*const u8; MAX_LANES], offset: usize) -> [Self; 16] {
         // SAFETY: `load_blocks16` has this method's contract: AVX-512F + VL
         // enabled and 64 readable bytes per pointer plus `offset`.
-        unsafe { load_blocks16(blocks, offset).map(Avx512x16) }
+        let words = unsafe { load_blocks16(blocks, offset) };
+        // A loop, not `array::map`: that is not always inlined here, and as
+        // a call it moves the vectors through memory (measured: a call per
+        // kernel step).
+        let mut vectors = [Avx512x16(words[0]); 16];
+        for (vector, &word) in vectors.iter_mut().zip(&words) {
+            *vector = Avx512x16(word);
+        }
+        vectors
     }
     // Always inlined: as a call it would return the vectors through memory.
     #[inline(always)]
     unsafe fn store_cvs(cv: &[Self; 8], out: &mut [CvBytes]) {
+        let mut words = [cv[0].0; 8];
+        for (word, vector) in words.iter_mut().zip(cv) {
+            *word = vector.0;
+        }
         // SAFETY: `store_cvs16` needs AVX-512F + VL, which this method's caller enables.
-        unsafe { store_cvs16(cv.map(|v| v.0), out) }
+        unsafe { store_cvs16(words, out) }
     }
 }
 
@@ -328,14 +352,24 @@ macro_rules! narrow_with_rotate {
                 // SAFETY: `$inner::load_blocks` has this method's contract:
                 // its instructions enabled and 64 readable bytes per pointer
                 // plus `offset`.
-                unsafe { <$inner>::load_blocks(blocks, offset).map($name) }
+                let words = unsafe { <$inner>::load_blocks(blocks, offset) };
+                // A loop, not `array::map` (see `Avx512x16::load_blocks`).
+                let mut vectors = [$name(words[0]); 16];
+                for (vector, &word) in vectors.iter_mut().zip(&words) {
+                    *vector = $name(word);
+                }
+                vectors
             }
             // Always inlined: as a call it would return the vectors through memory.
             #[inline(always)]
             unsafe fn store_cvs(cv: &[Self; 8], out: &mut [CvBytes]) {
+                let mut inner = [cv[0].0; 8];
+                for (inner, vector) in inner.iter_mut().zip(cv) {
+                    *inner = vector.0;
+                }
                 // SAFETY: `$inner::store_cvs` needs `$inner`'s instructions,
                 // which this method's caller enables.
-                unsafe { <$inner>::store_cvs(&cv.map(|v| v.0), out) }
+                unsafe { <$inner>::store_cvs(&inner, out) }
             }
         }
     };
@@ -378,6 +412,84 @@ pub(super) unsafe fn hash_lanes4(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut 
     // SAFETY: `hash_lanes` needs `Avx512x4`'s instructions, AVX-512F + VL
     // and SSE4.1, which this function enables.
     unsafe { lanes::hash_lanes::<Avx512x4>(key, jobs, out) }
+}
+
+/// Hashes up to 16 messages of `blocks` blocks each side by side (see
+/// [`lanes::hash_short_messages`]).
+///
+/// # Safety
+///
+/// The CPU has AVX-512F + VL.
+#[target_feature(enable = "avx512f,avx512vl")]
+pub(super) unsafe fn hash_short16(key: &CvWords, blocks: usize, flags: [u8; 3], inputs: &[&[u8]], out: &mut [CvBytes]) {
+    // SAFETY: `hash_short_messages` needs `Avx512x16`'s instructions, AVX-512F
+    // + VL, which this function enables.
+    unsafe { lanes::hash_short_messages::<Avx512x16, lanes::PaddedTails>(key, blocks, flags, inputs, out) }
+}
+
+/// Partial last blocks read in place with byte-masked loads (AVX-512BW):
+/// no copy, and no branch on a message's length. Its instructions are
+/// AVX-512F, VL and BW.
+struct MaskedTails;
+
+// SAFETY: `load_tails` uses AVX-512F, VL and BW, the set this type names.
+unsafe impl lanes::TailLoads<Avx512x16> for MaskedTails {
+    const MASKED: bool = true;
+
+    #[inline(always)]
+    unsafe fn load_tails(tails: &[*const u8; MAX_LANES], lens: &[u32; MAX_LANES]) -> [Avx512x16; 16] {
+        // SAFETY: AVX-512F + VL + BW are enabled by the caller. Each masked
+        // load reads only the bytes its mask selects, the first `lens[lane]`
+        // (at most 64) bytes at the lane's pointer, which the caller
+        // guarantees are readable; the others are neither read nor faulted
+        // on, and are zero in the result.
+        let words = unsafe {
+            transpose_rows16(|lane, half| {
+                let len = lens[lane].min(BLOCK_LEN as u32);
+                let bytes = if len == 0 { 0 } else { u64::MAX >> (64 - len) };
+                let mask = (bytes >> (32 * half)) as u32;
+                _mm256_maskz_loadu_epi8(mask, tails[lane].wrapping_add(32 * half).cast())
+            })
+        };
+        let mut vectors = [Avx512x16(words[0]); 16];
+        for (vector, &word) in vectors.iter_mut().zip(&words) {
+            *vector = Avx512x16(word);
+        }
+        vectors
+    }
+}
+
+/// Hashes up to sixteen messages of `blocks` blocks each side by side,
+/// reading partial last blocks in place (see [`MaskedTails`]).
+///
+/// # Safety
+///
+/// The CPU has AVX-512F + VL and AVX-512BW.
+#[target_feature(enable = "avx512f,avx512vl,avx512bw")]
+pub(super) unsafe fn hash_short16_masked(
+    key: &CvWords,
+    blocks: usize,
+    flags: [u8; 3],
+    inputs: &[&[u8]],
+    out: &mut [CvBytes],
+) {
+    // SAFETY: `hash_short_messages` needs `Avx512x16`'s instructions,
+    // AVX-512F + VL, and `MaskedTails`', AVX-512F + VL + BW, which this
+    // function enables.
+    unsafe { lanes::hash_short_messages::<Avx512x16, MaskedTails>(key, blocks, flags, inputs, out) }
+}
+
+/// Hashes up to eight messages of `blocks` blocks each side by side (see
+/// [`lanes::hash_short_messages`]).
+///
+/// # Safety
+///
+/// The CPU has AVX-512F + VL and AVX2.
+#[target_feature(enable = "avx512f,avx512vl,avx2")]
+pub(super) unsafe fn hash_short8(key: &CvWords, blocks: usize, flags: [u8; 3], inputs: &[&[u8]], out: &mut [CvBytes]) {
+    // SAFETY: `hash_short_messages` needs `Avx512x8`'s instructions, AVX-512F
+    // + VL and AVX2, which this function enables.
+    unsafe { lanes::hash_short_messages::<Avx512x8, lanes::PaddedTails>(key, blocks, flags, inputs, out) }
 }
 
 /// Indices for `_mm_permutex2var_epi32`: 0-3 pick from the first vector,

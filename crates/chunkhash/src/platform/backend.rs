@@ -80,6 +80,14 @@ mod x86 {
         avx512_kernels::get() && avx2()
     }
 
+    // Byte-masked loads, for the small-message kernel's partial blocks.
+    cpufeatures::new!(avx512bw, "avx512bw");
+
+    /// `avx512.rs`'s small-message kernel with masked loads.
+    pub(super) fn avx512_byte_masks() -> bool {
+        avx512bw::get() && avx512()
+    }
+
     // The assembly shifts by a register count (`shlx`).
     #[cfg(all(target_arch = "x86_64", not(miri)))]
     cpufeatures::new!(bmi2, "bmi2");
@@ -95,6 +103,13 @@ mod x86 {
     pub(super) fn avx512_asm() -> bool {
         bmi2::get() && avx512()
     }
+}
+
+/// Whether the CPU has AVX-512BW beside AVX-512F + VL: the small-message
+/// kernel then reads partial last blocks with byte-masked loads.
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+pub(crate) fn avx512_byte_masks() -> bool {
+    x86::avx512_byte_masks()
 }
 
 impl Backend {

@@ -82,6 +82,13 @@ impl<'a> LaneJob<'a> {
     }
 }
 
+/// Whether a message of `len` bytes has `blocks` blocks (an empty message
+/// has one): what every message of one small-message kernel call shares.
+#[inline(always)]
+pub(crate) fn has_blocks(len: usize, blocks: usize) -> bool {
+    len <= blocks * BLOCK_LEN && (len > (blocks - 1) * BLOCK_LEN || blocks == 1)
+}
+
 /// What the lane kernels read. Targets without them (wasm32 without SIMD128,
 /// other architectures) go through `for_each_block` only.
 #[cfg_attr(

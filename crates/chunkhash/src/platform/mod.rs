@@ -57,6 +57,27 @@ use backend::{Backend, BackendError};
 use job::LaneJob;
 use spec::{CvBytes, CvWords, BLOCK_LEN, CHUNK_LEN, MAX_LANES};
 
+/// Asks for the first and last cache lines of `bytes` to be loaded: a
+/// hint for data read a little later, never dereferenced (a no-op off
+/// x86-64).
+#[inline(always)]
+pub(crate) fn prefetch(bytes: &[u8]) {
+    #[cfg(all(target_arch = "x86_64", not(miri)))]
+    {
+        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let last = bytes.as_ptr().wrapping_add(bytes.len().saturating_sub(1));
+        // SAFETY: `_mm_prefetch` is SSE, part of every x86-64 CPU; a
+        // prefetch is a hint that never faults and changes nothing the
+        // program can observe, whatever the address.
+        unsafe {
+            _mm_prefetch::<_MM_HINT_T0>(bytes.as_ptr().cast());
+            _mm_prefetch::<_MM_HINT_T0>(last.cast());
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", not(miri))))]
+    let _ = bytes;
+}
+
 /// A [`Backend`] that is known to run on this machine. Only [`Platform::new`]
 /// and [`Platform::detect`] make one, and both check support, so the kernel
 /// calls below are sound: each arm's `SAFETY` line relies on it.
@@ -250,6 +271,78 @@ impl Platform {
                 None => LaneJob::IDLE,
             });
             self.hash_jobs(key, &jobs[..group.len()], &mut out[..group.len()]);
+        }
+    }
+
+    /// Hashes whole messages of one chunk or less that all have `blocks`
+    /// blocks, each its own root: `out[i]` receives the chaining value of
+    /// `inputs[i]` (counter 0, `[flags, start_flags, end_flags]` as in
+    /// [`Platform::hash_chunks`]). The small-message path of the batch API:
+    /// per message, the kernels read a pointer and a length, nothing else.
+    /// The assembly backends run their instruction set's intrinsics kernel.
+    ///
+    /// # Panics
+    ///
+    /// If `out` and `inputs` differ in length, or an input has another
+    /// number of blocks than `blocks` (1 to `CHUNK_BLOCKS`).
+    pub(crate) fn hash_short_messages(
+        self,
+        key: &CvWords,
+        blocks: usize,
+        flags: [u8; 3],
+        mut inputs: &[&[u8]],
+        mut out: &mut [CvBytes],
+    ) {
+        assert_eq!(inputs.len(), out.len(), "one output per message");
+        while !inputs.is_empty() {
+            let take = inputs.len().min(self.backend.lanes()).max(1);
+            let (now, later) = inputs.split_at(take);
+            let (now_out, later_out) = out.split_at_mut(take);
+            // The kernels assert the lengths and the block counts.
+            match (self.backend, take) {
+                #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+                // SAFETY: the platform is supported: the CPU has AVX-512F +
+                // VL, and it has AVX-512BW.
+                (Backend::Avx512 | Backend::Avx512Asm, 9..) if backend::avx512_byte_masks() => unsafe {
+                    avx512::hash_short16_masked(key, blocks, flags, now, now_out)
+                },
+                #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+                // SAFETY: the platform is supported: the CPU has AVX-512F + VL.
+                (Backend::Avx512 | Backend::Avx512Asm, 9..) => unsafe {
+                    avx512::hash_short16(key, blocks, flags, now, now_out)
+                },
+                #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+                // SAFETY: the platform is supported: AVX-512 support includes AVX2.
+                (Backend::Avx512 | Backend::Avx512Asm, 5..) => unsafe {
+                    avx512::hash_short8(key, blocks, flags, now, now_out)
+                },
+                #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+                // SAFETY: the platform is supported: the CPU has AVX2.
+                (Backend::Avx2 | Backend::Avx2Asm, 5..) => unsafe {
+                    avx2::hash_short8(key, blocks, flags, now, now_out)
+                },
+                #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+                // SAFETY: the platform is supported: every x86 backend but
+                // the portable one includes SSE4.1.
+                (Backend::Sse41 | Backend::Avx2 | Backend::Avx2Asm | Backend::Avx512 | Backend::Avx512Asm, _) => unsafe {
+                    sse41::hash_short4(key, blocks, flags, now, now_out)
+                },
+                #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+                // SAFETY: the platform is supported: NEON is part of the target.
+                (Backend::Neon, _) => unsafe { neon::hash_short4(key, blocks, flags, now, now_out) },
+                #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+                // SAFETY: the platform is supported: the build enables SIMD128.
+                (Backend::Wasm32Simd, _) => unsafe { simd128::hash_short4(key, blocks, flags, now, now_out) },
+                _ => {
+                    let [flags, start_flags, end_flags] = flags;
+                    for (input, cv) in now.iter().zip(now_out) {
+                        assert!(job::has_blocks(input.len(), blocks), "one block count per call");
+                        *cv = portable::hash_job(key, &LaneJob::new(input, 0, flags, start_flags, end_flags));
+                    }
+                }
+            }
+            inputs = later;
+            out = later_out;
         }
     }
 

@@ -173,6 +173,18 @@ pub(super) unsafe fn hash_lanes4(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut 
     unsafe { lanes::hash_lanes::<NeonX4>(key, jobs, out) }
 }
 
+/// Hashes up to four messages of `blocks` blocks each side by side (see
+/// [`lanes::hash_short_messages`]).
+///
+/// # Safety
+///
+/// The CPU has NEON, which every target this file is built for has.
+#[target_feature(enable = "neon")]
+pub(super) unsafe fn hash_short4(key: &CvWords, blocks: usize, flags: [u8; 3], inputs: &[&[u8]], out: &mut [CvBytes]) {
+    // SAFETY: NEON, which `NeonX4` needs, is part of every aarch64 CPU.
+    unsafe { lanes::hash_short_messages::<NeonX4, lanes::PaddedTails>(key, blocks, flags, inputs, out) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

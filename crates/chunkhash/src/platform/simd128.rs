@@ -169,6 +169,18 @@ pub(super) unsafe fn hash_lanes4(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut 
     unsafe { lanes::hash_lanes::<Simd128X4>(key, jobs, out) }
 }
 
+/// Hashes up to four messages of `blocks` blocks each side by side (see
+/// [`lanes::hash_short_messages`]).
+///
+/// # Safety
+///
+/// The build enables SIMD128 (this file is built only then).
+#[target_feature(enable = "simd128")]
+pub(super) unsafe fn hash_short4(key: &CvWords, blocks: usize, flags: [u8; 3], inputs: &[&[u8]], out: &mut [CvBytes]) {
+    // SAFETY: SIMD128, which `Simd128X4` needs, is enabled for the whole build.
+    unsafe { lanes::hash_short_messages::<Simd128X4, lanes::PaddedTails>(key, blocks, flags, inputs, out) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::backend::Backend;

@@ -223,13 +223,23 @@ unsafe impl LaneVector for Sse41x4 {
     unsafe fn load_blocks(blocks: &[*const u8; MAX_LANES], offset: usize) -> [Self; 16] {
         // SAFETY: `load_blocks4` has this method's contract: SSE4.1 enabled
         // and 64 readable bytes per pointer plus `offset`.
-        unsafe { load_blocks4(blocks, offset).map(Sse41x4) }
+        let words = unsafe { load_blocks4(blocks, offset) };
+        // A loop, not `array::map`, as in `avx512.rs`.
+        let mut vectors = [Sse41x4(words[0]); 16];
+        for (vector, &word) in vectors.iter_mut().zip(&words) {
+            *vector = Sse41x4(word);
+        }
+        vectors
     }
     // Always inlined: as a call it would return the vectors through memory.
     #[inline(always)]
     unsafe fn store_cvs(cv: &[Self; 8], out: &mut [CvBytes]) {
+        let mut words = [cv[0].0; 8];
+        for (word, vector) in words.iter_mut().zip(cv) {
+            *word = vector.0;
+        }
         // SAFETY: `store_cvs4` needs SSE4.1, which this method's caller enables.
-        unsafe { store_cvs4(cv.map(|v| v.0), out) }
+        unsafe { store_cvs4(words, out) }
     }
 }
 
@@ -243,6 +253,19 @@ pub(super) unsafe fn hash_lanes4(key: &CvWords, jobs: &[LaneJob<'_>], out: &mut 
     // SAFETY: `hash_lanes` needs `Sse41x4`'s instructions, SSE4.1, which
     // this function enables.
     unsafe { lanes::hash_lanes::<Sse41x4>(key, jobs, out) }
+}
+
+/// Hashes up to four messages of `blocks` blocks each side by side (see
+/// [`lanes::hash_short_messages`]).
+///
+/// # Safety
+///
+/// The CPU has SSE4.1.
+#[target_feature(enable = "sse4.1")]
+pub(super) unsafe fn hash_short4(key: &CvWords, blocks: usize, flags: [u8; 3], inputs: &[&[u8]], out: &mut [CvBytes]) {
+    // SAFETY: `hash_short_messages` needs `Sse41x4`'s instructions, SSE4.1,
+    // which this function enables.
+    unsafe { lanes::hash_short_messages::<Sse41x4, lanes::PaddedTails>(key, blocks, flags, inputs, out) }
 }
 
 /// The seven rounds on the four rows of the state.

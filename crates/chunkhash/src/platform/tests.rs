@@ -10,6 +10,7 @@ use super::spec::{
     PARENT, ROOT,
 };
 use super::Platform;
+use std::boxed::Box;
 use std::vec::Vec;
 
 const COUNTERS: [u64; 8] = [0, 1, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFE, 0xFFFF_FFFF, 0x1_0000_0000, u64::MAX];
@@ -292,6 +293,58 @@ fn independent_blocks_match_portable_on_every_count() {
             let mut got = std::vec![[0u8; OUT_LEN]; count];
             platform.hash_blocks(&key, flags, blocks, &mut got);
             assert_eq!(got, expected, "{:?}, {count} blocks", platform.backend());
+        }
+    }
+}
+
+/// Every small-message kernel against the portable one, called directly:
+/// both AVX-512 kernels (masked and padded tails, whichever the dispatch
+/// would pick), every block count, every message count up to sixteen, with
+/// the messages ending at the end of their buffer (a masked load reading
+/// past it would be caught by the slice bounds of a wrong kernel, and by
+/// Miri and the sanitizers).
+#[test]
+fn small_message_kernels_match_portable() {
+    let seed = vectors::test_seed("small_message_kernels_match_portable", 12);
+    let mut rng = vectors::TestRng::new(seed);
+    let flags = [KEYED_HASH, CHUNK_START, CHUNK_END | ROOT];
+    let key: CvWords = core::array::from_fn(|_| rng.next_u64() as u32);
+    for blocks in 1..=CHUNK_LEN / BLOCK_LEN {
+        let buffers: Vec<Vec<u8>> = (0..MAX_LANES)
+            .map(|_| {
+                let low = if blocks == 1 { 0 } else { (blocks - 1) * BLOCK_LEN + 1 };
+                let len = rng.range(low..=blocks * BLOCK_LEN);
+                rng.bytes(len)
+            })
+            .collect();
+        let inputs: Vec<&[u8]> = buffers.iter().map(Vec::as_slice).collect();
+        let inputs = &inputs;
+        for count in 1..=MAX_LANES {
+            let mut expected = [[0u8; OUT_LEN]; MAX_LANES];
+            portable().hash_short_messages(&key, blocks, flags, &inputs[..count], &mut expected[..count]);
+            type Kernel<'a> = Box<dyn Fn(&mut [[u8; OUT_LEN]]) + 'a>;
+            let mut kernels: Vec<(&str, Kernel<'_>)> = Vec::new();
+            for platform in supported() {
+                kernels.push((
+                    platform.backend().name(),
+                    Box::new(move |out| platform.hash_short_messages(&key, blocks, flags, &inputs[..count], out)),
+                ));
+            }
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            if Backend::Avx512.is_supported() && count > 8 {
+                // SAFETY: the CPU has AVX-512F + VL (checked above).
+                kernels.push((
+                    "avx512 padded",
+                    Box::new(move |out| unsafe {
+                        super::avx512::hash_short16(&key, blocks, flags, &inputs[..count], out)
+                    }),
+                ));
+            }
+            for (name, kernel) in &kernels {
+                let mut got = [[0u8; OUT_LEN]; MAX_LANES];
+                kernel(&mut got[..count]);
+                assert_eq!(got, expected, "{name}, {count} messages of {blocks} blocks, seed {seed}");
+            }
         }
     }
 }
