@@ -28,7 +28,7 @@ TEST_PARTS = lint pydeps peers test-rust test-features test-c check-golden test-
 FUZZ_SECONDS ?= 600
 
 .PHONY: run test test-quick test-rust test-c test-features check-golden test-matrix test-crc-backends test-miri test-fuzz fuzz \
-	lint pydeps peers install js test-js python-venv python-wheel test-python test-java java-bench test-s3 test-store-s3 xxhash-c bench-xxh3 bench-s3sum
+	lint pydeps peers install js test-js python-venv python-wheel test-python test-java java-bench test-s3 test-store-s3 xxhash-c bench-xxh3 bench-s3sum bench-store-s3
 
 # The main job: `chunkhash bench` with its defaults (every algorithm, 64 B to
 # 1 MiB); needs no input and ends well under a minute.
@@ -94,6 +94,12 @@ bench-xxh3: xxhash-c
 # read, two threads) against md5sum, sha1sum, sha256sum, sha512sum, xxhsum
 # -H1/-H3/-H2 and awscrt run one after another on a 512 MiB file, page
 # cache warm. Figures in BENCHMARKS.md, "S3 checksums".
+# Ingest to a loopback SeaweedFS S3 gateway with and without the CRC64NVME
+# checksum header (BENCHMARKS.md): 256 MB, 9 interleaved pairs.
+bench-store-s3: python-venv
+	$(CARGO) build --release -p chunkhash-cli
+	$(PYTHON) crates/bench/scripts/store_s3_ingest.py target/release/chunkhash $(PY_VENV)/bin/weed 256 9
+
 bench-s3sum: python-venv
 	@command -v xxhsum >/dev/null || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y xxhash; }
 	$(CARGO) build --release -p chunkhash-cli

@@ -6,8 +6,11 @@
 //! these tests say so and do nothing; `make test-store-s3` sets it, so there
 //! they cannot be skipped.
 
+mod common;
+
 use chunkhash_store::location::{Location, S3};
 use chunkhash_store::{OpenOptions, PutOptions, Store};
+use common::{same_tree, write_files};
 use std::fs;
 use std::net::TcpListener;
 use std::os::unix::process::ExitStatusExt;
@@ -142,31 +145,6 @@ fn last_line(output: &Output) -> String {
     text(&output.stdout).lines().last().unwrap_or_default().to_string()
 }
 
-fn write_files(rng: &mut TestRng, root: &Path, files: usize, max: usize) {
-    for i in 0..files {
-        let dir = root.join(if i % 2 == 0 { "even" } else { "odd" });
-        fs::create_dir_all(&dir).unwrap();
-        let len = rng.range(0..=max);
-        fs::write(dir.join(format!("file {i}")), rng.bytes(len)).unwrap();
-    }
-}
-
-fn assert_same_tree(a: &Path, b: &Path) {
-    let mut names: Vec<_> = fs::read_dir(a).unwrap().map(|e| e.unwrap().file_name()).collect();
-    names.sort();
-    let mut other: Vec<_> = fs::read_dir(b).unwrap().map(|e| e.unwrap().file_name()).collect();
-    other.sort();
-    assert_eq!(names, other, "{} vs {}", a.display(), b.display());
-    for name in names {
-        let (x, y) = (a.join(&name), b.join(&name));
-        if x.is_dir() {
-            assert_same_tree(&x, &y);
-        } else {
-            assert!(fs::read(&x).unwrap() == fs::read(&y).unwrap(), "{} differs", y.display());
-        }
-    }
-}
-
 fn location(weed: &Weed, test: &str) -> S3 {
     S3::new(&url(test), Some(&weed.endpoint)).unwrap()
 }
@@ -189,11 +167,18 @@ fn put_get_verify_round_trip() {
     assert!(text(&listed.stdout).contains(&snapshot));
     expect(&weed, &dir, &["--store", &store, "verify"], 0);
     expect(&weed, &dir, &["--store", &store, "get", &snapshot, "restored"], 0);
-    assert_same_tree(&dir.join("data"), &dir.join("restored/data"));
+    assert!(same_tree(&dir.join("data"), &dir.join("restored/data")));
     // Several packs were uploaded (1 MiB packs of ~3.6 MB of data).
     let packs = location(&weed, "round-trip").list("packs").unwrap();
     assert!(packs.len() >= 3, "{packs:?}");
     expect(&weed, &dir, &["--store", &store, "stats"], 0);
+    // Error paths: no store under a prefix, no bucket, reindex on S3.
+    let empty = expect(&weed, &dir, &["--store", &url("nothing-here"), "ls"], 2);
+    assert!(text(&empty.stderr).contains("s3://chunkhash-test/nothing-here"), "{}", text(&empty.stderr));
+    let no_bucket = expect(&weed, &dir, &["--store", "s3:///prefix", "ls"], 2);
+    assert!(text(&no_bucket.stderr).contains("no bucket"), "{}", text(&no_bucket.stderr));
+    let reindex = expect(&weed, &dir, &["--store", &store, "reindex"], 2);
+    assert!(text(&reindex.stderr).contains("not on S3"), "{}", text(&reindex.stderr));
 }
 
 #[test]
@@ -277,8 +262,8 @@ fn two_concurrent_writers_lose_nothing() {
     expect(&weed, &dir, &["--store", &store, "verify"], 0);
     expect(&weed, &dir, &["--store", &store, "get", &snap_a, "ra"], 0);
     expect(&weed, &dir, &["--store", &store, "get", &snap_b, "rb"], 0);
-    assert_same_tree(&dir.join("a"), &dir.join("ra/a"));
-    assert_same_tree(&dir.join("b"), &dir.join("rb/b"));
+    assert!(same_tree(&dir.join("a"), &dir.join("ra/a")));
+    assert!(same_tree(&dir.join("b"), &dir.join("rb/b")));
 
     // Two writers in one process making the same snapshot (same tree, same
     // second, by the seconds of the snapshot): the second's conditional
@@ -334,11 +319,11 @@ fn a_killed_put_leaves_the_earlier_snapshots_intact() {
         expect(&weed, &dir, &["--store", &store, "verify"], 0);
         let restored = format!("restored-{round}");
         expect(&weed, &dir, &["--store", &store, "get", &first, &restored], 0);
-        assert_same_tree(&dir.join("first"), &dir.join(restored).join("first"));
+        assert!(same_tree(&dir.join("first"), &dir.join(restored).join("first")));
     }
     assert!(killed_after_uploads > 0, "no put was killed mid-upload: make the delays shorter");
     // The next put completes on top of whatever the killed ones uploaded.
     let big = last_line(&expect(&weed, &dir, &["--store", &store, "put", "big"], 0));
     expect(&weed, &dir, &["--store", &store, "get", &big, "restored-big"], 0);
-    assert_same_tree(&dir.join("big"), &dir.join("restored-big/big"));
+    assert!(same_tree(&dir.join("big"), &dir.join("restored-big/big")));
 }
