@@ -169,8 +169,31 @@ fn put_get_verify_round_trip() {
     expect(&weed, &dir, &["--store", &store, "get", &snapshot, "restored"], 0);
     assert!(same_tree(&dir.join("data"), &dir.join("restored/data")));
     // Several packs were uploaded (1 MiB packs of ~3.6 MB of data).
-    let packs = location(&weed, "round-trip").list("packs").unwrap();
+    let s3 = location(&weed, "round-trip");
+    let packs = s3.list("packs").unwrap();
     assert!(packs.len() >= 3, "{packs:?}");
+    // Each pack was uploaded with the CRC64NVME the pack writer computed
+    // while writing it: the server stored that value (it keeps none for an
+    // upload without the header, and rejects a wrong one).
+    let stored = |prefix: &str, pack: &str| {
+        let object = format!("{}/{BUCKET}/{prefix}/packs/{pack}", weed.endpoint);
+        let head = ureq::head(&object).set("x-amz-checksum-mode", "ENABLED").call().unwrap();
+        head.header("x-amz-checksum-crc64nvme").map(str::to_string)
+    };
+    for pack in &packs {
+        let bytes = s3.read(&format!("packs/{pack}")).unwrap();
+        let expected = chunkhash::s3::base64(&chunkhash::crc::crc64_nvme(&bytes).to_be_bytes());
+        assert_eq!(stored("round-trip", pack), Some(expected), "{pack}");
+    }
+    // The benchmark's --s3-no-checksum: no header, so no stored value.
+    let plain = url("round-trip-plain");
+    expect(&weed, &dir, &["--store", &plain, "--s3-no-checksum", "init"], 0);
+    expect(&weed, &dir, &["--store", &plain, "--s3-no-checksum", "put", "data"], 0);
+    let plain_packs = location(&weed, "round-trip-plain").list("packs").unwrap();
+    assert!(!plain_packs.is_empty());
+    for pack in &plain_packs {
+        assert_eq!(stored("round-trip-plain", pack), None, "{pack}");
+    }
     expect(&weed, &dir, &["--store", &store, "stats"], 0);
     // Error paths: no store under a prefix, no bucket, reindex on S3.
     let empty = expect(&weed, &dir, &["--store", &url("nothing-here"), "ls"], 2);
