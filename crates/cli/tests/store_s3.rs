@@ -64,7 +64,10 @@ fn server() -> Option<Arc<Weed>> {
         eprintln!("SKIPPED: no weed binary (set CHUNKHASH_WEED, or run `make python-venv`)");
         return None;
     };
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("seaweedfs-{}", std::process::id()));
+    // A directory of its own: an earlier server may still be being stopped.
+    static STARTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let started = STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("seaweedfs-{}-{started}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(dir.join("data")).unwrap();
     let names = [
@@ -105,10 +108,7 @@ fn server() -> Option<Arc<Weed>> {
 }
 
 fn scratch(test: &str) -> PathBuf {
-    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("store-s3-tests").join(test);
-    let _ = fs::remove_dir_all(&path);
-    fs::create_dir_all(&path).unwrap();
-    path
+    common::Dir::new(&format!("store-s3-{test}")).path
 }
 
 fn url(test: &str) -> String {
@@ -320,10 +320,38 @@ fn a_killed_put_leaves_the_earlier_snapshots_intact() {
     expect(&weed, &dir, &["--store", &store, "init"], 0);
     let first = last_line(&expect(&weed, &dir, &["--store", &store, "put", "first"], 0));
     let s3 = location(&weed, "killed");
-    let mut killed_after_uploads = 0;
-    for (round, delay_ms) in [20u64, 60, 100, 150, 250].into_iter().enumerate() {
+    // Deterministic crashes first: the put aborts at its N-th write step (a
+    // local write of the staged pack, an upload, a removal), as kill -9
+    // would at that moment.
+    let mut crashed_after_uploads = 0;
+    for step in [1u64, 3, 8, 15, 30, 60, 120] {
         let packs_before = s3.list("packs").unwrap().len();
-        let mut put = chunkhash(&weed, &dir, &["--store", &store, "put", "--pack-target", "256K", "big"])
+        let output = chunkhash(&weed, &dir, &["--store", &store, "put", "--pack-target", "256K", "big"])
+            .env("CHUNKHASH_STORE_CRASH_AT", step.to_string())
+            .output()
+            .unwrap();
+        let uploaded = s3.list("packs").unwrap().len() - packs_before;
+        let snapshots = s3.list("snapshots").unwrap();
+        println!("crash at step {step}: {:?}, {uploaded} packs uploaded", output.status.signal());
+        if output.status.signal() == Some(6) {
+            assert!(text(&output.stderr).contains("crash injected"), "step {step}");
+            assert_eq!(snapshots, std::slice::from_ref(&first), "step {step}");
+            crashed_after_uploads += usize::from(uploaded > 0);
+        }
+        expect(&weed, &dir, &["--store", &store, "verify"], 0);
+        let restored = format!("restored-step-{step}");
+        expect(&weed, &dir, &["--store", &store, "get", &first, &restored], 0);
+        assert!(same_tree(&dir.join("first"), &dir.join(restored).join("first")));
+    }
+    assert!(crashed_after_uploads > 0, "no crash came between uploads");
+    // Then real SIGKILLs at seeded delays, each of a put of new data:
+    // wherever they land, the earlier snapshots stay intact, and any
+    // snapshot there is complete.
+    for round in 0..3 {
+        let input = format!("new-{round}");
+        write_files(&mut rng, &dir.join(&input), 20, 400_000);
+        let delay_ms = rng.range(10..=200) as u64;
+        let mut put = chunkhash(&weed, &dir, &["--store", &store, "put", "--pack-target", "256K", &input])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -331,20 +359,16 @@ fn a_killed_put_leaves_the_earlier_snapshots_intact() {
         std::thread::sleep(Duration::from_millis(delay_ms));
         let _ = put.kill();
         let status = put.wait().unwrap();
-        let uploaded = s3.list("packs").unwrap().len() - packs_before;
-        println!("round {round}: killed after {delay_ms} ms ({:?}), {uploaded} packs uploaded", status.signal());
-        if status.signal() == Some(9) {
-            // Killed: no snapshot was added, whatever it had uploaded.
-            let snapshots = s3.list("snapshots").unwrap();
-            assert_eq!(snapshots, std::slice::from_ref(&first), "round {round}");
-            killed_after_uploads += usize::from(uploaded > 0);
-        }
+        println!("round {round}: killed after {delay_ms} ms: {:?}", status.signal());
         expect(&weed, &dir, &["--store", &store, "verify"], 0);
-        let restored = format!("restored-{round}");
-        expect(&weed, &dir, &["--store", &store, "get", &first, &restored], 0);
-        assert!(same_tree(&dir.join("first"), &dir.join(restored).join("first")));
+        for snapshot in s3.list("snapshots").unwrap() {
+            let restored = dir.join(format!("restored-{round}-{snapshot}"));
+            expect(&weed, &dir, &["--store", &store, "get", &snapshot, restored.to_str().unwrap()], 0);
+            // Each snapshot holds one input: the one of the same name.
+            let entry = fs::read_dir(&restored).unwrap().next().unwrap().unwrap().file_name();
+            assert!(same_tree(&dir.join(&entry), &restored.join(&entry)), "{snapshot}");
+        }
     }
-    assert!(killed_after_uploads > 0, "no put was killed mid-upload: make the delays shorter");
     // The next put completes on top of whatever the killed ones uploaded.
     let big = last_line(&expect(&weed, &dir, &["--store", &store, "put", "big"], 0));
     expect(&weed, &dir, &["--store", &store, "get", &big, "restored-big"], 0);

@@ -182,6 +182,7 @@ impl S3 {
             headers.push(("if-none-match", "*".to_string()));
         }
         let mut action = self.bucket.put_object(self.credentials.as_ref(), &key);
+        crate::faults::step("upload");
         self.send(&mut action, name, &headers, Some(bytes))?;
         Ok(())
     }
