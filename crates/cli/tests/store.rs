@@ -3,7 +3,10 @@
 //! at every write step, and by SIGKILL at seeded delays), and a
 //! small run of `store bench`.
 
+mod common;
+
 use chunkhash_store::{OpenOptions, Store};
+use common::{same_tree, write_files};
 use std::fs;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
@@ -48,21 +51,6 @@ fn expect(dir: &Path, args: &[&str], code: i32) -> String {
 
 fn last_line(stdout: &str) -> String {
     stdout.lines().last().unwrap_or_default().to_string()
-}
-
-/// Random files under `root`: `files` of up to `max` bytes, in two folders.
-fn write_files(rng: &mut TestRng, root: &Path, files: usize, max: usize) {
-    for i in 0..files {
-        let dir = root.join(if i % 2 == 0 { "even" } else { "odd" });
-        fs::create_dir_all(&dir).unwrap();
-        let len = rng.range(0..=max);
-        fs::write(dir.join(format!("file {i}")), rng.bytes(len)).unwrap();
-    }
-}
-
-fn same_tree(a: &Path, b: &Path) -> bool {
-    let diff = Command::new("diff").arg("-r").arg("--no-dereference").arg(a).arg(b).output().unwrap();
-    diff.status.success()
 }
 
 #[test]

@@ -82,11 +82,7 @@ impl Store {
     /// Creates a store in `dir` (a new or empty directory) and opens it
     /// for writing.
     pub fn create(dir: &Path, create: CreateOptions, open: OpenOptions) -> Result<Store> {
-        check_address_algorithm(create.address)?;
-        if !create.trailer.is_available() {
-            return Err(Error::UnsupportedAlgorithm { algorithm: create.trailer, reason: "not in this build" });
-        }
-        create.chunker.check()?;
+        check_create(&create)?;
         match std::fs::read_dir(dir) {
             Ok(mut entries) => {
                 if entries.next().is_some() {
@@ -100,18 +96,29 @@ impl Store {
             let path = dir.join(folder);
             std::fs::create_dir_all(&path).map_err(|e| Error::io("creating", &path, e))?;
         }
+        // The manifest last: a directory without one is not a store yet.
+        Store::create_location(Box::new(Directory::new(dir)), create, open)
+    }
+
+    /// Creates a store at any [`Location`] (one without a manifest) and
+    /// opens it for writing. The manifest is written only if none is there
+    /// (a conditional write), so of two racing creators one gets
+    /// `Error::AlreadyExists`.
+    pub fn create_location(location: Box<dyn Location>, create: CreateOptions, open: OpenOptions) -> Result<Store> {
+        check_create(&create)?;
         let manifest = Manifest {
             format_version: FORMAT_VERSION,
             address: create.address,
             trailer: create.trailer,
             chunker: create.chunker,
         };
-        let location = Directory::new(dir);
-        // The manifest last: a directory without one is not a store yet.
-        location
-            .write(MANIFEST, manifest.encode().as_bytes(), true)
-            .map_err(io_error(&location, "writing", MANIFEST))?;
-        Store::open(dir, OpenOptions { write: true, ..open })
+        match location.write_new(MANIFEST, manifest.encode().as_bytes(), true) {
+            Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {
+                return Err(Error::AlreadyExists(PathBuf::from(location.describe(""))));
+            }
+            result => result.map_err(io_error(&*location, "writing", MANIFEST))?,
+        }
+        Store::open_location(location, OpenOptions { write: true, ..open })
     }
 
     /// Opens the store in `dir`.
@@ -333,14 +340,18 @@ impl Store {
             return Ok(None);
         }
         self.note(format!("{}: sealed {} records of an interrupted put", path.display(), scan.records.len()));
-        self.publish_pack(&path, &scan.id)?;
+        self.publish_pack(&path, &scan.id, None)?;
         Ok(Some((scan.id, scan.records)))
     }
 
     /// Moves a finished pack into `packs/` under its name.
-    fn publish_pack(&self, staged: &Path, id: &PackId) -> Result<()> {
+    fn publish_pack(&self, staged: &Path, id: &PackId, crc64nvme: Option<u64>) -> Result<()> {
         let name = pack::pack_file(id);
-        self.location.publish(staged, &name, self.options.fsync).map_err(io_error(&*self.location, "publishing", &name))
+        self.location.publish(staged, &name, crc64nvme, self.options.fsync).map_err(io_error(
+            &*self.location,
+            "publishing",
+            &name,
+        ))
     }
 
     /// Writes one index file for `packs` and adds them to the index.
@@ -480,6 +491,15 @@ impl Store {
     }
 }
 
+/// The options of a new store are usable here.
+fn check_create(create: &CreateOptions) -> Result<()> {
+    check_address_algorithm(create.address)?;
+    if !create.trailer.is_available() {
+        return Err(Error::UnsupportedAlgorithm { algorithm: create.trailer, reason: "not in this build" });
+    }
+    create.chunker.check()
+}
+
 fn remove_file(path: &Path) -> Result<()> {
     crate::faults::step("removal");
     match std::fs::remove_file(path) {
@@ -544,8 +564,13 @@ impl Store {
             let writer = match &mut commit.writer {
                 Some(writer) => writer,
                 None => commit.writer.insert(
-                    PackWriter::create(&path, self.manifest.address, self.manifest.trailer)
-                        .map_err(|e| Error::io("creating", &path, e))?,
+                    PackWriter::create(
+                        &path,
+                        self.manifest.address,
+                        self.manifest.trailer,
+                        self.location.wants_checksum(),
+                    )
+                    .map_err(|e| Error::io("creating", &path, e))?,
                 ),
             };
             // As many records as fit below the target, and at least one.
@@ -571,7 +596,7 @@ impl Store {
             return Ok(());
         }
         let finished = writer.finish();
-        self.publish_pack(&finished.staged, &finished.id)?;
+        self.publish_pack(&finished.staged, &finished.id, finished.crc64nvme)?;
         commit.sealed.push((finished.id, finished.records));
         Ok(())
     }
@@ -582,12 +607,13 @@ impl Store {
     pub(crate) fn finish(&mut self, commit: Commit, snapshot: &Address) -> Result<()> {
         self.finish_records(commit)?;
         let name = format!("{SNAPSHOTS}/{snapshot}");
-        self.location.write(&name, format!("{snapshot}\n").as_bytes(), self.options.fsync).map_err(io_error(
-            &*self.location,
-            "writing",
-            &name,
-        ))?;
-        Ok(())
+        // Conditional: a pointer is never replaced. Its name is its content,
+        // so one already there (another writer made the same snapshot: same
+        // tree, same second) is this one, checked rather than assumed.
+        match self.location.write_new(&name, format!("{snapshot}\n").as_bytes(), self.options.fsync) {
+            Err(error) if error.kind() == io::ErrorKind::AlreadyExists => self.check_pointer(snapshot),
+            result => result.map_err(io_error(&*self.location, "writing", &name)),
+        }
     }
 
     /// Makes the commit's records durable without naming a snapshot: the

@@ -157,6 +157,15 @@ impl Store {
                     }
                     continue;
                 }
+                // The object store's checksum of the pack differs from the
+                // bytes received: every record in it is suspect.
+                Err(error) if error.kind() == io::ErrorKind::InvalidData => {
+                    damage(report, None, described.clone(), error.to_string());
+                    for (address, location) in &records {
+                        damage(report, Some(*address), chunk(address, location), "its pack is corrupt".into());
+                    }
+                    continue;
+                }
                 Err(error) => return Err(Error::io("reading", &described, error)),
             };
             report.bytes += bytes.len() as u64;

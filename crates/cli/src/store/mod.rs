@@ -26,9 +26,18 @@ pub const STORE_ENV: &str = "CHUNKHASH_STORE";
 #[derive(Debug, Args)]
 #[command(after_long_help = STORE_HELP)]
 pub struct StoreFlags {
-    /// The store's directory (default: $CHUNKHASH_STORE)
-    #[arg(long, global = true, value_name = "DIR")]
+    /// The store: a directory, or s3://BUCKET/PREFIX (default: $CHUNKHASH_STORE)
+    #[arg(long, global = true, value_name = "DIR|URL")]
     pub store: Option<PathBuf>,
+
+    /// The S3 endpoint of an s3:// store, e.g. http://127.0.0.1:8333 (default:
+    /// $AWS_ENDPOINT_URL_S3, $AWS_ENDPOINT_URL, else AWS in $AWS_REGION)
+    #[arg(long, global = true, value_name = "URL")]
+    pub s3_endpoint: Option<String>,
+
+    /// Benchmarking only: upload to S3 without the CRC64NVME checksum header
+    #[arg(long, global = true, hide = true)]
+    pub s3_no_checksum: bool,
 
     /// init: the address algorithm, blake3-160 (default), blake3, sha512-160, sha256 or
     /// blake2b-256; other commands: fail unless the store uses it
@@ -43,6 +52,13 @@ const STORE_HELP: &str = "\
 A store is a directory of packs (chunks sealed with CRC32C trailers), index
 files and snapshot pointers; see the chunkhash-store crate docs for the format.
 One writer at a time (put, reindex); any number of readers alongside.
+
+--store s3://BUCKET/PREFIX keeps the same files as objects on S3-compatible
+storage (credentials and region from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
+AWS_SESSION_TOKEN, AWS_REGION; anonymous when none are set). Every upload
+carries its CRC64NVME (x-amz-checksum-crc64nvme), every download is checked
+against the stored one; the manifest and snapshot pointers are written with
+If-None-Match: *, so writers need no lock. reindex works on directories only.
 
 Exit status: 0 on success; 1 when the store is damaged (verify found a problem,
 get met a damaged chunk) or an input could not be read or changed while read;
@@ -124,18 +140,19 @@ pub fn run(flags: StoreFlags, printer: &mut Printer) -> Result<()> {
     if let StoreCommand::BenchKv(bench) = &flags.command {
         return bench_kv::run(bench, printer);
     }
-    let dir = match flags.store.or_else(|| std::env::var_os(STORE_ENV).map(PathBuf::from)) {
-        Some(dir) => dir,
+    let path = match flags.store.or_else(|| std::env::var_os(STORE_ENV).map(PathBuf::from)) {
+        Some(path) => path,
         None => bail!("no store given: use --store DIR or set {STORE_ENV}"),
     };
+    let dir = &StoreAt { path, s3_endpoint: flags.s3_endpoint, s3_checksums: !flags.s3_no_checksum };
     let result = match flags.command {
-        StoreCommand::Init(init) => self::init(&dir, expect, &init, printer),
-        StoreCommand::Put(put) => self::put(&dir, expect, &put, printer),
-        StoreCommand::Get { snapshot, dest } => self::get(&dir, expect, &snapshot, &dest, printer),
-        StoreCommand::Ls { snapshot } => self::ls(&dir, expect, snapshot.as_deref(), printer),
-        StoreCommand::Verify => self::verify(&dir, expect, printer),
-        StoreCommand::Stats => self::stats(&dir, expect, printer),
-        StoreCommand::Reindex => self::reindex(&dir, expect, printer),
+        StoreCommand::Init(init) => self::init(dir, expect, &init, printer),
+        StoreCommand::Put(put) => self::put(dir, expect, &put, printer),
+        StoreCommand::Get { snapshot, dest } => self::get(dir, expect, &snapshot, &dest, printer),
+        StoreCommand::Ls { snapshot } => self::ls(dir, expect, snapshot.as_deref(), printer),
+        StoreCommand::Verify => self::verify(dir, expect, printer),
+        StoreCommand::Stats => self::stats(dir, expect, printer),
+        StoreCommand::Reindex => self::reindex(dir, expect, printer),
         StoreCommand::Bench(_) | StoreCommand::BenchKv(_) => Ok(()),
     };
     match result {
@@ -170,16 +187,48 @@ fn parse_size(text: &Option<String>, default: u32, what: &str) -> Result<u32> {
     }
 }
 
+/// Where the store is: a directory or an S3 URL.
+#[derive(Debug)]
+struct StoreAt {
+    path: PathBuf,
+    s3_endpoint: Option<String>,
+    s3_checksums: bool,
+}
+
+impl StoreAt {
+    /// The S3 location, when the store is an s3:// URL.
+    fn s3(&self) -> Result<Option<Box<dyn chunkhash_store::location::Location>>> {
+        let Some(url) = self.path.to_str().filter(|path| path.starts_with("s3://")) else { return Ok(None) };
+        let mut location = chunkhash_store::location::S3::new(url, self.s3_endpoint.as_deref())?;
+        location.set_checksums(self.s3_checksums);
+        Ok(Some(Box::new(location)))
+    }
+
+    fn open(&self, options: OpenOptions) -> Result<Store> {
+        Ok(match self.s3()? {
+            Some(location) => Store::open_location(location, options)?,
+            None => Store::open(&self.path, options)?,
+        })
+    }
+
+    fn create(&self, create: CreateOptions) -> Result<Store> {
+        Ok(match self.s3()? {
+            Some(location) => Store::create_location(location, create, OpenOptions::default())?,
+            None => Store::create(&self.path, create, OpenOptions::default())?,
+        })
+    }
+}
+
 /// Opens the store, printing what recovery did.
-fn open(dir: &Path, expect: Option<Algorithm>, options: OpenOptions, printer: &mut Printer) -> Result<Store> {
-    let store = Store::open(dir, OpenOptions { expect, ..options })?;
+fn open(dir: &StoreAt, expect: Option<Algorithm>, options: OpenOptions, printer: &mut Printer) -> Result<Store> {
+    let store = dir.open(OpenOptions { expect, ..options })?;
     for note in store.notes() {
         printer.message(format_args!("store: {note}"))?;
     }
     Ok(store)
 }
 
-fn init(dir: &Path, algorithm: Option<Algorithm>, flags: &InitFlags, printer: &mut Printer) -> Result<()> {
+fn init(dir: &StoreAt, algorithm: Option<Algorithm>, flags: &InitFlags, printer: &mut Printer) -> Result<()> {
     let defaults = CreateOptions::default();
     let chunker = ChunkerSettings {
         min: parse_size(&flags.chunk_min, defaults.chunker.min, "--chunk-min")?,
@@ -188,12 +237,12 @@ fn init(dir: &Path, algorithm: Option<Algorithm>, flags: &InitFlags, printer: &m
     };
     let trailer = flags.trailer.as_deref().map(parse_algorithm).transpose()?.unwrap_or(defaults.trailer);
     let options = CreateOptions { address: algorithm.unwrap_or(defaults.address), trailer, chunker };
-    let store = Store::create(dir, options, OpenOptions::default())?;
+    let store = dir.create(options)?;
     let manifest = store.manifest();
     writeln!(
         printer.out(),
         "created store {}: addresses {}, trailers {}, chunks {} / {} / {} bytes (min / avg / max)",
-        dir.display(),
+        dir.path.display(),
         manifest.address,
         manifest.trailer,
         manifest.chunker.min,
@@ -203,7 +252,7 @@ fn init(dir: &Path, algorithm: Option<Algorithm>, flags: &InitFlags, printer: &m
     Ok(())
 }
 
-fn put(dir: &Path, expect: Option<Algorithm>, flags: &PutFlags, printer: &mut Printer) -> Result<()> {
+fn put(dir: &StoreAt, expect: Option<Algorithm>, flags: &PutFlags, printer: &mut Printer) -> Result<()> {
     let hashing: Hashing = flags.hashing.parse().map_err(|e: String| anyhow!(e))?;
     let pack_target = match &flags.pack_target {
         Some(text) => chunkhash_bench::parse_size(text).map_err(|e| anyhow!("--pack-target: {e}"))? as u64,
@@ -248,7 +297,7 @@ fn put(dir: &Path, expect: Option<Algorithm>, flags: &PutFlags, printer: &mut Pr
     Ok(())
 }
 
-fn get(dir: &Path, expect: Option<Algorithm>, snapshot: &str, dest: &Path, printer: &mut Printer) -> Result<()> {
+fn get(dir: &StoreAt, expect: Option<Algorithm>, snapshot: &str, dest: &Path, printer: &mut Printer) -> Result<()> {
     let store = open(dir, expect, OpenOptions::default(), printer)?;
     let address = store.resolve(snapshot)?;
     let total = store.snapshot(&address)?.bytes;
@@ -271,7 +320,7 @@ fn get(dir: &Path, expect: Option<Algorithm>, snapshot: &str, dest: &Path, print
     Ok(())
 }
 
-fn ls(dir: &Path, expect: Option<Algorithm>, snapshot: Option<&str>, printer: &mut Printer) -> Result<()> {
+fn ls(dir: &StoreAt, expect: Option<Algorithm>, snapshot: Option<&str>, printer: &mut Printer) -> Result<()> {
     let store = open(dir, expect, OpenOptions::default(), printer)?;
     let Some(snapshot) = snapshot else {
         let mut snapshots = Vec::new();
@@ -318,7 +367,7 @@ fn utc(seconds: u64) -> String {
     format!("{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC", rest / 3600, rest / 60 % 60, rest % 60)
 }
 
-fn verify(dir: &Path, expect: Option<Algorithm>, printer: &mut Printer) -> Result<()> {
+fn verify(dir: &StoreAt, expect: Option<Algorithm>, printer: &mut Printer) -> Result<()> {
     let store = open(dir, expect, OpenOptions::default(), printer)?;
     let total = store.stats().map(|stats| stats.pack_bytes).ok();
     let mut progress = Progress::new(total);
@@ -354,7 +403,7 @@ fn verify(dir: &Path, expect: Option<Algorithm>, printer: &mut Printer) -> Resul
     Ok(())
 }
 
-fn stats(dir: &Path, expect: Option<Algorithm>, printer: &mut Printer) -> Result<()> {
+fn stats(dir: &StoreAt, expect: Option<Algorithm>, printer: &mut Printer) -> Result<()> {
     let store = open(dir, expect, OpenOptions::default(), printer)?;
     let mut stats = store.stats()?;
     let manifest = *store.manifest();
@@ -379,8 +428,12 @@ fn stats(dir: &Path, expect: Option<Algorithm>, printer: &mut Printer) -> Result
     Ok(())
 }
 
-fn reindex(dir: &Path, expect: Option<Algorithm>, printer: &mut Printer) -> Result<()> {
+fn reindex(dir: &StoreAt, expect: Option<Algorithm>, printer: &mut Printer) -> Result<()> {
     // The index as it was, when it can still be read, to say what changed.
+    if dir.s3()?.is_some() {
+        bail!("reindex works on a store in a directory, not on S3");
+    }
+    let dir = &dir.path;
     let before =
         Store::open(dir, OpenOptions { expect, ..OpenOptions::default() }).ok().map(|s| s.index().to_sorted_vec());
     let (store, problems) = Store::reindex(dir, OpenOptions { expect, ..OpenOptions::default() })?;

@@ -7,6 +7,7 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use vectors::TestRng;
 
 /// A fresh directory for one test under cargo's per-target temp dir.
 pub struct Dir {
@@ -134,4 +135,20 @@ impl Dir {
         command.args(args).current_dir(&self.path);
         run_with_stdin(command, stdin)
     }
+}
+
+/// Random files under `root`: `files` of up to `max` bytes, in two folders.
+pub fn write_files(rng: &mut TestRng, root: &Path, files: usize, max: usize) {
+    for i in 0..files {
+        let dir = root.join(if i % 2 == 0 { "even" } else { "odd" });
+        fs::create_dir_all(&dir).unwrap();
+        let len = rng.range(0..=max);
+        fs::write(dir.join(format!("file {i}")), rng.bytes(len)).unwrap();
+    }
+}
+
+/// Whether two trees are equal (`diff -r`, links compared as links).
+pub fn same_tree(a: &Path, b: &Path) -> bool {
+    let diff = Command::new("diff").arg("-r").arg("--no-dereference").arg(a).arg(b).output().unwrap();
+    diff.status.success()
 }

@@ -53,6 +53,39 @@ impl Directory {
         Ok(file)
     }
 
+    /// Write, fsync, then rename (`replace`) or hard-link (which fails when
+    /// the name exists) into place.
+    fn write_whole(&self, name: &str, bytes: &[u8], fsync: bool, replace: bool) -> io::Result<()> {
+        let path = self.path(name);
+        let dir = parent(&path);
+        let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+        let temporary = dir.join(format!(".{file_name}.tmp-{}", std::process::id()));
+        let result = (|| {
+            let mut file = File::create(&temporary)?;
+            faults::write_all(&mut file, bytes)?;
+            if fsync {
+                faults::step("fsync of a file");
+                file.sync_all()?;
+            }
+            faults::step("rename");
+            if replace {
+                fs::rename(&temporary, &path)?;
+            } else {
+                fs::hard_link(&temporary, &path)?;
+                fs::remove_file(&temporary)?;
+            }
+            self.forget_handle(name);
+            if fsync {
+                sync_dir(dir)?;
+            }
+            Ok(())
+        })();
+        if result.is_err() {
+            let _ = fs::remove_file(&temporary);
+        }
+        result
+    }
+
     fn forget_handle(&self, name: &str) {
         self.handles.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).remove(name);
     }
@@ -110,32 +143,14 @@ impl Location for Directory {
     }
 
     fn write(&self, name: &str, bytes: &[u8], fsync: bool) -> io::Result<()> {
-        let path = self.path(name);
-        let dir = parent(&path);
-        let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-        let temporary = dir.join(format!(".{file_name}.tmp-{}", std::process::id()));
-        let result = (|| {
-            let mut file = File::create(&temporary)?;
-            faults::write_all(&mut file, bytes)?;
-            if fsync {
-                faults::step("fsync of a file");
-                file.sync_all()?;
-            }
-            faults::step("rename");
-            fs::rename(&temporary, &path)?;
-            self.forget_handle(name);
-            if fsync {
-                sync_dir(dir)?;
-            }
-            Ok(())
-        })();
-        if result.is_err() {
-            let _ = fs::remove_file(&temporary);
-        }
-        result
+        self.write_whole(name, bytes, fsync, true)
     }
 
-    fn publish(&self, staged: &Path, name: &str, fsync: bool) -> io::Result<()> {
+    fn write_new(&self, name: &str, bytes: &[u8], fsync: bool) -> io::Result<()> {
+        self.write_whole(name, bytes, fsync, false)
+    }
+
+    fn publish(&self, staged: &Path, name: &str, _crc64nvme: Option<u64>, fsync: bool) -> io::Result<()> {
         let path = self.path(name);
         if fsync {
             faults::step("fsync of a file");

@@ -9,8 +9,12 @@
 //! has no append and no rename) hold a store; see the crate docs.
 
 mod directory;
+#[cfg(feature = "s3")]
+pub mod s3;
 
 pub use directory::{Directory, LOCK_FILE};
+#[cfg(feature = "s3")]
+pub use s3::S3;
 
 use std::fmt::Debug;
 use std::io;
@@ -44,10 +48,24 @@ pub trait Location: Debug + Send + Sync {
     /// power cut once this returns. Replaces a file of the same name.
     fn write(&self, name: &str, bytes: &[u8], fsync: bool) -> io::Result<()>;
 
+    /// Writes a whole file that must not exist yet, as [`write`](Location::write)
+    /// does otherwise: an `AlreadyExists` error when it does, and the file
+    /// there is left as it was (a conditional PUT on S3, a hard link on
+    /// disk). For the manifest and the snapshot pointers.
+    fn write_new(&self, name: &str, bytes: &[u8], fsync: bool) -> io::Result<()>;
+
+    /// Whether [`publish`](Location::publish) takes the staged pack's
+    /// CRC-64/NVME (S3's upload checksum), so the pack writer computes it
+    /// as it writes the records.
+    fn wants_checksum(&self) -> bool {
+        false
+    }
+
     /// Publishes a file finished in [`staging`](Location::staging) under
     /// `name`, atomically and (with `fsync`) durably; the staged file is
-    /// gone afterwards.
-    fn publish(&self, staged: &Path, name: &str, fsync: bool) -> io::Result<()>;
+    /// gone afterwards. `crc64nvme` is the file's CRC-64/NVME when the
+    /// writer computed it (see [`wants_checksum`](Location::wants_checksum)).
+    fn publish(&self, staged: &Path, name: &str, crc64nvme: Option<u64>, fsync: bool) -> io::Result<()>;
 
     /// Removes a file; not an error when it is already gone.
     fn remove(&self, name: &str) -> io::Result<()>;
