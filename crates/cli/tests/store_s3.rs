@@ -60,7 +60,8 @@ fn server() -> Arc<Weed> {
     if let Some(weed) = shared.upgrade() {
         return weed;
     }
-    let binary = weed_binary().expect("no weed binary: set CHUNKHASH_WEED, or run `make python-venv` (make test-store-s3 does both)");
+    let binary = weed_binary()
+        .expect("no weed binary: set CHUNKHASH_WEED, or run `make python-venv` (make test-store-s3 does both)");
     // A directory of its own: an earlier server may still be being stopped.
     static STARTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let started = STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
