@@ -142,7 +142,7 @@ impl Batch {
     /// `values[offsets[i]..offsets[i + 1]]`, and `out[i]` receives its
     /// output. The offsets are `i32` or `i64`, as in Arrow's binary and
     /// large binary layouts (the first need not be 0, as in a sliced
-    /// array). The output is the hash ([`Hash`], `[u8; 32]`, the derived
+    /// array). The output is the hash ([`Hash`](struct@Hash), `[u8; 32]`, the derived
     /// key in a key-derivation batch) or its first 20 bytes ([`Address`],
     /// `[u8; 20]`). Nothing is allocated and no list of slices is built.
     ///
@@ -180,7 +180,7 @@ pub trait Offset: Copy + sealed::Offset {}
 impl Offset for i32 {}
 impl Offset for i64 {}
 
-/// What a batch writes per message: [`Hash`] or `[u8; 32]` (all 32 bytes),
+/// What a batch writes per message: [`Hash`](struct@Hash) or `[u8; 32]` (all 32 bytes),
 /// [`Address`] or `[u8; 20]` (the first 20). Sealed: only those four.
 pub trait BatchOutput: sealed::BatchOutput {}
 
