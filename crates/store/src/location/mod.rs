@@ -1,5 +1,6 @@
 //! Where a store's files live, behind one small trait: the store never
-//! knows whether its bytes are in a directory or (later) in an object store.
+//! knows whether its bytes are in a directory or in an object store
+//! (the `s3` module, feature `s3`).
 //!
 //! Every file but one is written whole and never changed: packs, index files
 //! and snapshot pointers are named by their content, and the manifest is
@@ -7,6 +8,13 @@
 //! appended to in a local staging directory and then published under its
 //! content name. This is what lets an object store (S3 and the like, which
 //! has no append and no rename) hold a store; see the crate docs.
+//!
+//! An object store verifies each upload by a checksum the store computes:
+//! [`Location::upload_checksum`] names the kind and part size, the pack
+//! writer computes it ([`upload::PartSums`]) in the loop that writes and
+//! seals the records, and [`Location::publish`] gets the result. How the S3
+//! location sends it (single PUT or multipart) and checks it on download is
+//! in the `s3` module.
 
 mod directory;
 #[cfg(feature = "s3")]
