@@ -471,6 +471,8 @@ fn every_upload_checksum_kind_single_and_multipart() {
     assert!(text(&bad.stderr).contains("crc64nvme, crc32c, crc32, sha256, xxhash3"), "{}", text(&bad.stderr));
     let small = expect(&weed, &dir, &["--store", &store, "--s3-part-size", "1M", "ls"], 2);
     assert!(text(&small.stderr).contains("5 MiB"), "{}", text(&small.stderr));
+    let unreadable = expect(&weed, &dir, &["--store", &store, "--s3-part-size", "lots", "ls"], 2);
+    assert!(text(&unreadable.stderr).contains("--s3-part-size"), "{}", text(&unreadable.stderr));
 }
 
 /// A tiny HTTP proxy in front of the server that can lie: it rewrites the

@@ -54,12 +54,11 @@ pub struct PartSums {
 }
 
 impl PartSums {
-    /// Nothing added yet. `part_size` must not be 0.
+    /// Nothing added yet (a part size of 0 is taken as 1).
     pub fn new(checksum: UploadChecksum) -> PartSums {
-        assert!(checksum.part_size > 0, "a part size of 0");
         PartSums {
             kind: checksum.kind,
-            part_size: checksum.part_size,
+            part_size: checksum.part_size.max(1),
             hasher: StreamingHasher::new(checksum.kind.algorithm()),
             in_part: 0,
             parts: Vec::new(),
