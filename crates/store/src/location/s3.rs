@@ -54,7 +54,9 @@
 //! second `init` of the same prefix gets a clear error; two writers making
 //! the same snapshot (same tree, same second) find it already made.
 //! A killed put leaves its sealed packs (indexed by the next open) and loses
-//! only its staged open pack, which was local.
+//! only its staged open pack, which was local (left in the temporary
+//! directory; a later process that gets the same process id empties it
+//! rather than taking it for its own).
 //!
 //! **Why `rusty-s3` and `ureq`.** The store needs three things of a client:
 //! to send its own checksum header (no SDK-side checksum), a conditional
@@ -167,7 +169,7 @@ impl S3 {
             std::process::id(),
             STAGING_DIRS.fetch_add(1, Ordering::Relaxed)
         ));
-        std::fs::create_dir_all(&staging)?;
+        fresh_directory(&staging)?;
         Ok(S3 {
             bucket,
             credentials: Credentials::from_env(),
@@ -392,6 +394,18 @@ impl S3 {
     fn forget(&self, name: &str) {
         self.cache.lock().unwrap_or_else(|p| p.into_inner()).remove(name);
     }
+}
+
+/// Creates `dir` empty. A staging directory named by this process's id can
+/// only be left over from a killed process that had the same id: its open
+/// pack belongs to that process (and maybe to another store), so it must
+/// not be taken for an interrupted put of this one.
+fn fresh_directory(dir: &Path) -> io::Result<()> {
+    match std::fs::remove_dir_all(dir) {
+        Err(error) if error.kind() != io::ErrorKind::NotFound => return Err(error),
+        _ => {}
+    }
+    std::fs::create_dir_all(dir)
 }
 
 /// `x-amz-checksum-<kind>`.
@@ -630,6 +644,19 @@ mod tests {
         let kind = S3Checksum::Sha256;
         let stored = PartSums::of(UploadChecksum { kind, part_size: 30 }, &bytes).object_value();
         assert!(check_download("s3://b/x", kind, 40, &stored, &bytes).is_err());
+    }
+
+    #[test]
+    fn a_staging_directory_left_by_a_killed_process_is_emptied() {
+        let dir = std::env::temp_dir().join(format!("chunkhash-s3-staging-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(crate::pack::OPEN_PACK), b"another process's records").unwrap();
+        fresh_directory(&dir).unwrap();
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+        std::fs::remove_dir(&dir).unwrap();
+        fresh_directory(&dir).unwrap();
+        assert!(dir.is_dir());
+        std::fs::remove_dir(&dir).unwrap();
     }
 
     #[test]
