@@ -94,11 +94,12 @@ bench-xxh3: xxhash-c
 # read, two threads) against md5sum, sha1sum, sha256sum, sha512sum, xxhsum
 # -H1/-H3/-H2 and awscrt run one after another on a 512 MiB file, page
 # cache warm. Figures in BENCHMARKS.md, "S3 checksums".
-# Ingest to a loopback SeaweedFS S3 gateway with and without the CRC64NVME
-# checksum header (BENCHMARKS.md): 256 MB, 9 interleaved pairs.
+# Ingest to a loopback SeaweedFS S3 gateway with each upload checksum kind
+# (and one PUT per pack) against no checksum header (BENCHMARKS.md): 256 MB,
+# 7 interleaved rounds of the 7 variants.
 bench-store-s3: python-venv
 	$(CARGO) build --release -p chunkhash-cli
-	$(PYTHON) crates/bench/scripts/store_s3_ingest.py target/release/chunkhash $(PY_VENV)/bin/weed 256 9
+	$(PYTHON) crates/bench/scripts/store_s3_ingest.py target/release/chunkhash $(PY_VENV)/bin/weed 256 7
 
 bench-s3sum: python-venv
 	@command -v xxhsum >/dev/null || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y xxhash; }

@@ -1,9 +1,15 @@
 #!/usr/bin/env python3
-"""Ingest to a SeaweedFS S3 gateway on loopback with and without the
-CRC64NVME checksum header: `chunkhash store put` of one generated tree into a
-fresh prefix, the two kinds interleaved, ROUNDS pairs; prints each run's MB/s
-(as `put` reports it: bytes of input over the put's wall time) and the
-median of the per-pair ratios (with / without).
+"""Ingest to a SeaweedFS S3 gateway on loopback with each upload checksum
+kind and without any: `chunkhash store put` of one generated tree into a
+fresh prefix per run, every variant once per round in a rotated order
+(interleaved), ROUNDS rounds; prints each run's MB/s (as `put` reports it:
+bytes of input over the put's wall time) and, per variant, the median of its
+per-round ratios to the run without a checksum header.
+
+Variants: none (--s3-no-checksum), crc64nvme (the default), crc32c, crc32,
+sha256, xxhash3, all with the default part size (8 MiB: a 32 MiB pack goes up
+in four parts), and crc64nvme-single-put (--s3-part-size 64M: one PUT per
+pack), the no-checksum run uses the default part size too.
 
     crates/bench/scripts/store_s3_ingest.py [CHUNKHASH] [WEED] [MB] [ROUNDS]
 """
@@ -46,25 +52,38 @@ try:
     for i in range(megabytes // 4):
         with open(f"{tree}/file{i}", "wb") as f:
             f.write(rng.randbytes(4 << 20))
-    print(f"{megabytes} MB in {megabytes // 4} files of 4 MiB, seed 22; {rounds} pairs, interleaved")
-    results = {"with": [], "without": []}
-    ratios = []
+    print(f"{megabytes} MB in {megabytes // 4} files of 4 MiB, seed 22; {rounds} rounds, interleaved")
+    variants = {
+        "none": ["--s3-no-checksum"],
+        "crc64nvme": ["--s3-checksum", "crc64nvme"],
+        "crc32c": ["--s3-checksum", "crc32c"],
+        "crc32": ["--s3-checksum", "crc32"],
+        "sha256": ["--s3-checksum", "sha256"],
+        "xxhash3": ["--s3-checksum", "xxhash3"],
+        "crc64nvme-single-put": ["--s3-checksum", "crc64nvme", "--s3-part-size", "64M"],
+    }
+    names = list(variants)
+    results = {name: [] for name in names}
+    ratios = {name: [] for name in names}
     run = 0
     for r in range(rounds):
-        pair = {}
-        for kind in (["with", "without"] if r % 2 == 0 else ["without", "with"]):
+        order = names[r % len(names):] + names[:r % len(names)]
+        speeds = {}
+        for name in order:
             run += 1
             store = f"s3://chunkhash-bench/run{run}"
-            flags = ["store", "--s3-endpoint", endpoint, "--store", store] + ([] if kind == "with" else ["--s3-no-checksum"])
+            flags = ["store", "--s3-endpoint", endpoint, "--store", store, *variants[name]]
             subprocess.run([chunkhash, *flags, "init"], check=True, capture_output=True)
             out = subprocess.run([chunkhash, *flags, "put", tree], check=True, capture_output=True, text=True).stdout
-            mbs = float(re.search(r"([0-9.]+) MB/s", out).group(1))
-            pair[kind] = mbs
-            results[kind].append(mbs)
-            print(f"round {r}: {kind:7} checksum header {mbs:8.1f} MB/s")
-        ratios.append(pair["with"] / pair["without"])
-    print(f"median with {statistics.median(results['with']):.1f} MB/s, without {statistics.median(results['without']):.1f} MB/s")
-    print(f"ratio with/without per pair: {', '.join(f'{x:.3f}' for x in ratios)}; median {statistics.median(ratios):.3f}")
+            speeds[name] = float(re.search(r"([0-9.]+) MB/s", out).group(1))
+            results[name].append(speeds[name])
+            print(f"round {r}: {name:21} {speeds[name]:8.1f} MB/s", flush=True)
+        for name in names:
+            ratios[name].append(speeds[name] / speeds["none"])
+    print(f"{'variant':21} {'median MB/s':>11}  ratio to none: median (per round)")
+    for name in names:
+        per_round = ", ".join(f"{x:.3f}" for x in ratios[name])
+        print(f"{name:21} {statistics.median(results[name]):11.1f}  {statistics.median(ratios[name]):.3f} ({per_round})")
 finally:
     server.kill()
     server.wait()

@@ -69,7 +69,7 @@ fn run(flags: flags::Flags, printer: &mut Printer) -> Result<()> {
         Task::Sum(settings) => in_pool(settings.io.threads, || sum::run(&settings, printer))?,
         Task::Check(settings) => in_pool(settings.io.threads, || check::run(&settings, printer))?,
         Task::Bench(settings) => bench::run(&settings, printer)?,
-        Task::Store(flags) => store::run(flags, printer)?,
+        Task::Store(flags) => store::run(*flags, printer)?,
         Task::S3sum(flags) => s3sum::run(flags, printer)?,
     }
     Ok(())

@@ -24,7 +24,7 @@ pub enum Task {
     /// Benchmark.
     Bench(BenchSettings),
     /// `chunkhash store ...` (checked by the store module).
-    Store(crate::store::StoreFlags),
+    Store(Box<crate::store::StoreFlags>),
     S3sum(crate::s3sum::S3sumFlags),
 }
 
@@ -114,7 +114,7 @@ impl Task {
             Some(Command::Sum(sum)) => Ok(Task::Sum(sum_settings(sum, stdin)?)),
             Some(Command::Check(check)) => Ok(Task::Check(check_settings(check)?)),
             Some(Command::Bench(bench)) => Ok(Task::Bench(bench_settings(bench)?)),
-            Some(Command::Store(store)) => Ok(Task::Store(store)),
+            Some(Command::Store(store)) => Ok(Task::Store(Box::new(store))),
             Some(Command::S3sum(s3sum)) => Ok(Task::S3sum(s3sum)),
         }
     }

@@ -377,3 +377,299 @@ fn a_killed_put_leaves_the_earlier_snapshots_intact() {
     expect(&weed, &dir, &["--store", &store, "get", &big, "restored-big"], 0);
     assert!(same_tree(&dir.join("big"), &dir.join("restored-big/big")));
 }
+
+/// Data for multipart packs: ~11 MiB in a few files, so a put with 5 MiB
+/// parts seals one pack of three parts (the default pack target is 32 MiB).
+fn multipart_data(dir: &Path, test: &str, seed: u64) {
+    let mut rng = TestRng::new(test_seed(test, seed));
+    fs::create_dir_all(dir.join("data")).unwrap();
+    for i in 0..3 {
+        fs::write(dir.join(format!("data/{i}")), rng.bytes(3_800_000)).unwrap();
+    }
+}
+
+/// HEAD with checksum mode, straight to the server: the headers it returns.
+fn head(weed: &Weed, key: &str) -> ureq::Response {
+    let object = format!("{}/{BUCKET}/{key}", weed.endpoint);
+    ureq::head(&object).set("x-amz-checksum-mode", "ENABLED").call().unwrap()
+}
+
+#[test]
+#[ignore = "needs a SeaweedFS S3 server: make test-store-s3"]
+fn every_upload_checksum_kind_single_and_multipart() {
+    use chunkhash::s3::{S3Checksum, S3Hasher};
+    let weed = server();
+    let dir = scratch("kinds");
+    multipart_data(&dir, "every_upload_checksum_kind", 26);
+    let part_size = 5u64 << 20;
+    for kind in ["crc64nvme", "crc32c", "crc32", "sha256", "xxhash3"] {
+        // No prefix is the start of another (crc32, crc32c).
+        let prefix = format!("kinds-{kind}-store");
+        let store = url(&prefix);
+        let flags = ["--store", &store, "--s3-checksum", kind, "--s3-part-size", "5M"];
+        expect(&weed, &dir, &[&flags[..], &["init"]].concat(), 0);
+        let snapshot = last_line(&expect(&weed, &dir, &[&flags[..], &["put", "data"]].concat(), 0));
+        expect(&weed, &dir, &[&flags[..], &["verify"]].concat(), 0);
+        // Read back with the default flags: the reader goes by the kind the
+        // object carries, not by its own upload kind.
+        expect(&weed, &dir, &["--store", &store, "get", &snapshot, &format!("restored-{kind}")], 0);
+        assert!(same_tree(&dir.join("data"), &dir.join(format!("restored-{kind}/data"))), "{kind}");
+
+        let s3 = location(&weed, &prefix);
+        let packs = s3.list("packs").unwrap();
+        let lens: Vec<u64> = packs.iter().map(|pack| s3.len(&format!("packs/{pack}")).unwrap()).collect();
+        assert_eq!(packs.len(), 1, "{kind}: {packs:?} of {lens:?} bytes");
+        let bytes = s3.read(&format!("packs/{}", packs[0])).unwrap();
+        let parts = (bytes.len() as u64).div_ceil(part_size);
+        assert_eq!(parts, 3, "{kind}: a pack of {} bytes", bytes.len());
+        let s3_kind = S3Checksum::from_name(kind).unwrap();
+        // What chunkhash::s3 (s3sum's code, its own part bookkeeping) says
+        // S3 keeps for this object uploaded in 5 MiB parts.
+        let expected = S3Hasher::with_part_size(&[s3_kind], part_size).unwrap().update(&bytes).clone().finalize();
+        let response = head(&weed, &format!("{prefix}/packs/{}", packs[0]));
+        let stored = response.header(&s3_kind.header()).map(str::to_string);
+        let etag = response.header("etag").unwrap_or_default().to_string();
+        println!("{kind}: stored {stored:?}, type {:?}, etag {etag}", response.header("x-amz-checksum-type"));
+        if s3_kind == S3Checksum::Xxhash3 {
+            // One PUT (SeaweedFS refuses XXHASH3 multipart uploads), and
+            // SeaweedFS accepts XXHASH3 without keeping it: nothing to compare.
+            assert!(!etag.contains('-'), "{kind}: a multipart upload: {etag}");
+            assert_eq!(stored, None, "{kind}");
+        } else {
+            assert!(etag.ends_with("-3\""), "{kind}: not a three-part upload: {etag}");
+            // The full-object CRC (the same as of one PUT), or the composite.
+            assert_eq!(stored.as_deref(), expected.get(s3_kind), "{kind}");
+            if s3_kind.is_full_object() {
+                let whole = S3Hasher::new(&[s3_kind]).update(&bytes).clone().finalize();
+                assert_eq!(stored.as_deref(), whole.get(s3_kind), "{kind}");
+            } else {
+                assert!(stored.unwrap().ends_with("-3"));
+            }
+        }
+        // The small objects went up in one PUT with the same kind.
+        let manifest = head(&weed, &format!("{prefix}/manifest"));
+        if s3_kind != S3Checksum::Xxhash3 {
+            let bytes = s3.read("manifest").unwrap();
+            let whole = S3Hasher::new(&[s3_kind]).update(&bytes).clone().finalize();
+            assert_eq!(manifest.header(&s3_kind.header()), whole.get(s3_kind), "{kind}");
+        }
+    }
+    // XXHASH3: with no stored value, the records' own checks still find a
+    // pack changed behind the store's back.
+    let s3 = location(&weed, "kinds-xxhash3-store");
+    let name = format!("packs/{}", s3.list("packs").unwrap()[0]);
+    let mut bytes = s3.read(&name).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x01;
+    s3.write(&name, &bytes, false).unwrap();
+    let verify = expect(&weed, &dir, &["--store", &url("kinds-xxhash3-store"), "verify"], 1);
+    let report = text(&verify.stdout) + &text(&verify.stderr);
+    assert!(report.contains(&name), "{report}");
+    // Bad options: an unknown kind, a part below S3's minimum.
+    let store = url("kinds-crc32-store");
+    let bad = expect(&weed, &dir, &["--store", &store, "--s3-checksum", "md5", "ls"], 2);
+    assert!(text(&bad.stderr).contains("crc64nvme, crc32c, crc32, sha256, xxhash3"), "{}", text(&bad.stderr));
+    let small = expect(&weed, &dir, &["--store", &store, "--s3-part-size", "1M", "ls"], 2);
+    assert!(text(&small.stderr).contains("5 MiB"), "{}", text(&small.stderr));
+    let unreadable = expect(&weed, &dir, &["--store", &store, "--s3-part-size", "lots", "ls"], 2);
+    assert!(text(&unreadable.stderr).contains("--s3-part-size"), "{}", text(&unreadable.stderr));
+}
+
+/// A tiny HTTP proxy in front of the server that can lie: it rewrites the
+/// stored checksum returned for one object, or fails one UploadPart. One
+/// request per connection (`Connection: close`).
+struct Proxy {
+    endpoint: String,
+    /// Each request line forwarded or answered.
+    seen: Arc<Mutex<Vec<String>>>,
+}
+
+#[derive(Clone, Default)]
+struct Lies {
+    /// GET and HEAD of a path ending in this get a wrong `x-amz-checksum-*`.
+    wrong_checksum_of: Option<String>,
+    /// UploadParts of this part number get 500 InternalError.
+    failed_part: Option<u32>,
+}
+
+fn proxy(upstream: &str, lies: Lies) -> Proxy {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let endpoint = format!("http://{}", listener.local_addr().unwrap());
+    let upstream = upstream.strip_prefix("http://").unwrap().to_string();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = seen.clone();
+    std::thread::spawn(move || {
+        for client in listener.incoming().flatten() {
+            let (upstream, lies, log) = (upstream.clone(), lies.clone(), log.clone());
+            std::thread::spawn(move || {
+                let _ = relay(client, &upstream, &lies, &log);
+            });
+        }
+    });
+    Proxy { endpoint, seen }
+}
+
+fn relay(client: std::net::TcpStream, upstream: &str, lies: &Lies, log: &Mutex<Vec<String>>) -> std::io::Result<()> {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let mut reader = BufReader::new(client.try_clone()?);
+    let mut request_line = String::new();
+    reader.read_line(&mut request_line)?;
+    let request_line = request_line.trim_end().to_string();
+    let mut head = format!("{request_line}\r\n");
+    let mut body_len = 0usize;
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line)?;
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        let lower = line.to_ascii_lowercase();
+        if let Some(len) = lower.strip_prefix("content-length:") {
+            body_len = len.trim().parse().unwrap();
+        }
+        if !lower.starts_with("connection:") {
+            head.push_str(line);
+            head.push_str("\r\n");
+        }
+    }
+    head.push_str("Connection: close\r\n\r\n");
+    let mut body = vec![0; body_len];
+    reader.read_exact(&mut body)?;
+    log.lock().unwrap().push(request_line.clone());
+    let mut client = client;
+    let mut words = request_line.split(' ');
+    let (method, target) = (words.next().unwrap_or_default(), words.next().unwrap_or_default());
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    if let Some(part) = lies.failed_part {
+        if method == "PUT" && query.split('&').any(|pair| pair == format!("partNumber={part}")) {
+            let error = "<Error><Code>InternalError</Code><Message>a part lost by the proxy</Message></Error>";
+            write!(
+                client,
+                "HTTP/1.1 500 Internal Server Error\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{error}",
+                error.len()
+            )?;
+            return Ok(());
+        }
+    }
+    let mut server = std::net::TcpStream::connect(upstream)?;
+    server.write_all(head.as_bytes())?;
+    server.write_all(&body)?;
+    let mut response = Vec::new();
+    server.read_to_end(&mut response)?;
+    let split = response.windows(4).position(|w| w == b"\r\n\r\n").map_or(response.len(), |at| at + 4);
+    let (response_head, response_body) = response.split_at(split);
+    let lie = (method == "GET" || method == "HEAD")
+        && lies.wrong_checksum_of.as_deref().is_some_and(|name| path.ends_with(name));
+    let mut out = String::new();
+    for line in String::from_utf8_lossy(response_head).split("\r\n").filter(|line| !line.is_empty()) {
+        let lower = line.to_ascii_lowercase();
+        if lower.starts_with("connection:") {
+            continue;
+        }
+        let is_value = lower.starts_with("x-amz-checksum-")
+            && !["x-amz-checksum-type", "x-amz-checksum-algorithm", "x-amz-checksum-mode"]
+                .iter()
+                .any(|name| lower.starts_with(name));
+        if lie && is_value {
+            // Another value of the same shape: one base64 digit changed.
+            let (name, value) = line.split_once(':').unwrap();
+            let value = value.trim();
+            let first = if value.starts_with('A') { 'B' } else { 'A' };
+            out.push_str(&format!("{name}: {first}{}\r\n", &value[1..]));
+        } else {
+            out.push_str(line);
+            out.push_str("\r\n");
+        }
+    }
+    out.push_str("Connection: close\r\n\r\n");
+    client.write_all(out.as_bytes())?;
+    client.write_all(response_body)?;
+    client.flush()
+}
+
+#[test]
+#[ignore = "needs a SeaweedFS S3 server: make test-store-s3"]
+fn a_server_returning_a_wrong_stored_checksum_is_reported_as_corruption() {
+    let weed = server();
+    let dir = scratch("lying");
+    let mut rng = TestRng::new(test_seed("a_server_returning_a_wrong_stored_checksum", 27));
+    write_files(&mut rng, &dir.join("data"), 8, 200_000);
+    for (kind, extra) in [("crc64nvme", &[][..]), ("sha256", &["--s3-part-size", "5M"][..])] {
+        let prefix = format!("lying-{kind}");
+        let store = url(&prefix);
+        let flags = [&["--store", &store, "--s3-checksum", kind][..], extra].concat();
+        expect(&weed, &dir, &[&flags[..], &["init"]].concat(), 0);
+        let put = [&flags[..], &["put", "--pack-target", "256K", "data"]].concat();
+        let snapshot = last_line(&expect(&weed, &dir, &put, 0));
+        let s3 = location(&weed, &prefix);
+        let packs = s3.list("packs").unwrap();
+        assert!(packs.len() >= 3, "{packs:?}");
+        let name = format!("packs/{}", packs[1]);
+        let lying = proxy(&weed.endpoint, Lies { wrong_checksum_of: Some(name.clone()), ..Lies::default() });
+        let through = |args: &[&str], code: i32| {
+            let mut command = chunkhash(&weed, &dir, &["--store", &store, "--s3-endpoint", &lying.endpoint]);
+            let output = command.args(args).output().unwrap();
+            let report = text(&output.stdout) + &text(&output.stderr);
+            assert_eq!(output.status.code(), Some(code), "{kind} {args:?}: {report}");
+            report
+        };
+        let object = format!("s3://chunkhash-test/{prefix}/{name}");
+        let verify = through(&["verify"], 1);
+        assert!(verify.contains(&object) && verify.contains("corrupt"), "{kind}: {verify}");
+        assert!(verify.contains(&format!("stored {}", kind.to_ascii_uppercase())), "{kind}: {verify}");
+        // Only that pack: the others pass through the same proxy unharmed.
+        for other in packs.iter().filter(|pack| !name.ends_with(pack.as_str())) {
+            assert!(!verify.contains(other.as_str()), "{kind}: {other} reported: {verify}");
+        }
+        let get = through(&["get", &snapshot, &format!("restored-{kind}")], 1);
+        assert!(get.contains(&object) && get.contains("corrupt"), "{kind}: {get}");
+        assert!(lying.seen.lock().unwrap().iter().any(|line| line.starts_with("GET ") && line.contains(&name)));
+        // Straight to the server, the store is sound.
+        expect(&weed, &dir, &["--store", &store, "verify"], 0);
+    }
+}
+
+#[test]
+#[ignore = "needs a SeaweedFS S3 server: make test-store-s3"]
+fn a_failed_multipart_upload_is_aborted() {
+    let weed = server();
+    let dir = scratch("aborted");
+    multipart_data(&dir, "a_failed_multipart_upload", 28);
+    let store = url("aborted");
+    expect(&weed, &dir, &["--store", &store, "init"], 0);
+    let failing = proxy(&weed.endpoint, Lies { failed_part: Some(2), ..Lies::default() });
+    let mut command = chunkhash(&weed, &dir, &["--store", &store, "--s3-endpoint", &failing.endpoint]);
+    let output = command.args(["--s3-part-size", "5M", "put", "data"]).output().unwrap();
+    let report = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{report}");
+    assert!(report.contains("s3://chunkhash-test/aborted/packs/") && report.contains("500"), "{report}");
+    let seen = failing.seen.lock().unwrap().clone();
+    // "PUT /BUCKET/KEY?partNumber=1&uploadId=ID HTTP/1.1"
+    let (key, upload_id) = seen
+        .iter()
+        .find_map(|line| {
+            let target = line.split(' ').nth(1)?;
+            let (path, query) = target.split_once('?')?;
+            let id = query.split('&').find_map(|pair| pair.strip_prefix("uploadId="))?;
+            Some((path.to_string(), id.to_string()))
+        })
+        .expect("no multipart upload was started");
+    assert!(seen.iter().any(|line| line.starts_with("DELETE ") && line.contains(&upload_id)), "no abort: {seen:#?}");
+    // Nothing left on the server: no upload in progress under the prefix,
+    // and the aborted upload's parts are gone.
+    let uploads = ureq::get(&format!("{}/{BUCKET}?uploads&prefix=aborted/", weed.endpoint))
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
+    assert!(!uploads.contains("<Upload>"), "{uploads}");
+    let parts = ureq::get(&format!("{}{key}?uploadId={upload_id}", weed.endpoint)).call();
+    assert!(parts.is_err(), "the aborted upload still lists parts");
+    assert!(location(&weed, "aborted").list("packs").unwrap().is_empty());
+    // The same put straight to the server completes.
+    let snapshot = last_line(&expect(&weed, &dir, &["--store", &store, "--s3-part-size", "5M", "put", "data"], 0));
+    expect(&weed, &dir, &["--store", &store, "verify"], 0);
+    expect(&weed, &dir, &["--store", &store, "get", &snapshot, "restored"], 0);
+    assert!(same_tree(&dir.join("data"), &dir.join("restored/data")));
+}

@@ -4,6 +4,7 @@
 
 use crate::address::{Address, AddressHasher, MAX_ADDRESS_LEN};
 use crate::faults;
+use crate::location::upload::{ObjectSums, PartSums, UploadChecksum};
 use chunkhash::trailer::{self, trailer_len, MAX_TRAILER_LEN};
 use chunkhash::{blake3, Algorithm, StreamingHasher};
 use std::fs::File;
@@ -200,8 +201,8 @@ pub(crate) struct PackWriter {
     records: Vec<RecordRef>,
     address_len: usize,
     trailer: Algorithm,
-    /// CRC-64/NVME of the bytes written, when the location uploads it.
-    crc64nvme: Option<StreamingHasher>,
+    /// The upload checksum of the bytes written, when the location wants it.
+    sums: Option<PartSums>,
 }
 
 /// A pack that is complete on disk (not yet published).
@@ -210,8 +211,8 @@ pub(crate) struct Finished {
     pub(crate) staged: PathBuf,
     pub(crate) id: PackId,
     pub(crate) records: Vec<RecordRef>,
-    /// CRC-64/NVME of the whole file, when asked for.
-    pub(crate) crc64nvme: Option<u64>,
+    /// The upload checksum of the whole file, when asked for.
+    pub(crate) sums: Option<ObjectSums>,
 }
 
 /// A record's bytes other than its payload.
@@ -224,21 +225,21 @@ struct Frame {
 
 impl PackWriter {
     /// Starts a pack at `path` (replacing any file there); with `checksum`,
-    /// also computes the CRC-64/NVME of the file as it writes it.
+    /// also computes that upload checksum of the file as it writes it.
     pub(crate) fn create(
         path: &Path,
         address: Algorithm,
         trailer: Algorithm,
-        checksum: bool,
+        checksum: Option<UploadChecksum>,
     ) -> io::Result<PackWriter> {
         let mut file = File::create(path)?;
         let header = pack_header(address, trailer);
         faults::write_all(&mut file, &header)?;
         let mut toc = blake3::Hasher::new();
         toc.update(&header);
-        let mut crc64nvme = checksum.then(|| StreamingHasher::new(Algorithm::Crc64Nvme));
-        if let Some(crc) = &mut crc64nvme {
-            crc.update(&header);
+        let mut sums = checksum.map(PartSums::new);
+        if let Some(sums) = &mut sums {
+            sums.update(&header);
         }
         Ok(PackWriter {
             file,
@@ -248,7 +249,7 @@ impl PackWriter {
             records: Vec::new(),
             address_len: address.digest_len(),
             trailer,
-            crc64nvme,
+            sums,
         })
     }
 
@@ -279,8 +280,8 @@ impl PackWriter {
             seal_parts(&frame.head[..frame.head_len], payload, self.trailer, offset, &mut frame.trailer);
             self.toc.update(&frame.head[..frame.head_len]);
             self.toc.update(&frame.trailer[..frame.trailer_len]);
-            if let Some(crc) = &mut self.crc64nvme {
-                crc.update(&frame.head[..frame.head_len]).update(payload).update(&frame.trailer[..frame.trailer_len]);
+            if let Some(sums) = &mut self.sums {
+                sums.update(&frame.head[..frame.head_len]).update(payload).update(&frame.trailer[..frame.trailer_len]);
             }
             let len = frame.head_len + payload.len() + frame.trailer_len;
             self.records.push(RecordRef { address: *address, offset, len: len as u32 });
@@ -300,13 +301,8 @@ impl PackWriter {
 
     /// Closes the file.
     pub(crate) fn finish(self) -> Finished {
-        let crc64nvme = self.crc64nvme.map(|crc| {
-            let digest = crc.finalize();
-            let mut bytes = [0u8; 8];
-            bytes.copy_from_slice(digest.as_bytes());
-            u64::from_be_bytes(bytes)
-        });
-        Finished { staged: self.path, id: toc_id(&self.toc), records: self.records, crc64nvme }
+        let sums = self.sums.map(PartSums::finish);
+        Finished { staged: self.path, id: toc_id(&self.toc), records: self.records, sums }
     }
 }
 

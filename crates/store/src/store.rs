@@ -4,7 +4,7 @@
 use crate::address::{check_address_algorithm, Address, AddressHasher, Hashing};
 use crate::error::{Error, Result};
 use crate::index::{self, Index, INDEX};
-use crate::location::{Directory, Location, WriterLock};
+use crate::location::{Directory, Location, ObjectSums, WriterLock};
 use crate::manifest::{ChunkerSettings, Manifest, FORMAT_VERSION};
 use crate::object::{Content, Snapshot, Tree};
 use crate::pack::{self, PackId, PackWriter, RecordRef, OPEN_PACK, PACKS};
@@ -345,9 +345,9 @@ impl Store {
     }
 
     /// Moves a finished pack into `packs/` under its name.
-    fn publish_pack(&self, staged: &Path, id: &PackId, crc64nvme: Option<u64>) -> Result<()> {
+    fn publish_pack(&self, staged: &Path, id: &PackId, sums: Option<ObjectSums>) -> Result<()> {
         let name = pack::pack_file(id);
-        self.location.publish(staged, &name, crc64nvme, self.options.fsync).map_err(io_error(
+        self.location.publish(staged, &name, sums, self.options.fsync).map_err(io_error(
             &*self.location,
             "publishing",
             &name,
@@ -568,7 +568,7 @@ impl Store {
                         &path,
                         self.manifest.address,
                         self.manifest.trailer,
-                        self.location.wants_checksum(),
+                        self.location.upload_checksum(),
                     )
                     .map_err(|e| Error::io("creating", &path, e))?,
                 ),
@@ -596,7 +596,7 @@ impl Store {
             return Ok(());
         }
         let finished = writer.finish();
-        self.publish_pack(&finished.staged, &finished.id, finished.crc64nvme)?;
+        self.publish_pack(&finished.staged, &finished.id, finished.sums)?;
         commit.sealed.push((finished.id, finished.records));
         Ok(())
     }

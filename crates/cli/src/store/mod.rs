@@ -35,8 +35,17 @@ pub struct StoreFlags {
     #[arg(long, global = true, value_name = "URL")]
     pub s3_endpoint: Option<String>,
 
-    /// Benchmarking only: upload to S3 without the CRC64NVME checksum header
-    #[arg(long, global = true, hide = true)]
+    /// The checksum every S3 upload carries, computed as packs are written:
+    /// crc64nvme (default), crc32c, crc32, sha256 or xxhash3
+    #[arg(long, global = true, value_name = "KIND")]
+    pub s3_checksum: Option<String>,
+
+    /// S3 packs longer than SIZE go up in parts of SIZE (default 8M; 5M at least)
+    #[arg(long, global = true, value_name = "SIZE")]
+    pub s3_part_size: Option<String>,
+
+    /// Benchmarking only: upload to S3 without a checksum header
+    #[arg(long, global = true, hide = true, conflicts_with = "s3_checksum")]
     pub s3_no_checksum: bool,
 
     /// init: the address algorithm, blake3-160 (default), blake3, sha512-160, sha256 or
@@ -56,9 +65,14 @@ One writer at a time (put, reindex); any number of readers alongside.
 --store s3://BUCKET/PREFIX keeps the same files as objects on S3-compatible
 storage (credentials and region from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
 AWS_SESSION_TOKEN, AWS_REGION; anonymous when none are set). Every upload
-carries its CRC64NVME (x-amz-checksum-crc64nvme), every download is checked
-against the stored one; the manifest and snapshot pointers are written with
-If-None-Match: *, so writers need no lock. reindex works on directories only.
+carries a checksum chunkhash computes as it writes the packs (--s3-checksum:
+x-amz-checksum-crc64nvme by default); packs longer than --s3-part-size go up
+as multipart uploads (full-object CRCs, composite SHA-256 and XXHASH3). Every
+download is checked against the checksum the server stored, of whichever kind
+the object carries (none comes back for XXHASH3 from SeaweedFS: then the
+records' trailers and addresses are what is checked, as on disk). The
+manifest and snapshot pointers are written with If-None-Match: *, so writers
+need no lock. reindex works on directories only.
 
 Exit status: 0 on success; 1 when the store is damaged (verify found a problem,
 get met a damaged chunk) or an input could not be read or changed while read;
@@ -144,7 +158,16 @@ pub fn run(flags: StoreFlags, printer: &mut Printer) -> Result<()> {
         Some(path) => path,
         None => bail!("no store given: use --store DIR or set {STORE_ENV}"),
     };
-    let dir = &StoreAt { path, s3_endpoint: flags.s3_endpoint, s3_checksums: !flags.s3_no_checksum };
+    let s3_checksum = match (&flags.s3_checksum, flags.s3_no_checksum) {
+        (_, true) => None,
+        (Some(name), false) => Some(chunkhash_store::location::upload::parse_kind(name)?),
+        (None, false) => Some(chunkhash_store::location::s3::DEFAULT_CHECKSUM),
+    };
+    let s3_part_size = match &flags.s3_part_size {
+        Some(text) => Some(chunkhash_bench::parse_size(text).map_err(|e| anyhow!("--s3-part-size: {e}"))? as u64),
+        None => None,
+    };
+    let dir = &StoreAt { path, s3_endpoint: flags.s3_endpoint, s3_checksum, s3_part_size };
     let result = match flags.command {
         StoreCommand::Init(init) => self::init(dir, expect, &init, printer),
         StoreCommand::Put(put) => self::put(dir, expect, &put, printer),
@@ -192,7 +215,8 @@ fn parse_size(text: &Option<String>, default: u32, what: &str) -> Result<u32> {
 struct StoreAt {
     path: PathBuf,
     s3_endpoint: Option<String>,
-    s3_checksums: bool,
+    s3_checksum: Option<chunkhash::s3::S3Checksum>,
+    s3_part_size: Option<u64>,
 }
 
 impl StoreAt {
@@ -200,7 +224,10 @@ impl StoreAt {
     fn s3(&self) -> Result<Option<Box<dyn chunkhash_store::location::Location>>> {
         let Some(url) = self.path.to_str().filter(|path| path.starts_with("s3://")) else { return Ok(None) };
         let mut location = chunkhash_store::location::S3::new(url, self.s3_endpoint.as_deref())?;
-        location.set_checksums(self.s3_checksums);
+        location.set_checksum(self.s3_checksum)?;
+        if let Some(part_size) = self.s3_part_size {
+            location.set_part_size(part_size)?;
+        }
         Ok(Some(Box::new(location)))
     }
 

@@ -1,7 +1,7 @@
 //! A store in a local directory: atomic writes by write, fsync, rename,
 //! fsync of the directory; the writer lock is an advisory file lock.
 
-use super::{Location, WriterLock};
+use super::{Location, ObjectSums, WriterLock};
 use crate::faults;
 use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions, TryLockError};
@@ -150,7 +150,7 @@ impl Location for Directory {
         self.write_whole(name, bytes, fsync, false)
     }
 
-    fn publish(&self, staged: &Path, name: &str, _crc64nvme: Option<u64>, fsync: bool) -> io::Result<()> {
+    fn publish(&self, staged: &Path, name: &str, _sums: Option<ObjectSums>, fsync: bool) -> io::Result<()> {
         let path = self.path(name);
         if fsync {
             faults::step("fsync of a file");

@@ -1,5 +1,6 @@
 //! Where a store's files live, behind one small trait: the store never
-//! knows whether its bytes are in a directory or (later) in an object store.
+//! knows whether its bytes are in a directory or in an object store
+//! (the `s3` module, feature `s3`).
 //!
 //! Every file but one is written whole and never changed: packs, index files
 //! and snapshot pointers are named by their content, and the manifest is
@@ -7,14 +8,23 @@
 //! appended to in a local staging directory and then published under its
 //! content name. This is what lets an object store (S3 and the like, which
 //! has no append and no rename) hold a store; see the crate docs.
+//!
+//! An object store verifies each upload by a checksum the store computes:
+//! [`Location::upload_checksum`] names the kind and part size, the pack
+//! writer computes it ([`upload::PartSums`]) in the loop that writes and
+//! seals the records, and [`Location::publish`] gets the result. How the S3
+//! location sends it (single PUT or multipart) and checks it on download is
+//! in the `s3` module.
 
 mod directory;
 #[cfg(feature = "s3")]
 pub mod s3;
+pub mod upload;
 
 pub use directory::{Directory, LOCK_FILE};
 #[cfg(feature = "s3")]
 pub use s3::S3;
+pub use upload::{ObjectSums, UploadChecksum};
 
 use std::fmt::Debug;
 use std::io;
@@ -54,18 +64,18 @@ pub trait Location: Debug + Send + Sync {
     /// disk). For the manifest and the snapshot pointers.
     fn write_new(&self, name: &str, bytes: &[u8], fsync: bool) -> io::Result<()>;
 
-    /// Whether [`publish`](Location::publish) takes the staged pack's
-    /// CRC-64/NVME (S3's upload checksum), so the pack writer computes it
-    /// as it writes the records.
-    fn wants_checksum(&self) -> bool {
-        false
+    /// The upload checksum [`publish`](Location::publish) takes for a
+    /// staged pack (an object store's), so the pack writer computes it as
+    /// it writes the records; `None` when the location wants none.
+    fn upload_checksum(&self) -> Option<UploadChecksum> {
+        None
     }
 
     /// Publishes a file finished in [`staging`](Location::staging) under
     /// `name`, atomically and (with `fsync`) durably; the staged file is
-    /// gone afterwards. `crc64nvme` is the file's CRC-64/NVME when the
-    /// writer computed it (see [`wants_checksum`](Location::wants_checksum)).
-    fn publish(&self, staged: &Path, name: &str, crc64nvme: Option<u64>, fsync: bool) -> io::Result<()>;
+    /// gone afterwards. `sums` is the file's upload checksum when the
+    /// writer computed it (see [`upload_checksum`](Location::upload_checksum)).
+    fn publish(&self, staged: &Path, name: &str, sums: Option<ObjectSums>, fsync: bool) -> io::Result<()>;
 
     /// Removes a file; not an error when it is already gone.
     fn remove(&self, name: &str) -> io::Result<()>;

@@ -2,13 +2,48 @@
 //!
 //! Every object but the staged open pack is written whole and never
 //! changed, so S3's whole-object PUT is the atomic write the store needs.
-//! Each upload carries `x-amz-checksum-crc64nvme`: for packs, the value the
-//! pack writer computed while it wrote the records; for the small files,
-//! computed on the spot. The server checks it (a wrong value is rejected
-//! with `BadDigest`, so nothing damaged in transit is ever stored). Each
-//! download asks for the stored checksum (`x-amz-checksum-mode: ENABLED`)
-//! and compares it with the CRC of the bytes received; a difference is
-//! reported as corruption naming the object.
+//!
+//! **Upload checksums.** Each upload carries a checksum header of one kind
+//! ([`set_checksum`](S3::set_checksum), [`upload::UPLOAD_KINDS`]):
+//! `x-amz-checksum-crc64nvme` by default, or `-crc32c`, `-crc32`, `-sha256`
+//! or `-xxhash3`. For packs chunkhash computes it in the loop that writes
+//! and seals the records ([`Location::upload_checksum`]); for the small
+//! files (index, manifest, snapshot pointers), over their bytes before the
+//! PUT. The server checks it and rejects a wrong value with `BadDigest`, so
+//! nothing damaged in transit is stored. SeaweedFS (and S3) check and keep
+//! CRC32, CRC32C, CRC64NVME and SHA-256; SeaweedFS 4.48 accepts XXHASH3
+//! without checking or keeping it.
+//!
+//! **Multipart packs.** A pack longer than the part size
+//! ([`set_part_size`](S3::set_part_size), default [`DEFAULT_PART_SIZE`],
+//! at least S3's minimum [`MIN_PART_SIZE`]) goes up with
+//! CreateMultipartUpload, one UploadPart per part (each with its own
+//! checksum header) and CompleteMultipartUpload, which lists every part's
+//! value. For the CRCs the upload is of type `FULL_OBJECT`: the complete
+//! request carries the whole object's CRC, made from the parts' CRCs with
+//! `crc_combine`, and the server keeps that value, the same one a single PUT
+//! gives. For SHA-256 it is `COMPOSITE` (the hash of the parts' digests,
+//! `-N`); the part size goes into the object's metadata
+//! (`x-amz-meta-chunkhash-part-size`) so a reader can recompute it.
+//! XXHASH3 packs always go up in one PUT: SeaweedFS 4.48 refuses XXHASH3 as
+//! a multipart checksum algorithm (`InvalidRequest` at
+//! CreateMultipartUpload). Without a checksum header packs still go up in
+//! parts, so the two compare like with like. Any
+//! failure after CreateMultipartUpload aborts the upload
+//! (AbortMultipartUpload), so no parts are left behind on the server unless
+//! the abort itself fails or the process dies (S3's lifecycle rule
+//! `AbortIncompleteMultipartUpload` cleans those up).
+//!
+//! **Downloads.** Each GET asks for the stored checksum
+//! (`x-amz-checksum-mode: ENABLED`). The response names the kind the
+//! object carries by its header (`x-amz-checksum-<kind>`; the value ends in
+//! `-N` when composite), whatever kind this reader would upload with; the
+//! reader recomputes that kind over the bytes received and a difference is
+//! reported as corruption naming the object (`InvalidData`). When the
+//! server returns no checksum (an XXHASH3 object on SeaweedFS, or one
+//! uploaded without a header), no object-level check is possible: what is
+//! verified then is what is verified on disk, every record's trailer and
+//! every chunk's address.
 //!
 //! **No writer lock.** S3 has no lock that outlives a crashed process
 //! safely, and this format needs none: packs and index files are named by
@@ -19,7 +54,9 @@
 //! second `init` of the same prefix gets a clear error; two writers making
 //! the same snapshot (same tree, same second) find it already made.
 //! A killed put leaves its sealed packs (indexed by the next open) and loses
-//! only its staged open pack, which was local.
+//! only its staged open pack, which was local (left in the temporary
+//! directory; a later process that gets the same process id empties it
+//! rather than taking it for its own).
 //!
 //! **Why `rusty-s3` and `ureq`.** The store needs three things of a client:
 //! to send its own checksum header (no SDK-side checksum), a conditional
@@ -31,8 +68,9 @@
 //! (Apache Arrow) supports `PutMode::Create` but is async (tokio, reqwest)
 //! and sets checksums itself. HTTPS needs the `s3-tls` feature (rustls).
 
+use super::upload::{self, ObjectSums, PartSums, S3Checksum, UploadChecksum};
 use super::{Location, WriterLock};
-use rusty_s3::actions::ListObjectsV2;
+use rusty_s3::actions::{CreateMultipartUpload, ListObjectsV2};
 use rusty_s3::{Bucket, Credentials, S3Action, UrlStyle};
 use std::collections::HashMap;
 use std::io::{self, Read};
@@ -41,8 +79,25 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// The header carrying an upload's CRC64NVME, and the stored one on reads.
-pub const CHECKSUM_HEADER: &str = "x-amz-checksum-crc64nvme";
+/// The upload checksum unless another is chosen.
+pub const DEFAULT_CHECKSUM: S3Checksum = S3Checksum::Crc64Nvme;
+
+/// S3's smallest part (all but the last part of an upload).
+pub const MIN_PART_SIZE: u64 = 5 << 20;
+
+/// S3's largest part.
+pub const MAX_PART_SIZE: u64 = 5 << 30;
+
+/// Packs longer than this go up in parts of this size: 8 MiB, the part
+/// size and multipart threshold of the AWS CLI and boto3, so a full pack
+/// (32 MiB) goes up as four parts with the same part values, ETag and
+/// checksums those tools would give it (`chunkhash s3sum --part-size 8M`
+/// recomputes them), while index files, manifests and pointers stay single
+/// PUTs. What it costs against one PUT per pack: BENCHMARKS.md.
+pub const DEFAULT_PART_SIZE: u64 = 8 << 20;
+
+/// The object metadata naming the part size of a composite checksum.
+pub const PART_SIZE_HEADER: &str = "x-amz-meta-chunkhash-part-size";
 
 /// How long a signed request stays valid.
 const SIGNATURE_LIFETIME: Duration = Duration::from_secs(3600);
@@ -59,7 +114,8 @@ pub struct S3 {
     prefix: String,
     agent: ureq::Agent,
     staging: PathBuf,
-    checksums: bool,
+    checksum: Option<S3Checksum>,
+    part_size: u64,
     cache: Mutex<HashMap<String, Arc<Vec<u8>>>>,
 }
 
@@ -113,22 +169,42 @@ impl S3 {
             std::process::id(),
             STAGING_DIRS.fetch_add(1, Ordering::Relaxed)
         ));
-        std::fs::create_dir_all(&staging)?;
+        fresh_directory(&staging)?;
         Ok(S3 {
             bucket,
             credentials: Credentials::from_env(),
             prefix,
             agent: ureq::AgentBuilder::new().timeout_connect(Duration::from_secs(30)).build(),
             staging,
-            checksums: true,
+            checksum: Some(DEFAULT_CHECKSUM),
+            part_size: DEFAULT_PART_SIZE,
             cache: Mutex::new(HashMap::new()),
         })
     }
 
-    /// Whether uploads carry the checksum header (on by default; off only
-    /// to measure what it costs, or to test that the server checks it).
-    pub fn set_checksums(&mut self, on: bool) {
-        self.checksums = on;
+    /// The checksum every upload carries ([`upload::UPLOAD_KINDS`],
+    /// [`DEFAULT_CHECKSUM`] unless set), or `None` for no checksum header
+    /// (only to measure what it costs, or to test that the server checks
+    /// it). An `InvalidInput` error for a kind not in `UPLOAD_KINDS`.
+    pub fn set_checksum(&mut self, kind: Option<S3Checksum>) -> io::Result<()> {
+        if let Some(kind) = kind {
+            upload::parse_kind(kind.name())?;
+        }
+        self.checksum = kind;
+        Ok(())
+    }
+
+    /// The part size of multipart pack uploads (see [`DEFAULT_PART_SIZE`]);
+    /// an `InvalidInput` error outside [`MIN_PART_SIZE`]..=[`MAX_PART_SIZE`].
+    pub fn set_part_size(&mut self, part_size: u64) -> io::Result<()> {
+        if !(MIN_PART_SIZE..=MAX_PART_SIZE).contains(&part_size) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("part size {part_size}: S3 takes parts of 5 MiB (5242880 bytes) to 5 GiB"),
+            ));
+        }
+        self.part_size = part_size;
+        Ok(())
     }
 
     fn key(&self, name: &str) -> String {
@@ -171,12 +247,27 @@ impl S3 {
         }
     }
 
-    fn put(&self, name: &str, bytes: &[u8], crc64nvme: Option<u64>, only_new: bool) -> io::Result<()> {
+    /// Packs longer than this go up in parts: the part size, but for
+    /// XXHASH3, which SeaweedFS 4.48 refuses as a multipart checksum
+    /// (`InvalidRequest` at CreateMultipartUpload), one PUT per pack.
+    fn pack_part_size(&self) -> u64 {
+        match self.checksum {
+            Some(S3Checksum::Xxhash3) => u64::MAX,
+            _ => self.part_size,
+        }
+    }
+
+    fn checksum_of(&self, bytes: &[u8]) -> Option<ObjectSums> {
+        self.upload_checksum().map(|checksum| PartSums::of(checksum, bytes))
+    }
+
+    /// One PUT of a whole object; `sums` of one part, when uploads carry a
+    /// checksum.
+    fn put(&self, name: &str, bytes: &[u8], sums: Option<&ObjectSums>, only_new: bool) -> io::Result<()> {
         let key = self.key(name);
         let mut headers = Vec::new();
-        if self.checksums {
-            let crc = crc64nvme.unwrap_or_else(|| chunkhash::crc::crc64_nvme(bytes));
-            headers.push((CHECKSUM_HEADER, chunkhash::s3::base64(&crc.to_be_bytes())));
+        if let Some(sums) = sums {
+            headers.push((header_name(sums.kind()), sums.object_value()));
         }
         if only_new {
             headers.push(("if-none-match", "*".to_string()));
@@ -187,19 +278,102 @@ impl S3 {
         Ok(())
     }
 
+    /// A multipart upload of `bytes` in parts of `self.part_size`, each with
+    /// its value from `sums`; aborted on any failure.
+    fn put_multipart(&self, name: &str, bytes: &[u8], sums: Option<&ObjectSums>) -> io::Result<()> {
+        let key = self.key(name);
+        let mut headers = Vec::new();
+        if let Some(sums) = sums {
+            headers.push(("x-amz-checksum-algorithm", sums.kind().name().to_string()));
+            headers.push(("x-amz-checksum-type", sums.checksum_type().to_string()));
+            headers.push((PART_SIZE_HEADER, sums.part_size().to_string()));
+        }
+        let mut create = self.bucket.create_multipart_upload(self.credentials.as_ref(), &key);
+        crate::faults::step("upload");
+        let text = self.send(&mut create, name, &headers, Some(b""))?.into_string()?;
+        let created = CreateMultipartUpload::parse_response(&text).map_err(|e| {
+            io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("POST {}: CreateMultipartUpload: {e}", self.describe(name)),
+            )
+        })?;
+        let upload_id = created.upload_id();
+        let result = self.upload_parts(name, &key, upload_id, bytes, sums);
+        if result.is_err() {
+            // Best effort: the error that made us abort is the one to report.
+            let mut abort = self.bucket.abort_multipart_upload(self.credentials.as_ref(), &key, upload_id);
+            let _ = self.send(&mut abort, name, &[], None);
+        }
+        result
+    }
+
+    fn upload_parts(
+        &self,
+        name: &str,
+        key: &str,
+        upload_id: &str,
+        bytes: &[u8],
+        sums: Option<&ObjectSums>,
+    ) -> io::Result<()> {
+        let checksum_field = sums.map(|sums| sums.kind().field());
+        let mut listing = String::from("<CompleteMultipartUpload>");
+        for (index, part) in bytes.chunks(usize::try_from(self.part_size).unwrap_or(usize::MAX)).enumerate() {
+            let number = u16::try_from(index + 1)
+                .map_err(|_| io::Error::other(format!("{}: more than 65535 parts", self.describe(name))))?;
+            let mut headers = Vec::new();
+            let value = sums.map(|sums| sums.part_value(index));
+            if let (Some(sums), Some(value)) = (sums, &value) {
+                headers.push((header_name(sums.kind()), value.clone()));
+            }
+            let mut action = self.bucket.upload_part(self.credentials.as_ref(), key, number, upload_id);
+            crate::faults::step("upload");
+            let response = self.send(&mut action, name, &headers, Some(part))?;
+            let etag = response.header("etag").unwrap_or_default().to_string();
+            listing.push_str(&format!("<Part><ETag>{}</ETag><PartNumber>{number}</PartNumber>", xml_escape(&etag)));
+            if let (Some(field), Some(value)) = (&checksum_field, &value) {
+                listing.push_str(&format!("<{field}>{value}</{field}>"));
+            }
+            listing.push_str("</Part>");
+        }
+        listing.push_str("</CompleteMultipartUpload>");
+        let mut headers = Vec::new();
+        if let Some(sums) = sums {
+            headers.push(("x-amz-checksum-type", sums.checksum_type().to_string()));
+            if sums.kind().is_full_object() {
+                headers.push((header_name(sums.kind()), sums.object_value()));
+            }
+        }
+        let mut complete =
+            self.bucket.complete_multipart_upload(self.credentials.as_ref(), key, upload_id, std::iter::empty());
+        crate::faults::step("upload");
+        let response = self.send(&mut complete, name, &headers, Some(listing.as_bytes()))?;
+        // S3 may answer 200 with an error in the body.
+        let text = response.into_string()?;
+        if let Some(code) = xml_field(&text, "Code") {
+            let message = xml_field(&text, "Message").unwrap_or_default();
+            return Err(io::Error::other(format!(
+                "POST {}: CompleteMultipartUpload: {code} {message}",
+                self.describe(name)
+            )));
+        }
+        Ok(())
+    }
+
     /// A whole object, its checksum compared with the stored one.
     fn get(&self, name: &str) -> io::Result<Vec<u8>> {
         let key = self.key(name);
         let mut action = self.bucket.get_object(self.credentials.as_ref(), &key);
         let response = self.send(&mut action, name, &[("x-amz-checksum-mode", "ENABLED".to_string())], None)?;
-        let stored = response.header(CHECKSUM_HEADER).map(str::to_string);
+        let stored = stored_checksum(&response);
+        let part_size = response.header(PART_SIZE_HEADER).and_then(|size| size.parse().ok());
         let mut bytes = Vec::new();
         response
             .into_reader()
             .read_to_end(&mut bytes)
             .map_err(|e| io::Error::new(e.kind(), format!("GET {}: {e}", self.describe(name))))?;
-        if let Some(stored) = stored {
-            check_download(&self.describe(name), &stored, &bytes)?;
+        if let Some((kind, stored)) = stored {
+            let part_size = part_size.unwrap_or(self.part_size);
+            check_download(&self.describe(name), kind, part_size, &stored, &bytes)?;
         }
         Ok(bytes)
     }
@@ -222,20 +396,65 @@ impl S3 {
     }
 }
 
-/// Compares the checksum the server stored (base64 CRC64NVME) with the
-/// downloaded bytes' own: `InvalidData` naming the object when they differ.
-pub fn check_download(object: &str, stored: &str, bytes: &[u8]) -> io::Result<()> {
-    let computed = chunkhash::s3::base64(&chunkhash::crc::crc64_nvme(bytes).to_be_bytes());
+/// Creates `dir` empty. A staging directory named by this process's id can
+/// only be left over from a killed process that had the same id: its open
+/// pack belongs to that process (and maybe to another store), so it must
+/// not be taken for an interrupted put of this one.
+fn fresh_directory(dir: &Path) -> io::Result<()> {
+    match std::fs::remove_dir_all(dir) {
+        Err(error) if error.kind() != io::ErrorKind::NotFound => return Err(error),
+        _ => {}
+    }
+    std::fs::create_dir_all(dir)
+}
+
+/// `x-amz-checksum-<kind>`.
+fn header_name(kind: S3Checksum) -> &'static str {
+    match kind {
+        S3Checksum::Crc32 => "x-amz-checksum-crc32",
+        S3Checksum::Crc32c => "x-amz-checksum-crc32c",
+        S3Checksum::Crc64Nvme => "x-amz-checksum-crc64nvme",
+        S3Checksum::Sha1 => "x-amz-checksum-sha1",
+        S3Checksum::Sha256 => "x-amz-checksum-sha256",
+        S3Checksum::Sha512 => "x-amz-checksum-sha512",
+        S3Checksum::Md5 => "x-amz-checksum-md5",
+        S3Checksum::Xxhash64 => "x-amz-checksum-xxhash64",
+        S3Checksum::Xxhash3 => "x-amz-checksum-xxhash3",
+        _ => "x-amz-checksum-xxhash128",
+    }
+}
+
+/// The stored checksum a response names: its kind (by the header's name)
+/// and value.
+fn stored_checksum(response: &ureq::Response) -> Option<(S3Checksum, String)> {
+    S3Checksum::ALL
+        .into_iter()
+        .find_map(|kind| response.header(header_name(kind)).map(|value| (kind, value.trim().to_string())))
+}
+
+/// Compares the checksum of `kind` the server stored (`-N` when composite,
+/// from parts of `part_size`) with the downloaded bytes' own:
+/// `InvalidData` naming the object when they differ.
+pub fn check_download(object: &str, kind: S3Checksum, part_size: u64, stored: &str, bytes: &[u8]) -> io::Result<()> {
+    // A composite value was made from parts; a full-object one is the same
+    // however the object went up, so it is recomputed in one part.
+    let part_size = if stored.contains('-') { part_size.max(1) } else { u64::MAX };
+    let computed = PartSums::of(UploadChecksum { kind, part_size }, bytes).object_value();
     if computed == stored {
         return Ok(());
     }
     Err(io::Error::new(
         io::ErrorKind::InvalidData,
         format!(
-            "{object}: corrupt: the server's stored CRC64NVME is {stored}, the {} bytes downloaded have {computed}",
+            "{object}: corrupt: the server's stored {kind} is {stored}, the {} bytes downloaded have {computed}",
             bytes.len()
         ),
     ))
+}
+
+/// `text` with XML's special characters escaped (ETags are quoted).
+fn xml_escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// The text of the first `<field>` element (S3 error bodies are this simple).
@@ -336,21 +555,32 @@ impl Location for S3 {
 
     fn write(&self, name: &str, bytes: &[u8], _fsync: bool) -> io::Result<()> {
         self.forget(name);
-        self.put(name, bytes, None, false)
+        let sums = self.checksum.map(|kind| PartSums::of(UploadChecksum { kind, part_size: u64::MAX }, bytes));
+        self.put(name, bytes, sums.as_ref(), false)
     }
 
     fn write_new(&self, name: &str, bytes: &[u8], _fsync: bool) -> io::Result<()> {
-        self.put(name, bytes, None, true)
+        let sums = self.checksum.map(|kind| PartSums::of(UploadChecksum { kind, part_size: u64::MAX }, bytes));
+        self.put(name, bytes, sums.as_ref(), true)
     }
 
-    fn wants_checksum(&self) -> bool {
-        self.checksums
+    fn upload_checksum(&self) -> Option<UploadChecksum> {
+        self.checksum.map(|kind| UploadChecksum { kind, part_size: self.pack_part_size() })
     }
 
-    fn publish(&self, staged: &Path, name: &str, crc64nvme: Option<u64>, _fsync: bool) -> io::Result<()> {
+    fn publish(&self, staged: &Path, name: &str, sums: Option<ObjectSums>, _fsync: bool) -> io::Result<()> {
         let bytes = std::fs::read(staged)?;
         self.forget(name);
-        self.put(name, &bytes, crc64nvme, false)?;
+        // A pack recovered from an interrupted put comes without sums.
+        let sums = match sums {
+            Some(sums) if Some(sums.kind()) == self.checksum && sums.part_size() == self.pack_part_size() => Some(sums),
+            _ => self.checksum_of(&bytes),
+        };
+        if bytes.len() as u64 > self.pack_part_size() {
+            self.put_multipart(name, &bytes, sums.as_ref())?;
+        } else {
+            self.put(name, &bytes, sums.as_ref(), false)?;
+        }
         crate::faults::step("removal");
         std::fs::remove_file(staged)
     }
@@ -394,15 +624,46 @@ mod tests {
     }
 
     #[test]
-    fn a_download_whose_crc_differs_from_the_stored_one_is_corrupt() {
-        let bytes = b"pack bytes".to_vec();
-        let stored = chunkhash::s3::base64(&chunkhash::crc::crc64_nvme(&bytes).to_be_bytes());
-        check_download("s3://b/packs/x.pack", &stored, &bytes).unwrap();
-        let mut flipped = bytes.clone();
-        flipped[3] ^= 1;
-        let error = check_download("s3://b/packs/x.pack", &stored, &flipped).unwrap_err();
-        assert_eq!(error.kind(), io::ErrorKind::InvalidData);
-        assert!(error.to_string().contains("s3://b/packs/x.pack: corrupt"), "{error}");
+    fn a_download_whose_checksum_differs_from_the_stored_one_is_corrupt() {
+        let bytes: Vec<u8> = (0..100u8).collect();
+        for kind in upload::UPLOAD_KINDS {
+            // Stored whole, and in parts of 30 bytes (full-object or composite).
+            for part_size in [u64::MAX, 30] {
+                let stored = PartSums::of(UploadChecksum { kind, part_size }, &bytes).object_value();
+                check_download("s3://b/packs/x.pack", kind, 30, &stored, &bytes).unwrap();
+                let mut flipped = bytes.clone();
+                flipped[3] ^= 1;
+                let error = check_download("s3://b/packs/x.pack", kind, 30, &stored, &flipped).unwrap_err();
+                assert_eq!(error.kind(), io::ErrorKind::InvalidData);
+                assert!(error
+                    .to_string()
+                    .contains(&format!("s3://b/packs/x.pack: corrupt: the server's stored {kind}")));
+            }
+        }
+        // A composite value checked with the wrong part size does not match.
+        let kind = S3Checksum::Sha256;
+        let stored = PartSums::of(UploadChecksum { kind, part_size: 30 }, &bytes).object_value();
+        assert!(check_download("s3://b/x", kind, 40, &stored, &bytes).is_err());
+    }
+
+    #[test]
+    fn a_staging_directory_left_by_a_killed_process_is_emptied() {
+        let dir = std::env::temp_dir().join(format!("chunkhash-s3-staging-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(crate::pack::OPEN_PACK), b"another process's records").unwrap();
+        fresh_directory(&dir).unwrap();
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+        std::fs::remove_dir(&dir).unwrap();
+        fresh_directory(&dir).unwrap();
+        assert!(dir.is_dir());
+        std::fs::remove_dir(&dir).unwrap();
+    }
+
+    #[test]
+    fn header_names_are_s3s() {
+        for kind in S3Checksum::ALL {
+            assert_eq!(header_name(kind), kind.header());
+        }
     }
 
     #[test]

@@ -1,0 +1,237 @@
+//! The checksum an object store verifies on upload, computed by the store
+//! itself: for a pack, in the loop that writes and seals its records (one
+//! pass over the bytes); for the small files, over their bytes.
+//!
+//! An object goes up in one request, or in parts of a part size (all but
+//! the last exactly that long) when it is longer. Each part carries its own
+//! value; the whole object's value is, for the CRCs, the CRC of the whole
+//! object (S3's `FULL_OBJECT` type), made from the parts' CRCs with
+//! [`chunkhash::crc_combine`], and for the others the kind's hash of the
+//! parts' digests concatenated, then `-N` for N parts (`COMPOSITE`), as
+//! [`chunkhash::s3`] computes them for `s3sum`.
+
+pub use chunkhash::s3::S3Checksum;
+
+use chunkhash::s3::base64;
+use chunkhash::{crc_combine, Digest, StreamingHasher};
+use std::io;
+
+/// The kinds a store's uploads can carry, the default first: the CRCs
+/// (which S3 and SeaweedFS check and keep), SHA-256 (checked and kept),
+/// and XXHASH3 (accepted by SeaweedFS without being checked or kept).
+pub const UPLOAD_KINDS: [S3Checksum; 5] =
+    [S3Checksum::Crc64Nvme, S3Checksum::Crc32c, S3Checksum::Crc32, S3Checksum::Sha256, S3Checksum::Xxhash3];
+
+/// The upload kind named `name` (`crc64nvme`, `CRC32C`, ...); an
+/// `InvalidInput` error listing the choices for any other name.
+pub fn parse_kind(name: &str) -> io::Result<S3Checksum> {
+    S3Checksum::from_name(name).filter(|kind| UPLOAD_KINDS.contains(kind)).ok_or_else(|| {
+        let names: Vec<String> = UPLOAD_KINDS.iter().map(|kind| kind.name().to_ascii_lowercase()).collect();
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("unknown upload checksum {name:?}: one of {}", names.join(", ")),
+        )
+    })
+}
+
+/// What a location wants the pack writer to compute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UploadChecksum {
+    /// The kind.
+    pub kind: S3Checksum,
+    /// Objects longer than this go up in parts of this many bytes.
+    pub part_size: u64,
+}
+
+/// An object's upload checksum, fed in pieces of any size.
+#[derive(Clone, Debug)]
+pub struct PartSums {
+    kind: S3Checksum,
+    part_size: u64,
+    hasher: StreamingHasher,
+    in_part: u64,
+    parts: Vec<Digest>,
+}
+
+impl PartSums {
+    /// Nothing added yet (a part size of 0 is taken as 1).
+    pub fn new(checksum: UploadChecksum) -> PartSums {
+        PartSums {
+            kind: checksum.kind,
+            part_size: checksum.part_size.max(1),
+            hasher: StreamingHasher::new(checksum.kind.algorithm()),
+            in_part: 0,
+            parts: Vec::new(),
+        }
+    }
+
+    /// The sums of `bytes`.
+    pub fn of(checksum: UploadChecksum, bytes: &[u8]) -> ObjectSums {
+        let mut sums = PartSums::new(checksum);
+        sums.update(bytes);
+        sums.finish()
+    }
+
+    /// Adds the object's next bytes.
+    pub fn update(&mut self, mut data: &[u8]) -> &mut Self {
+        while !data.is_empty() {
+            // A part is closed when the next byte arrives, so an object
+            // whose length is a multiple of the part size has no empty
+            // last part.
+            if self.in_part == self.part_size {
+                self.parts.push(self.hasher.finalize());
+                self.hasher.reset();
+                self.in_part = 0;
+            }
+            let room = usize::try_from(self.part_size - self.in_part).unwrap_or(usize::MAX);
+            let (now, later) = data.split_at(data.len().min(room));
+            self.hasher.update(now);
+            self.in_part += now.len() as u64;
+            data = later;
+        }
+        self
+    }
+
+    /// The parts' digests and the object's length.
+    pub fn finish(mut self) -> ObjectSums {
+        let len = self.parts.len() as u64 * self.part_size + self.in_part;
+        self.parts.push(self.hasher.finalize());
+        ObjectSums { kind: self.kind, part_size: self.part_size, parts: self.parts, len }
+    }
+}
+
+/// The upload checksum of a whole object and of each of its parts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ObjectSums {
+    kind: S3Checksum,
+    part_size: u64,
+    /// At least one (an empty object is one empty part).
+    parts: Vec<Digest>,
+    len: u64,
+}
+
+impl ObjectSums {
+    /// The kind.
+    pub fn kind(&self) -> S3Checksum {
+        self.kind
+    }
+
+    /// The part size the parts were cut at.
+    pub fn part_size(&self) -> u64 {
+        self.part_size
+    }
+
+    /// The object's length in bytes.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether the object is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Parts: 1 when the object goes up in one request.
+    pub fn part_count(&self) -> usize {
+        self.parts.len()
+    }
+
+    /// Part `index`'s value (0-based), as its upload header carries it.
+    pub fn part_value(&self, index: usize) -> String {
+        base64(self.parts[index].as_bytes())
+    }
+
+    /// The whole object's value as S3 keeps it: the part's value for one
+    /// part; else the full-object CRC, or the composite `value-N`.
+    pub fn object_value(&self) -> String {
+        if let [single] = self.parts.as_slice() {
+            return base64(single.as_bytes());
+        }
+        let algorithm = self.kind.algorithm();
+        if self.kind.is_full_object() {
+            let last_len = self.len - (self.parts.len() as u64 - 1) * self.part_size;
+            let mut crc = 0;
+            for (i, part) in self.parts.iter().enumerate() {
+                let value = part.as_bytes().iter().fold(0u64, |value, &byte| value << 8 | u64::from(byte));
+                let len = if i + 1 == self.parts.len() { last_len } else { self.part_size };
+                crc = if i == 0 { value } else { crc_combine(algorithm, crc, value, len).expect("a CRC kind") };
+            }
+            let width = algorithm.digest_len();
+            base64(&crc.to_be_bytes()[8 - width..])
+        } else {
+            let mut composite = StreamingHasher::new(algorithm);
+            for part in &self.parts {
+                composite.update(part.as_bytes());
+            }
+            format!("{}-{}", base64(composite.finalize().as_bytes()), self.parts.len())
+        }
+    }
+
+    /// S3's `ChecksumType` of a multipart upload of this kind.
+    pub fn checksum_type(&self) -> &'static str {
+        if self.kind.is_full_object() {
+            "FULL_OBJECT"
+        } else {
+            "COMPOSITE"
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chunkhash::s3::S3Hasher;
+    use vectors::{test_seed, TestRng};
+
+    /// The whole object's value equals `chunkhash::s3`'s (an independent
+    /// implementation: one hasher per kind with its own part bookkeeping),
+    /// and each part's value is the part's own checksum, over random
+    /// lengths, part sizes and update sizes.
+    #[test]
+    fn object_and_part_values_match_chunkhash_s3() {
+        let seed = test_seed("object_and_part_values_match_chunkhash_s3", 26);
+        let mut rng = TestRng::new(seed);
+        for case in 0..40 {
+            let len = rng.range(0..=20_000);
+            let part_size = rng.range(1..=7_000) as u64;
+            let data = rng.bytes(len);
+            for kind in UPLOAD_KINDS {
+                let checksum = UploadChecksum { kind, part_size };
+                let mut sums = PartSums::new(checksum);
+                let mut rest = &data[..];
+                while !rest.is_empty() {
+                    let take = rng.range(1..=rest.len());
+                    sums.update(&rest[..take]);
+                    rest = &rest[take..];
+                }
+                let sums = sums.finish();
+                assert_eq!(sums, PartSums::of(checksum, &data), "case {case}");
+                assert_eq!(sums.len(), len as u64);
+                let parts = (len as u64).div_ceil(part_size).max(1) as usize;
+                assert_eq!(sums.part_count(), parts, "case {case} {kind}");
+                let expected = if parts == 1 {
+                    S3Hasher::new(&[kind]).update(&data).clone().finalize()
+                } else {
+                    S3Hasher::with_part_size(&[kind], part_size).unwrap().update(&data).clone().finalize()
+                };
+                assert_eq!(Some(sums.object_value().as_str()), expected.get(kind), "case {case} {kind}");
+                for (i, part) in data.chunks(part_size as usize).enumerate() {
+                    let own = S3Hasher::new(&[kind]).update(part).clone().finalize();
+                    assert_eq!(Some(sums.part_value(i).as_str()), own.get(kind), "case {case} {kind} part {i}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn kinds_parse_by_name_and_others_are_refused() {
+        assert_eq!(parse_kind("crc64nvme").unwrap(), S3Checksum::Crc64Nvme);
+        assert_eq!(parse_kind("CRC32C").unwrap(), S3Checksum::Crc32c);
+        assert_eq!(parse_kind("sha256").unwrap(), S3Checksum::Sha256);
+        assert_eq!(parse_kind("xxhash3").unwrap(), S3Checksum::Xxhash3);
+        let error = parse_kind("md5").unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::InvalidInput);
+        assert!(error.to_string().contains("crc64nvme, crc32c, crc32, sha256, xxhash3"), "{error}");
+        assert!(parse_kind("nope").is_err());
+    }
+}
