@@ -119,6 +119,8 @@ fn chunkhash(weed: &Weed, dir: &Path, args: &[&str]) -> Command {
     for var in ["CHUNKHASH_STORE", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"] {
         command.env_remove(var);
     }
+    // Killed puts leave their staging folder behind: keep it inside the test's directory.
+    command.env("TMPDIR", dir);
     command.stdin(Stdio::null());
     command
 }
