@@ -237,7 +237,7 @@ pub fn core_ghz_on(clock: Clock) -> f64 {
 }
 
 #[cfg(target_arch = "x86_64")]
-fn spin_cycles(iterations: u64) {
+pub fn spin_cycles(iterations: u64) {
     // SAFETY: the loop only decrements a register until it reaches zero; it
     // touches no memory and no other register.
     unsafe {
@@ -246,7 +246,7 @@ fn spin_cycles(iterations: u64) {
 }
 
 #[cfg(not(target_arch = "x86_64"))]
-fn spin_cycles(iterations: u64) {
+pub fn spin_cycles(iterations: u64) {
     // Without the instruction-level guarantee this only approximates one
     // iteration per cycle; cycles-per-byte figures are then indicative.
     let mut n = iterations;
