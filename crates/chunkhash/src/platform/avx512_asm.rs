@@ -401,9 +401,12 @@ unsafe fn $name(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
             // eight in ymm0-15 and ymm16-31 issue twice the instructions
             // for the same work: faster alone on Zen 4 once (444 against
             // 466 cycles a step), but slower in this kernel as it is now
-            // (16 KiB 2604-2614 against 2513-2543 ns), and 1.5x slower
-            // whenever the core's other hardware thread is busy, when the
-            // front end feeds each thread half the time (BENCHMARKS.md).
+            // (16 KiB 2664-2694 against 2554-2634 ns a call), and 1.4x
+            // slower whenever the core's other hardware thread is busy and
+            // the front end feeds each thread half the time (BENCHMARKS.md,
+            // the contention section). Tried and dropped: the message in
+            // zmm16-31, transposed with vector shuffles at each step's
+            // start (16 KiB 2765-2834 ns: the transpose is not overlapped).
             // rdi the parameters, rsi the scratch memory, r8 this step's
             // message (word i of every lane at 64*i), r9 the next step's,
             // r13 the step, r11 the step count, r15 where values go, rax
@@ -604,6 +607,7 @@ unsafe fn run32(first: &LaneParams, second: &LaneParams, scratch: &mut MaybeUnin
             mov r14d, 6
             mov r8, rsi
             lea r9, [rsi + 2048]
+            .set HALVES, 2
             VECTOR_HALF rdi, 0, r8
             VECTOR_HALF rdi, 1, r8
             VECTOR_HALF r15, 0, r8+1024
