@@ -41,7 +41,7 @@ fn parse_options() -> Result<Options, String> {
                 let ms: u64 = value.parse().map_err(|_| format!("invalid --slice-ms {value:?}"))?;
                 options.slice = Duration::from_millis(ms.max(1));
             }
-            "single" | "parallel" | "ragged" | "batch" | "small" | "contention" => options.sections.push(arg),
+            "single" | "parallel" | "ragged" | "batch" | "small" | "contention" | "cold" => options.sections.push(arg),
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
@@ -351,6 +351,49 @@ fn contention(options: &Options) {
     println!("rounds: {} with the core to itself, {} shared", states[0].len(), states[1].len());
 }
 
+/// Inputs not in the caches: each call's input flushed from every cache
+/// level first (`clflush`), the call timed alone; ours and the official
+/// crate in turn, `--rounds` x 200 calls each, medians.
+fn cold(options: &Options) {
+    let sizes = [4096usize, 16 << 10, 64 << 10, 1 << 20];
+    println!("\ninput flushed from the caches before each call; medians of single calls");
+    println!("{:>9} | {:>11} {:>11} | {:>6}", "size", "ours ns", "official", "ratio");
+    for size in sizes {
+        let input = random_input(size, 5);
+        let mut times = [Vec::new(), Vec::new()];
+        for _ in 0..options.rounds {
+            for (side, times) in times.iter_mut().enumerate() {
+                for _ in 0..200 {
+                    flush(&input);
+                    let call = std::time::Instant::now();
+                    if side == 0 {
+                        consume(ours::hash(&input));
+                    } else {
+                        consume(blake3::hash(&input));
+                    }
+                    times.push(call.elapsed().as_nanos() as f64);
+                }
+            }
+        }
+        let (ours_ns, official_ns) = (crate::median(&times[0]), crate::median(&times[1]));
+        println!("{:>9} | {:>11.0} {:>11.0} | {:>6.2}", format_size(size), ours_ns, official_ns, official_ns / ours_ns);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn flush(bytes: &[u8]) {
+    for line in bytes.chunks(64) {
+        // SAFETY: clflush of an address inside a live slice; SSE2 is in the
+        // x86_64 baseline.
+        unsafe { core::arch::x86_64::_mm_clflush(line.as_ptr()) };
+    }
+    // SAFETY: a fence, no memory operands.
+    unsafe { core::arch::x86_64::_mm_mfence() };
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn flush(_bytes: &[u8]) {}
+
 fn rayon_threads() -> usize {
     std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
 }
@@ -395,6 +438,7 @@ pub fn main(name: &str, backend: Option<ours::Backend>) {
             "batch" => batch(&options, ghz),
             "small" => small(&options, ghz),
             "contention" => contention(&options),
+            "cold" => cold(&options),
             _ => unreachable!("sections are checked when parsed"),
         }
     }

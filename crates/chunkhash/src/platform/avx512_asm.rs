@@ -103,6 +103,24 @@ macro_rules! transposed_macros {
         // chunk this lane takes in the next call over consecutive chunks,
         // `stride` bytes on, so that the next call's first blocks come
         // from the cache too (measured on inputs beyond the caches).
+        // Asks for blocks 1-4 of the first `lanes` lanes at `params`, at
+        // a call's start: the steps' prefetches run four blocks ahead from
+        // step 1, so without these a call over inputs not in the caches
+        // waits on each of its first blocks in turn (measured, input
+        // flushed before each call: 16 KiB 3705 against the official
+        // crate's 3155 ns).
+        .macro PREFETCH_START params, lanes
+            .set lane, 0
+            .rept \lanes
+                mov rax, [\params + {base} + 8*lane]
+                prefetcht0 [rax + 64]
+                prefetcht0 [rax + 128]
+                prefetcht0 [rax + 192]
+                prefetcht0 [rax + 256]
+                .set lane, lane + 1
+            .endr
+        .endm
+
         .macro PREFETCH_OFFSET stride
             mov eax, 4*64
             mov edx, \stride - 12*64
@@ -348,6 +366,7 @@ macro_rules! purge_transposed_macros {
         r"
         .purgem LANE_POINTER
         .purgem SCALAR_LANE
+        .purgem PREFETCH_START
         .purgem PREFETCH_OFFSET
         .purgem LOAD_ROW
         .purgem VECTOR_HALF
@@ -476,6 +495,7 @@ unsafe fn $name(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
             .set HALVES, LANES / 8
             VECTOR_HALF rdi, 0, r8
             VECTOR_HALF rdi, 1, r8
+            PREFETCH_START rdi, LANES
             .if LANES == 16
                 KEY_ROWS zmm, rdi, 0, 1, 2, 3, 4, 5, 6, 7
             .else
@@ -612,6 +632,8 @@ unsafe fn run32(first: &LaneParams, second: &LaneParams, scratch: &mut MaybeUnin
             VECTOR_HALF rdi, 1, r8
             VECTOR_HALF r15, 0, r8+1024
             VECTOR_HALF r15, 1, r8+1024
+            PREFETCH_START rdi, 16
+            PREFETCH_START r15, 16
             KEY_ROWS zmm, rdi, 0, 1, 2, 3, 4, 5, 6, 7
             KEY_ROWS zmm, r15, 16, 17, 18, 19, 20, 21, 22, 23
             mov r12, {first_flags}
