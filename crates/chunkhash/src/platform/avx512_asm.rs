@@ -1031,6 +1031,9 @@ macro_rules! row_pointer_macro {
             add \reg, r10
             cmp rcx, [rdi + {whole} + 8*\chain]
             cmovae \reg, [rdi + {pad} + 8*\chain]
+            // The block four steps on (the first four: see
+            // `prefetch_first_blocks`).
+            prefetcht0 [\reg + 4*64]
         .endm
         // Round 0's words of two chains (low and high 128 bits) from their
         // blocks at p0 and p1, through quarters q0-q3 (register numbers).
@@ -1132,6 +1135,7 @@ pub(super) unsafe fn hash_chunk_rows(
         }
         return 3;
     }
+    super::prefetch_first_blocks(input);
     let count = input.len().div_ceil(CHUNK_LEN);
     let mut padded = PaddedBlocks::uninit();
     let params = RowParams::chunks(key, input, first_counter, chunk_flags, &mut padded);
