@@ -355,7 +355,7 @@ fn contention(options: &Options) {
 /// level first (`clflush`), the call timed alone; ours and the official
 /// crate in turn, `--rounds` x 200 calls each, medians.
 fn cold(options: &Options) {
-    let sizes = [4096usize, 16 << 10, 64 << 10, 1 << 20];
+    let sizes = [2048usize, 4096, 16 << 10, 64 << 10, 1 << 20];
     println!("\ninput flushed from the caches before each call; medians of single calls");
     println!("{:>9} | {:>11} {:>11} | {:>6}", "size", "ours ns", "official", "ratio");
     for size in sizes {

@@ -358,6 +358,9 @@ unsafe fn run_rows2(params: &RowParams, out: &mut [CvBytes]) {
                 add \reg, r10
                 cmp rcx, [rdi + {whole} + 8*\chain]
                 cmovae \reg, [rdi + {pad} + 8*\chain]
+                // The block four steps on (the first four: see
+                // `prefetch_first_blocks`).
+                prefetcht0 [\reg + 4*64]
             .endm
             .macro ROUND cx, cy, dx, dy, ncx, ncy, ndx, ndy, next
                 .if \next
