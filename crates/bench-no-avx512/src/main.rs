@@ -3,7 +3,7 @@
 //! measured on an AVX-512 one.
 //!
 //! ```text
-//! cargo run --release -p chunkhash-bench-no-avx512 -- [single] [ragged] [batch] [parallel] [--rounds N]
+//! cargo run --release -p chunkhash-bench-no-avx512 -- [single] [ragged] [batch] [small] [parallel] [contention] [cold] [--rounds N]
 //! cargo run --profile bench-lto -p chunkhash-bench-no-avx512 -- ...
 //! ```
 //!

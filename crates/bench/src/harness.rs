@@ -236,8 +236,12 @@ pub fn core_ghz_on(clock: Clock) -> f64 {
     best
 }
 
+/// A loop of `iterations` dependent decrements, one taken branch each: one
+/// iteration a cycle while the thread has the core's front end to itself
+/// (the core-clock measurement, and the contention probe of
+/// `blake3_vs_official`).
 #[cfg(target_arch = "x86_64")]
-fn spin_cycles(iterations: u64) {
+pub fn spin_cycles(iterations: u64) {
     // SAFETY: the loop only decrements a register until it reaches zero; it
     // touches no memory and no other register.
     unsafe {
@@ -245,8 +249,9 @@ fn spin_cycles(iterations: u64) {
     }
 }
 
+/// [`spin_cycles`] without the instruction-level guarantee.
 #[cfg(not(target_arch = "x86_64"))]
-fn spin_cycles(iterations: u64) {
+pub fn spin_cycles(iterations: u64) {
     // Without the instruction-level guarantee this only approximates one
     // iteration per cycle; cycles-per-byte figures are then indicative.
     let mut n = iterations;

@@ -43,7 +43,7 @@ pub mod store;
 
 pub use harness::{
     consume, core_ghz, core_ghz_on, median, median_paired_ratio, median_ratio, run_interleaved,
-    run_interleaved_best_of, run_interleaved_on, spread, thread_cpu_seconds, Case, Clock, Timing,
+    run_interleaved_best_of, run_interleaved_on, spin_cycles, spread, thread_cpu_seconds, Case, Clock, Timing,
 };
 pub use rng::{random_input, SeededRng};
 pub use size::{format_size, parse_size};

@@ -11,8 +11,8 @@
 //! parallel section always times wall time).
 
 use crate::{
-    consume, core_ghz_on, format_size, median_ratio, random_input, run_interleaved, run_interleaved_on, Case, Clock,
-    Timing,
+    consume, core_ghz_on, format_size, median_ratio, random_input, run_interleaved, run_interleaved_on, spin_cycles,
+    Case, Clock, Timing,
 };
 use chunkhash::blake3 as ours;
 use std::time::Duration;
@@ -41,7 +41,7 @@ fn parse_options() -> Result<Options, String> {
                 let ms: u64 = value.parse().map_err(|_| format!("invalid --slice-ms {value:?}"))?;
                 options.slice = Duration::from_millis(ms.max(1));
             }
-            "single" | "parallel" | "ragged" | "batch" | "small" => options.sections.push(arg),
+            "single" | "parallel" | "ragged" | "batch" | "small" | "contention" | "cold" => options.sections.push(arg),
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
@@ -273,6 +273,127 @@ fn small(options: &Options, ghz: f64) {
     );
 }
 
+/// One thread, in rounds of 2 ms per case: the median time of single calls
+/// (each call timed alone, so time the thread spends preempted drops out),
+/// and before each round the front end's speed: a loop of one taken branch
+/// a cycle, which runs at the core clock when the thread has the core to
+/// itself and at about half of it when the core's other hardware thread is
+/// busy (the machine's other vCPU is not that thread: a VM does not see
+/// it). Rounds are split into those two states, and each state's medians
+/// printed per size: what the kernels do when they share the core.
+fn contention(options: &Options) {
+    let sizes = [4096usize, 8192, 16 << 10, 24 << 10, 64 << 10];
+    let inputs: Vec<Vec<u8>> = sizes.iter().map(|&size| random_input(size, size as u64)).collect();
+    let slice = Duration::from_millis(2);
+    // Per round: the loop's speed in GHz, then per size ours and official.
+    let mut rounds: Vec<(f64, Vec<[f64; 2]>)> = Vec::with_capacity(options.rounds);
+    for _ in 0..options.rounds {
+        let clock = (0..5)
+            .map(|_| {
+                let begin = std::time::Instant::now();
+                spin_cycles(200_000);
+                200_000.0 / begin.elapsed().as_nanos() as f64
+            })
+            .fold(0.0, f64::max);
+        let times = inputs
+            .iter()
+            .map(|input| {
+                let mut pair = [0.0; 2];
+                for (side, median) in pair.iter_mut().enumerate() {
+                    let mut calls = Vec::with_capacity(4096);
+                    let begin = std::time::Instant::now();
+                    while begin.elapsed() < slice {
+                        let call = std::time::Instant::now();
+                        if side == 0 {
+                            consume(ours::hash(input));
+                        } else {
+                            consume(blake3::hash(input));
+                        }
+                        calls.push(call.elapsed().as_nanos() as f64);
+                    }
+                    *median = crate::median(&calls);
+                }
+                pair
+            })
+            .collect();
+        rounds.push((clock, times));
+    }
+    let full = rounds.iter().map(|(clock, _)| *clock).fold(0.0, f64::max);
+    println!("\ncalls timed one by one, 2 ms per case and round; front-end loop at most {full:.2} GHz");
+    println!("{:>9} | {:>28} | {:>28}", "", "core to itself (loop >= 80%)", "core shared (loop < 80%)");
+    println!(
+        "{:>9} | {:>9} {:>9} {:>8} | {:>9} {:>9} {:>8}",
+        "size", "ours ns", "official", "ratio", "ours ns", "official", "ratio"
+    );
+    let states: [Vec<&Vec<[f64; 2]>>; 2] = [
+        rounds.iter().filter(|(clock, _)| *clock >= 0.8 * full).map(|(_, times)| times).collect(),
+        rounds.iter().filter(|(clock, _)| *clock < 0.8 * full).map(|(_, times)| times).collect(),
+    ];
+    for (i, size) in sizes.iter().enumerate() {
+        print!("{:>9}", format_size(*size));
+        for state in &states {
+            if state.is_empty() {
+                print!(" | {:>28}", "no rounds");
+                continue;
+            }
+            let ours: Vec<f64> = state.iter().map(|times| times[i][0]).collect();
+            let official: Vec<f64> = state.iter().map(|times| times[i][1]).collect();
+            let ratios: Vec<f64> = state.iter().map(|times| times[i][1] / times[i][0]).collect();
+            print!(
+                " | {:>9.0} {:>9.0} {:>8.2}",
+                crate::median(&ours),
+                crate::median(&official),
+                crate::median(&ratios)
+            );
+        }
+        println!();
+    }
+    println!("rounds: {} with the core to itself, {} shared", states[0].len(), states[1].len());
+}
+
+/// Inputs not in the caches: each call's input flushed from every cache
+/// level first (`clflush`), the call timed alone; ours and the official
+/// crate in turn, `--rounds` x 200 calls each, medians.
+fn cold(options: &Options) {
+    let sizes = [2048usize, 4096, 16 << 10, 64 << 10, 1 << 20];
+    println!("\ninput flushed from the caches before each call; medians of single calls");
+    println!("{:>9} | {:>11} {:>11} | {:>6}", "size", "ours ns", "official", "ratio");
+    for size in sizes {
+        let input = random_input(size, 5);
+        let mut times = [Vec::new(), Vec::new()];
+        for _ in 0..options.rounds {
+            for (side, times) in times.iter_mut().enumerate() {
+                for _ in 0..200 {
+                    flush(&input);
+                    let call = std::time::Instant::now();
+                    if side == 0 {
+                        consume(ours::hash(&input));
+                    } else {
+                        consume(blake3::hash(&input));
+                    }
+                    times.push(call.elapsed().as_nanos() as f64);
+                }
+            }
+        }
+        let (ours_ns, official_ns) = (crate::median(&times[0]), crate::median(&times[1]));
+        println!("{:>9} | {:>11.0} {:>11.0} | {:>6.2}", format_size(size), ours_ns, official_ns, official_ns / ours_ns);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+fn flush(bytes: &[u8]) {
+    for line in bytes.chunks(64) {
+        // SAFETY: clflush of an address inside a live slice; SSE2 is in the
+        // x86_64 baseline.
+        unsafe { core::arch::x86_64::_mm_clflush(line.as_ptr()) };
+    }
+    // SAFETY: a fence, no memory operands.
+    unsafe { core::arch::x86_64::_mm_mfence() };
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn flush(_bytes: &[u8]) {}
+
 fn rayon_threads() -> usize {
     std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
 }
@@ -316,6 +437,8 @@ pub fn main(name: &str, backend: Option<ours::Backend>) {
             "parallel" => parallel(options.rounds, ghz),
             "batch" => batch(&options, ghz),
             "small" => small(&options, ghz),
+            "contention" => contention(&options),
+            "cold" => cold(&options),
             _ => unreachable!("sections are checked when parsed"),
         }
     }

@@ -2,11 +2,12 @@
 //! kernels (AVX-512 where the CPU has it), on chunkhash's best backend.
 //!
 //! ```text
-//! cargo run --release -p chunkhash-bench --bin blake3_vs_official -- [single] [ragged] [batch] [parallel] [--rounds N]
+//! cargo run --release -p chunkhash-bench --bin blake3_vs_official -- [single] [ragged] [batch] [small] [parallel] [contention] [cold] [--rounds N]
 //! cargo run --profile bench-lto -p chunkhash-bench --bin blake3_vs_official -- ...
 //! ```
 //!
-//! With no section named, all run. Build this package on its own (`-p`):
+//! With no section named, all but `contention` and `cold` (the diagnostics
+//! of BENCHMARKS.md) run. Build this package on its own (`-p`):
 //! `chunkhash-bench-no-avx512` turns off the official crate's AVX-512
 //! kernels, and cargo would apply that here too if both were built by one
 //! command. The first line printed names the kernels each side uses.

@@ -358,6 +358,9 @@ unsafe fn run_rows2(params: &RowParams, out: &mut [CvBytes]) {
                 add \reg, r10
                 cmp rcx, [rdi + {whole} + 8*\chain]
                 cmovae \reg, [rdi + {pad} + 8*\chain]
+                // The block four steps on (the first four: see
+                // `prefetch_first_blocks`).
+                prefetcht0 [\reg + 4*64]
             .endm
             .macro ROUND cx, cy, dx, dy, ncx, ncy, ndx, ndy, next
                 .if \next
@@ -679,7 +682,13 @@ unsafe fn run8(params: &LaneParams, scratch: &mut MaybeUninit<Scratch8>) {
             .macro VECTOR_HALF half
                 .irp j, 0, 1, 2, 3, 4, 5, 6, 7
                     LANE_POINTER rax, \j
+                    // Blocks 1-4: the steps' prefetches begin four
+                    // blocks ahead of step 1 (see `avx512_asm`'s
+                    // `PREFETCH_START`).
                     .if \half == 0
+                        prefetcht0 [rax + 64]
+                        prefetcht0 [rax + 2*64]
+                        prefetcht0 [rax + 3*64]
                         prefetcht0 [rax + 4*64]
                     .endif
                     vmovdqu ymm\j, [rax + 32*\half]
@@ -1040,6 +1049,7 @@ pub(super) unsafe fn hash_chunk_rows(
         }
         return 3;
     }
+    super::prefetch_first_blocks(input);
     let count = input.len().div_ceil(CHUNK_LEN);
     let mut padded = PaddedBlocks::uninit();
     let params = RowParams::chunks(key, input, first_counter, chunk_flags, &mut padded);
@@ -1087,6 +1097,9 @@ unsafe fn run_rows4(params: &RowParams, out: &mut [CvBytes]) {
                 add \reg, r10
                 cmp rcx, [rdi + {whole} + 8*(\chain)]
                 cmovae \reg, [rdi + {pad} + 8*(\chain)]
+                // The block four steps on (the first four: see
+                // `prefetch_first_blocks`).
+                prefetcht0 [\reg + 4*64]
             .endm
             // Round 0's message of pair `pair` for step rcx into `dst`.
             .macro FIRST_MESSAGE pair, dst

@@ -103,6 +103,24 @@ macro_rules! transposed_macros {
         // chunk this lane takes in the next call over consecutive chunks,
         // `stride` bytes on, so that the next call's first blocks come
         // from the cache too (measured on inputs beyond the caches).
+        // Asks for blocks 1-4 of the first `lanes` lanes at `params`, at
+        // a call's start: the steps' prefetches run four blocks ahead from
+        // step 1, so without these a call over inputs not in the caches
+        // waits on each of its first blocks in turn (measured, input
+        // flushed before each call: 16 KiB 3705 against the official
+        // crate's 3155 ns).
+        .macro PREFETCH_START params, lanes
+            .set lane, 0
+            .rept \lanes
+                mov rax, [\params + {base} + 8*lane]
+                prefetcht0 [rax + 64]
+                prefetcht0 [rax + 128]
+                prefetcht0 [rax + 192]
+                prefetcht0 [rax + 256]
+                .set lane, lane + 1
+            .endr
+        .endm
+
         .macro PREFETCH_OFFSET stride
             mov eax, 4*64
             mov edx, \stride - 12*64
@@ -348,6 +366,7 @@ macro_rules! purge_transposed_macros {
         r"
         .purgem LANE_POINTER
         .purgem SCALAR_LANE
+        .purgem PREFETCH_START
         .purgem PREFETCH_OFFSET
         .purgem LOAD_ROW
         .purgem VECTOR_HALF
@@ -376,12 +395,11 @@ macro_rules! purge_lane_math_macros {
     };
 }
 
-/// Emits `run16` and `run8`: a call over 8 lanes in `$halves` halves of
-/// eight (ymm0-15, and ymm16-31 for the second), chains of blocks (see
-/// [`LaneParams`]).
-macro_rules! run_halves {
-    ($name:ident, $halves:literal) => {
-/// Runs a call of `8 * $halves` lanes (see `run_halves!`).
+/// Emits `run16` and `run8`: a call over `$lanes` lanes, sixteen in
+/// zmm0-15 or eight in ymm0-15, chains of blocks (see [`LaneParams`]).
+macro_rules! run_lanes {
+    ($name:ident, $lanes:literal) => {
+/// Runs a call of `$lanes` lanes (see `run_lanes!`).
 ///
 /// # Safety
 ///
@@ -397,61 +415,75 @@ unsafe fn $name(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
         asm_all_vectors!(zmm:
             transposed_macros!(),
             lane_math_macros!(),
-            // Registers: lanes 0-7 in ymm0-15 and lanes 8-15 in ymm16-31,
-            // two interleaved compressions (measured on Zen 4: 444 cycles a
-            // step against 466 for one 16-lane compression in zmm0-15); rdi
-            // the parameters, rsi the scratch memory, r8 this step's
-            // message (word i of lanes 0-7 at 64*i, of lanes 8-15 at 64*i +
-            // 32), r9 the next step's, r13 the step, r11 the step count, r15
-            // where values go, rax and rdx scalar scratch, k1 and k3 the
-            // lanes of each half whose last block this step is. The next
-            // step's blocks are copied one lane spread over the step.
+            // Registers: one compression of all lanes in zmm0-15 (sixteen)
+            // or ymm0-15 (eight). Sixteen lanes as two interleaved sets of
+            // eight in ymm0-15 and ymm16-31 issue twice the instructions
+            // for the same work: faster alone on Zen 4 once (444 against
+            // 466 cycles a step), but slower in this kernel as it is now
+            // (16 KiB 2664-2694 against 2554-2634 ns a call), and 1.4x
+            // slower whenever the core's other hardware thread is busy and
+            // the front end feeds each thread half the time (BENCHMARKS.md,
+            // the contention section). Tried and dropped: the message in
+            // zmm16-31, transposed with vector shuffles at each step's
+            // start (16 KiB 2765-2834 ns: the transpose is not overlapped).
+            // rdi the parameters, rsi the scratch memory, r8 this step's
+            // message (word i of every lane at 64*i), r9 the next step's,
+            // r13 the step, r11 the step count, r15 where values go, rax
+            // and rdx scalar scratch, k1 the lanes whose last block this
+            // step is. The next step's blocks are copied one lane at a
+            // time, spread over the step.
             r"
-            .set HALVES, {halves}
-            // After G step `g_steps` (of 14 per half), copy lanes so that
-            // all 8 per half are done by 90% of the step: copies packed
-            // closer together fill the store queue behind the rounds
-            // (measured: 523 cycles a step with all of them in the first
-            // 60%).
+            .set LANES, {lanes}
+            // After G step `g_steps` (of 14), copy lanes so that all are
+            // done by 90% of the step: copies packed closer together fill
+            // the store queue behind the rounds (measured: 523 cycles a
+            // step with all of them in the first 60%).
             .macro NEXT_LANE
                 .set g_steps, g_steps + 1
                 .rept 2
-                    .if lanes_copied < 8*HALVES && lanes_copied * 25 < g_steps * 16
+                    .if lanes_copied < LANES && lanes_copied * 25 < g_steps * 2 * LANES
                         SCALAR_LANE rdi, lanes_copied, r9
                         .set lanes_copied, lanes_copied + 1
                     .endif
                 .endr
             .endm
             .macro ROUND x0,x1,x2,x3, y0,y1,y2,y3, z0,z1,z2,z3, w0,w1,w2,w3
-                COLUMNS ymm, r8, 0, \x0,\x1,\x2,\x3, \y0,\y1,\y2,\y3
-                NEXT_LANE
-                .if HALVES == 2
-                    COLUMNS ymm, r8+32, 16, \x0,\x1,\x2,\x3, \y0,\y1,\y2,\y3
-                .endif
-                NEXT_LANE
-                DIAGONALS ymm, r8, 0, \z0,\z1,\z2,\z3, \w0,\w1,\w2,\w3
-                NEXT_LANE
-                .if HALVES == 2
-                    DIAGONALS ymm, r8+32, 16, \z0,\z1,\z2,\z3, \w0,\w1,\w2,\w3
+                .if LANES == 16
+                    COLUMNS zmm, r8, 0, \x0,\x1,\x2,\x3, \y0,\y1,\y2,\y3
+                    NEXT_LANE
+                    DIAGONALS zmm, r8, 0, \z0,\z1,\z2,\z3, \w0,\w1,\w2,\w3
+                .else
+                    COLUMNS ymm, r8, 0, \x0,\x1,\x2,\x3, \y0,\y1,\y2,\y3
+                    NEXT_LANE
+                    DIAGONALS ymm, r8, 0, \z0,\z1,\z2,\z3, \w0,\w1,\w2,\w3
                 .endif
                 NEXT_LANE
             .endm
-            // Both halves' values as sixteen lanes in zmm0-7.
-            .macro JOIN_HALVES
-                vinserti64x4 zmm0, zmm0, ymm16, 1
-                vinserti64x4 zmm1, zmm1, ymm17, 1
-                vinserti64x4 zmm2, zmm2, ymm18, 1
-                vinserti64x4 zmm3, zmm3, ymm19, 1
-                vinserti64x4 zmm4, zmm4, ymm20, 1
-                vinserti64x4 zmm5, zmm5, ymm21, 1
-                vinserti64x4 zmm6, zmm6, ymm22, 1
-                vinserti64x4 zmm7, zmm7, ymm23, 1
-            .endm
-            .macro KEYS
-                KEY_ROWS ymm, rdi, 0, 1, 2, 3, 4, 5, 6, 7
-                .if HALVES == 2
-                    KEY_ROWS ymm, rdi, 16, 17, 18, 19, 20, 21, 22, 23
-                .endif
+            // One step: the rounds, the chaining values and the finished
+            // lanes, on `w` registers (zmm or ymm).
+            .macro STEP w
+                STEP_ROWS \w, rdi, 0, 8, 9, 10, 11, 12, 13, 14, 15, k1
+                .set lanes_copied, 0
+                .set g_steps, 0
+                SEVEN_ROUNDS ROUND
+                vpxord \w\()0, \w\()0, \w\()8
+                vpxord \w\()1, \w\()1, \w\()9
+                vpxord \w\()2, \w\()2, \w\()10
+                vpxord \w\()3, \w\()3, \w\()11
+                vpxord \w\()4, \w\()4, \w\()12
+                vpxord \w\()5, \w\()5, \w\()13
+                vpxord \w\()6, \w\()6, \w\()14
+                vpxord \w\()7, \w\()7, \w\()15
+                inc r13
+                cmp r13, r11
+                jae 8f
+                // Lanes whose job ends here, before the call's last step.
+                kortestw k1, k1
+                jz 4f
+                .irp i, 0, 1, 2, 3, 4, 5, 6, 7
+                    vmovdqa32 [rsi + {finished} + 64*\i]{{k1}}, \w\()\i
+                .endr
+                4:
             .endm
 
             // Step 0's blocks, transposed with vector registers.
@@ -460,9 +492,15 @@ unsafe fn $name(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
             mov r14d, 6
             mov r8, rsi
             lea r9, [rsi + 1024]
+            .set HALVES, LANES / 8
             VECTOR_HALF rdi, 0, r8
             VECTOR_HALF rdi, 1, r8
-            KEYS
+            PREFETCH_START rdi, LANES
+            .if LANES == 16
+                KEY_ROWS zmm, rdi, 0, 1, 2, 3, 4, 5, 6, 7
+            .else
+                KEY_ROWS ymm, rdi, 0, 1, 2, 3, 4, 5, 6, 7
+            .endif
             mov r12, {first_flags}
             mov r11, [rdi + {steps}]
             xor r13d, r13d
@@ -470,60 +508,12 @@ unsafe fn $name(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
             2:
             lea rcx, [r13 + 1]
             shlx r10, rcx, r14
-            PREFETCH_OFFSET 8*1024*HALVES
-            STEP_ROWS ymm, rdi, 0, 8, 9, 10, 11, 12, 13, 14, 15, k1
-            .if HALVES == 2
-                STEP_ROWS ymm, rdi, 32, 24, 25, 26, 27, 28, 29, 30, 31, k3
+            PREFETCH_OFFSET 1024*LANES
+            .if LANES == 16
+                STEP zmm
             .else
-                kxorw k3, k3, k3
+                STEP ymm
             .endif
-            .set lanes_copied, 0
-            .set g_steps, 0
-            SEVEN_ROUNDS ROUND
-            vpxord ymm0, ymm0, ymm8
-            vpxord ymm1, ymm1, ymm9
-            vpxord ymm2, ymm2, ymm10
-            vpxord ymm3, ymm3, ymm11
-            vpxord ymm4, ymm4, ymm12
-            vpxord ymm5, ymm5, ymm13
-            vpxord ymm6, ymm6, ymm14
-            vpxord ymm7, ymm7, ymm15
-            .if HALVES == 2
-                vpxord ymm16, ymm16, ymm24
-                vpxord ymm17, ymm17, ymm25
-                vpxord ymm18, ymm18, ymm26
-                vpxord ymm19, ymm19, ymm27
-                vpxord ymm20, ymm20, ymm28
-                vpxord ymm21, ymm21, ymm29
-                vpxord ymm22, ymm22, ymm30
-                vpxord ymm23, ymm23, ymm31
-            .endif
-            inc r13
-            cmp r13, r11
-            jae 8f
-            // Lanes whose job ends here, before the call's last step.
-            kortestw k1, k1
-            jz 4f
-            vmovdqa32 [rsi + {finished} + 0]{{k1}}, ymm0
-            vmovdqa32 [rsi + {finished} + 64]{{k1}}, ymm1
-            vmovdqa32 [rsi + {finished} + 128]{{k1}}, ymm2
-            vmovdqa32 [rsi + {finished} + 192]{{k1}}, ymm3
-            vmovdqa32 [rsi + {finished} + 256]{{k1}}, ymm4
-            vmovdqa32 [rsi + {finished} + 320]{{k1}}, ymm5
-            vmovdqa32 [rsi + {finished} + 384]{{k1}}, ymm6
-            vmovdqa32 [rsi + {finished} + 448]{{k1}}, ymm7
-            4:
-            kortestw k3, k3
-            jz 5f
-            vmovdqa32 [rsi + {finished} + 32]{{k3}}, ymm16
-            vmovdqa32 [rsi + {finished} + 96]{{k3}}, ymm17
-            vmovdqa32 [rsi + {finished} + 160]{{k3}}, ymm18
-            vmovdqa32 [rsi + {finished} + 224]{{k3}}, ymm19
-            vmovdqa32 [rsi + {finished} + 288]{{k3}}, ymm20
-            vmovdqa32 [rsi + {finished} + 352]{{k3}}, ymm21
-            vmovdqa32 [rsi + {finished} + 416]{{k3}}, ymm22
-            vmovdqa32 [rsi + {finished} + 480]{{k3}}, ymm23
-            5:
             mov r12, {flags}
             xchg r8, r9
             jmp 2b
@@ -531,8 +521,6 @@ unsafe fn $name(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
             // The end of chains: the lanes that ended before the last step
             // come from memory, the others are in the registers.
             8:
-            JOIN_HALVES
-            kunpckbw k1, k3, k1
             knotw k2, k1
             vmovdqa32 zmm0{{k2}}, [rsi + {finished} + 0]
             vmovdqa32 zmm1{{k2}}, [rsi + {finished} + 64]
@@ -543,16 +531,15 @@ unsafe fn $name(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
             vmovdqa32 zmm6{{k2}}, [rsi + {finished} + 384]
             vmovdqa32 zmm7{{k2}}, [rsi + {finished} + 448]
             mov r15, [rdi + {out}]
-            OUT_TRANSPOSE r15, 8*HALVES
+            OUT_TRANSPOSE r15, LANES
             vzeroupper
             .purgem NEXT_LANE
             .purgem ROUND
-            .purgem JOIN_HALVES
-            .purgem KEYS
+            .purgem STEP
             ",
             purge_transposed_macros!(),
             purge_lane_math_macros!(),
-            halves = const $halves,
+            lanes = const $lanes,
             base = const offset_of!(LaneParams, base),
             whole = const offset_of!(LaneParams, whole),
             pad = const offset_of!(LaneParams, pad),
@@ -574,14 +561,14 @@ unsafe fn $name(params: &LaneParams, scratch: &mut MaybeUninit<Scratch16>) {
             out("rax") _, out("rcx") _, out("rdx") _,
             out("r8") _, out("r9") _, out("r10") _, out("r11") _,
             out("r12") _, out("r13") _, out("r14") _, out("r15") _,
-            out("k1") _, out("k2") _, out("k3") _,
+            out("k1") _, out("k2") _,
         );
     }
 }
     };
 }
-run_halves!(run16, 2);
-run_halves!(run8, 1);
+run_lanes!(run16, 16);
+run_lanes!(run8, 8);
 
 /// Runs a 32-lane call: two sets of sixteen chains, `first` in zmm0-15
 /// and `second` in zmm16-31, interleaved half-round by half-round. Both
@@ -640,10 +627,13 @@ unsafe fn run32(first: &LaneParams, second: &LaneParams, scratch: &mut MaybeUnin
             mov r14d, 6
             mov r8, rsi
             lea r9, [rsi + 2048]
+            .set HALVES, 2
             VECTOR_HALF rdi, 0, r8
             VECTOR_HALF rdi, 1, r8
             VECTOR_HALF r15, 0, r8+1024
             VECTOR_HALF r15, 1, r8+1024
+            PREFETCH_START rdi, 16
+            PREFETCH_START r15, 16
             KEY_ROWS zmm, rdi, 0, 1, 2, 3, 4, 5, 6, 7
             KEY_ROWS zmm, r15, 16, 17, 18, 19, 20, 21, 22, 23
             mov r12, {first_flags}
@@ -1041,6 +1031,9 @@ macro_rules! row_pointer_macro {
             add \reg, r10
             cmp rcx, [rdi + {whole} + 8*\chain]
             cmovae \reg, [rdi + {pad} + 8*\chain]
+            // The block four steps on (the first four: see
+            // `prefetch_first_blocks`).
+            prefetcht0 [\reg + 4*64]
         .endm
         // Round 0's words of two chains (low and high 128 bits) from their
         // blocks at p0 and p1, through quarters q0-q3 (register numbers).
@@ -1142,6 +1135,7 @@ pub(super) unsafe fn hash_chunk_rows(
         }
         return 3;
     }
+    super::prefetch_first_blocks(input);
     let count = input.len().div_ceil(CHUNK_LEN);
     let mut padded = PaddedBlocks::uninit();
     let params = RowParams::chunks(key, input, first_counter, chunk_flags, &mut padded);

@@ -57,6 +57,25 @@ use backend::{Backend, BackendError};
 use job::LaneJob;
 use spec::{CvBytes, CvWords, BLOCK_LEN, CHUNK_LEN, MAX_LANES};
 
+/// Asks for blocks 1-4 of every chunk of `input`, for the row kernels,
+/// which take a block of each chain a step and ask for the block four
+/// steps on themselves: without these, a call on input not in the caches
+/// waits for its first blocks from memory one step after another
+/// (measured, input flushed before each call: avx2asm 4 KiB 4066-5498 ns
+/// against the official crate's 1773-1838).
+#[cfg(all(target_arch = "x86_64", not(miri)))]
+#[inline(always)]
+fn prefetch_first_blocks(input: &[u8]) {
+    for chunk in input.chunks(spec::CHUNK_LEN) {
+        for block in 1..=4 {
+            let address = chunk.as_ptr().wrapping_add(block * spec::BLOCK_LEN);
+            // SAFETY: as in `prefetch`: SSE, a hint that never faults,
+            // whatever the address.
+            unsafe { core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(address.cast()) };
+        }
+    }
+}
+
 /// Asks for the first and last cache lines of `bytes` to be loaded: a
 /// hint for data read a little later, never dereferenced (a no-op off
 /// x86-64).
