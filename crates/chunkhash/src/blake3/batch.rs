@@ -391,7 +391,7 @@ impl Batch {
         // Messages to go before the next try at a run (see below).
         let mut no_runs_for: usize = 0;
         // Values of a run, before `emit`; zeroed once, not per run.
-        let mut values = [[0u8; OUT_LEN]; MAX_LANES];
+        let mut values = [[0u8; OUT_LEN]; RUN_GROUPS * MAX_LANES];
         let mut index = 0;
         while index < count {
             let input = messages.message(index);
@@ -417,43 +417,48 @@ impl Batch {
                 index += 1;
                 continue;
             }
-            // A run of `lanes` messages with as many blocks as this one (a
-            // column of keys of one size) is hashed as it stands, its values
-            // emitted in order: measured 25% faster per 64-byte message than
-            // the buckets. Mixed lengths rarely make a run, so after a
-            // failed try the next `RUN_PAUSE` messages go to the buckets.
-            if let Some(run) = messages.slices(index, lanes) {
-                if run.iter().all(|next| has_blocks(next.len(), blocks)) {
-                    mode.hash_short_messages(blocks, run, &mut values[..lanes]);
-                    for (offset, value) in values[..lanes].iter().enumerate() {
-                        emit(index + offset, value);
+            // Runs of `lanes` messages with as many blocks as this one (a
+            // column of keys of one size) are hashed as they stand, up to
+            // `RUN_GROUPS` of them in one kernel call, their values emitted
+            // in order: measured 25% faster per 64-byte message than the
+            // buckets. Mixed lengths rarely make a run, so after a failed
+            // try the next `RUN_PAUSE` messages go to the buckets.
+            let most = ((count - index) / lanes).min(RUN_GROUPS) * lanes;
+            // Filled only for a column (a slice of slices is read in place).
+            let mut column_run: [&[u8]; RUN_GROUPS * MAX_LANES];
+            let (run, len) = match messages.slices(index, most) {
+                Some(slices) => {
+                    let len = slices.iter().position(|next| !has_blocks(next.len(), blocks)).unwrap_or(most);
+                    (slices, len)
+                }
+                None => {
+                    column_run = [input; RUN_GROUPS * MAX_LANES];
+                    let mut len = 1;
+                    while len < most {
+                        let next = messages.message(index + len);
+                        if !has_blocks(next.len(), blocks) {
+                            break;
+                        }
+                        column_run[len] = next;
+                        len += 1;
                     }
-                    index += lanes;
-                    continue;
+                    (&column_run[..], len)
                 }
-            }
-            let mut run = [input; MAX_LANES];
-            let mut len = 1;
-            while len < lanes {
-                let next = messages.message(index + len);
-                if !has_blocks(next.len(), blocks) {
-                    break;
-                }
-                run[len] = next;
-                len += 1;
-            }
-            if len == lanes {
-                mode.hash_short_messages(blocks, &run[..len], &mut values[..len]);
-                for (offset, value) in values[..len].iter().enumerate() {
+            };
+            if len >= lanes {
+                let whole = len - len % lanes;
+                mode.hash_short_messages(blocks, &run[..whole], &mut values[..whole]);
+                for (offset, value) in values[..whole].iter().enumerate() {
                     emit(index + offset, value);
                 }
+                index += whole;
             } else {
                 no_runs_for = RUN_PAUSE;
                 for (offset, input) in run[..len].iter().enumerate() {
                     short.push(mode, blocks, index + offset, input, &mut emit);
                 }
+                index += len;
             }
-            index += len;
         }
         short.finish(mode, &mut emit);
         window.finish(mode, &mut emit);
@@ -465,6 +470,9 @@ impl Batch {
 /// few messages from each of many cache lines; the hardware prefetchers
 /// follow that badly.
 const PREFETCH_AHEAD: usize = 32;
+
+/// Groups of lanes a run of equal block counts may take per kernel call.
+const RUN_GROUPS: usize = 4;
 
 /// Messages that go to the buckets after a failed try at a run of equal
 /// block counts, before the next try.
