@@ -479,6 +479,7 @@ const RUN_GROUPS: usize = 4;
 const RUN_PAUSE: usize = 64;
 
 /// Blocks of a message of `len` bytes (an empty message is one block).
+#[inline(always)]
 fn block_count(len: usize) -> usize {
     len.div_ceil(BLOCK_LEN).max(1)
 }
@@ -494,6 +495,9 @@ struct ShortMessages<'a> {
     inputs: [[&'a [u8]; MAX_LANES]; CHUNK_BLOCKS],
     owners: [[usize; MAX_LANES]; CHUNK_BLOCKS],
     lens: [usize; CHUNK_BLOCKS],
+    /// The values of a full bucket, before `emit`; zeroed once, not per call
+    /// (measured: the `memset` was 1.3% of a column's time).
+    values: [CvBytes; MAX_LANES],
 }
 
 impl<'a> ShortMessages<'a> {
@@ -503,6 +507,7 @@ impl<'a> ShortMessages<'a> {
             inputs: [[&[]; MAX_LANES]; CHUNK_BLOCKS],
             owners: [[0; MAX_LANES]; CHUNK_BLOCKS],
             lens: [0; CHUNK_BLOCKS],
+            values: [[0; OUT_LEN]; MAX_LANES],
         }
     }
 
@@ -523,8 +528,7 @@ impl<'a> ShortMessages<'a> {
             self.lens[bucket] = len + 1;
             return;
         }
-        let mut values = [[0u8; OUT_LEN]; MAX_LANES];
-        let values = &mut values[..len + 1];
+        let values = &mut self.values[..len + 1];
         mode.hash_short_messages(blocks, &self.inputs[bucket][..len + 1], values);
         for (value, &owner) in values.iter().zip(&self.owners[bucket]) {
             emit(owner, value);
