@@ -390,8 +390,9 @@ impl Batch {
         let count = messages.count();
         // Messages to go before the next try at a run (see below).
         let mut no_runs_for: usize = 0;
-        // Values of a run, before `emit`; zeroed once, not per run.
-        let mut values = [[0u8; OUT_LEN]; RUN_GROUPS * MAX_LANES];
+        // Values of a run, before `emit`: zeroed at the first run, not per
+        // run, and not at all in a batch without one (2 KiB).
+        let mut run_values: Option<[CvBytes; RUN_GROUPS * MAX_LANES]> = None;
         let mut index = 0;
         while index < count {
             let input = messages.message(index);
@@ -447,6 +448,7 @@ impl Batch {
             };
             if len >= lanes {
                 let whole = len - len % lanes;
+                let values = run_values.get_or_insert([[0; OUT_LEN]; RUN_GROUPS * MAX_LANES]);
                 mode.hash_short_messages(blocks, &run[..whole], &mut values[..whole]);
                 for (offset, value) in values[..whole].iter().enumerate() {
                     emit(index + offset, value);
