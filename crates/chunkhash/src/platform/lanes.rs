@@ -581,9 +581,16 @@ unsafe fn hash_short_group<V: LaneVector, T: TailLoads<V>>(
     // Idle lanes read the idle chunk, whose blocks are all whole.
     let mut input = [IDLE_CHUNK.as_ptr(); MAX_LANES];
     let mut tail_len = [BLOCK_LEN as u32; MAX_LANES];
+    // Where each lane's last block is read when some are partial.
+    let mut tail = [IDLE_CHUNK.as_ptr(); MAX_LANES];
+    // Lanes with a partial last block pad it here, each in a window of 128
+    // bytes; the others write nothing (zeroing every window cost more than
+    // hashing a message of one block).
+    let mut padded = MaybeUninit::<[[u8; 2 * BLOCK_LEN]; MAX_LANES]>::uninit();
     // Per lane a pointer and the length of the last block, the checks
     // gathered without a branch per lane: one check instead of
-    // `has_blocks` and a slice's bounds check.
+    // `has_blocks` and a slice's bounds check. (With `T::MASKED` the loop
+    // has no branch at all.)
     let mut valid = true;
     let mut whole_tails = true;
     for (lane, message) in inputs.iter().enumerate() {
@@ -592,41 +599,32 @@ unsafe fn hash_short_group<V: LaneVector, T: TailLoads<V>>(
         whole_tails &= rest_len == BLOCK_LEN;
         input[lane] = message.as_ptr();
         tail_len[lane] = rest_len as u32;
+        tail[lane] = if rest_len == BLOCK_LEN || T::MASKED {
+            message.as_ptr().wrapping_add(last * BLOCK_LEN)
+        } else {
+            // A message of another block count panics in these slices or
+            // at the check after the loop.
+            let mut window = [0u8; 2 * BLOCK_LEN];
+            let start = if blocks > 1 {
+                // The message's last 64 bytes, then zeros: the padded block
+                // starts `64 - rest_len` bytes in. Copies of fixed size:
+                // with random lengths, a copy's branches on its size were
+                // mispredicted.
+                window[..BLOCK_LEN].copy_from_slice(&message[message.len() - BLOCK_LEN..]);
+                BLOCK_LEN - rest_len
+            } else {
+                window[..rest_len].copy_from_slice(message);
+                0
+            };
+            let slot = padded.as_mut_ptr().cast::<[u8; 2 * BLOCK_LEN]>().wrapping_add(lane);
+            // SAFETY: `slot` is inside `padded` (`lane < V::LANES <=
+            // MAX_LANES`), a local not otherwise borrowed, and aligned for
+            // bytes.
+            unsafe { slot.write(window) };
+            slot.cast::<u8>().cast_const().wrapping_add(start)
+        };
     }
     assert!(valid, "one block count per call");
-    // Where each lane's last block is read when some are partial.
-    let mut tail = [IDLE_CHUNK.as_ptr(); MAX_LANES];
-    // Lanes with a partial last block pad it here, each in a window of 128
-    // bytes; the others write nothing (zeroing every window cost more than
-    // hashing a message of one block).
-    let mut padded = MaybeUninit::<[[u8; 2 * BLOCK_LEN]; MAX_LANES]>::uninit();
-    if !whole_tails {
-        for (lane, message) in inputs.iter().enumerate() {
-            let rest_len = tail_len[lane] as usize;
-            tail[lane] = if rest_len == BLOCK_LEN || T::MASKED {
-                message.as_ptr().wrapping_add(last * BLOCK_LEN)
-            } else {
-                let mut window = [0u8; 2 * BLOCK_LEN];
-                let start = if blocks > 1 {
-                    // The message's last 64 bytes, then zeros: the padded block
-                    // starts `64 - rest_len` bytes in. Copies of fixed size:
-                    // with random lengths, a copy's branches on its size were
-                    // mispredicted.
-                    window[..BLOCK_LEN].copy_from_slice(&message[message.len() - BLOCK_LEN..]);
-                    BLOCK_LEN - rest_len
-                } else {
-                    window[..rest_len].copy_from_slice(message);
-                    0
-                };
-                let slot = padded.as_mut_ptr().cast::<[u8; 2 * BLOCK_LEN]>().wrapping_add(lane);
-                // SAFETY: `slot` is inside `padded` (`lane < V::LANES <=
-                // MAX_LANES`), a local not otherwise borrowed, and aligned for
-                // bytes.
-                unsafe { slot.write(window) };
-                slot.cast::<u8>().cast_const().wrapping_add(start)
-            };
-        }
-    }
     // SAFETY: the calls to `V`'s methods need `V`'s instructions, which the
     // caller enables, and `T`'s, which the caller enables when `T::MASKED`
     // (else `load_tails` is never called). Reads: before the last step,
