@@ -280,6 +280,8 @@ impl Platform {
     /// [`Platform::hash_chunks`]). The small-message path of the batch API:
     /// per message, the kernels read a pointer and a length, nothing else.
     /// The assembly backends run their instruction set's intrinsics kernel.
+    /// Any number of messages: whole groups of lanes go to one kernel call,
+    /// which loops over them.
     ///
     /// # Panics
     ///
