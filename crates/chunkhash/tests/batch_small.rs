@@ -64,14 +64,15 @@ fn check_column(batch: &Batch, values: &[u8], offsets: &[i64], expected: &[[u8; 
 
 #[test]
 fn every_length_up_to_a_chunk_in_every_lane_position() {
-    let data = TestRng::new(test_seed("every_length_up_to_a_chunk_in_every_lane_position", 41)).bytes(20 * 1024);
+    let data = TestRng::new(test_seed("every_length_up_to_a_chunk_in_every_lane_position", 41)).bytes(80 * 1024);
     let step = TestScale::pick(1, 7, 61);
     for &backend in &supported_backends() {
         for (mode, batch, official) in modes(backend) {
             for len in (0..=1024).step_by(step).chain([1024]) {
                 // Sixteen messages of `len` bytes (different bytes each),
-                // then fifteen: a full run of lanes, and a batch one short.
-                for count in [16, 15] {
+                // then fifteen: a full run of lanes, and a batch one short;
+                // then several runs in one kernel call and a remainder.
+                for count in [16, 15, 71] {
                     let lens = vec![len; count];
                     let first = len % 7;
                     let offsets = offsets_of(first, &lens);
@@ -109,6 +110,33 @@ fn random_columns_of_short_values_match_the_official_crate() {
                 let what = format!("{backend}, {mode}, seed {seed}, round {round}, {count} values");
                 check_column(&batch, &values, &offsets, &expected, &what);
             }
+        }
+    }
+}
+
+#[test]
+fn runs_of_equal_lengths_broken_anywhere_match_the_official_crate() {
+    let seed = test_seed("runs_of_equal_lengths_broken_anywhere_match_the_official_crate", 43);
+    let mut rng = TestRng::new(seed);
+    for &backend in &supported_backends() {
+        for (mode, batch, official) in modes(backend) {
+            // Runs of 1 to 90 values of one length: runs of lanes that end
+            // inside a group, span several kernel calls, or are too short.
+            let mut lens = Vec::new();
+            while lens.len() < TestScale::pick(3000, 600, 100) {
+                let len = rng.range(0..=300);
+                let run = rng.range(1..=90);
+                lens.extend(core::iter::repeat_n(len, run));
+            }
+            let offsets = offsets_of(rng.range(0..=9), &lens);
+            let values = rng.bytes(*offsets.last().unwrap() as usize);
+            let inputs: Vec<&[u8]> = offsets.windows(2).map(|w| &values[w[0] as usize..w[1] as usize]).collect();
+            let expected: Vec<[u8; 32]> = inputs.iter().map(|input| official(input)).collect();
+            let what = format!("{backend}, {mode}, seed {seed}, {} values", lens.len());
+            check_column(&batch, &values, &offsets, &expected, &what);
+            let mut out = vec![[0u8; 32]; inputs.len()];
+            batch.hash_many_bytes(&inputs, &mut out);
+            assert_eq!(out, expected, "{what}, hash_many_bytes");
         }
     }
 }

@@ -390,8 +390,9 @@ impl Batch {
         let count = messages.count();
         // Messages to go before the next try at a run (see below).
         let mut no_runs_for: usize = 0;
-        // Values of a run, before `emit`; zeroed once, not per run.
-        let mut values = [[0u8; OUT_LEN]; MAX_LANES];
+        // Values of a run, before `emit`: zeroed at the first run, not per
+        // run, and not at all in a batch without one (2 KiB).
+        let mut run_values: Option<[CvBytes; RUN_GROUPS * MAX_LANES]> = None;
         let mut index = 0;
         while index < count {
             let input = messages.message(index);
@@ -417,43 +418,49 @@ impl Batch {
                 index += 1;
                 continue;
             }
-            // A run of `lanes` messages with as many blocks as this one (a
-            // column of keys of one size) is hashed as it stands, its values
-            // emitted in order: measured 25% faster per 64-byte message than
-            // the buckets. Mixed lengths rarely make a run, so after a
-            // failed try the next `RUN_PAUSE` messages go to the buckets.
-            if let Some(run) = messages.slices(index, lanes) {
-                if run.iter().all(|next| has_blocks(next.len(), blocks)) {
-                    mode.hash_short_messages(blocks, run, &mut values[..lanes]);
-                    for (offset, value) in values[..lanes].iter().enumerate() {
-                        emit(index + offset, value);
+            // Runs of `lanes` messages with as many blocks as this one (a
+            // column of keys of one size) are hashed as they stand, up to
+            // `RUN_GROUPS` of them in one kernel call, their values emitted
+            // in order: measured 25% faster per 64-byte message than the
+            // buckets. Mixed lengths rarely make a run, so after a failed
+            // try the next `RUN_PAUSE` messages go to the buckets.
+            let most = ((count - index) / lanes).min(RUN_GROUPS) * lanes;
+            // Filled only for a column (a slice of slices is read in place).
+            let mut column_run: [&[u8]; RUN_GROUPS * MAX_LANES];
+            let (run, len) = match messages.slices(index, most) {
+                Some(slices) => {
+                    let len = slices.iter().position(|next| !has_blocks(next.len(), blocks)).unwrap_or(most);
+                    (slices, len)
+                }
+                None => {
+                    column_run = [input; RUN_GROUPS * MAX_LANES];
+                    let mut len = 1;
+                    while len < most {
+                        let next = messages.message(index + len);
+                        if !has_blocks(next.len(), blocks) {
+                            break;
+                        }
+                        column_run[len] = next;
+                        len += 1;
                     }
-                    index += lanes;
-                    continue;
+                    (&column_run[..], len)
                 }
-            }
-            let mut run = [input; MAX_LANES];
-            let mut len = 1;
-            while len < lanes {
-                let next = messages.message(index + len);
-                if !has_blocks(next.len(), blocks) {
-                    break;
-                }
-                run[len] = next;
-                len += 1;
-            }
-            if len == lanes {
-                mode.hash_short_messages(blocks, &run[..len], &mut values[..len]);
-                for (offset, value) in values[..len].iter().enumerate() {
+            };
+            if len >= lanes {
+                let whole = len - len % lanes;
+                let values = run_values.get_or_insert([[0; OUT_LEN]; RUN_GROUPS * MAX_LANES]);
+                mode.hash_short_messages(blocks, &run[..whole], &mut values[..whole]);
+                for (offset, value) in values[..whole].iter().enumerate() {
                     emit(index + offset, value);
                 }
+                index += whole;
             } else {
                 no_runs_for = RUN_PAUSE;
                 for (offset, input) in run[..len].iter().enumerate() {
                     short.push(mode, blocks, index + offset, input, &mut emit);
                 }
+                index += len;
             }
-            index += len;
         }
         short.finish(mode, &mut emit);
         window.finish(mode, &mut emit);
@@ -466,11 +473,15 @@ impl Batch {
 /// follow that badly.
 const PREFETCH_AHEAD: usize = 32;
 
+/// Groups of lanes a run of equal block counts may take per kernel call.
+const RUN_GROUPS: usize = 4;
+
 /// Messages that go to the buckets after a failed try at a run of equal
 /// block counts, before the next try.
 const RUN_PAUSE: usize = 64;
 
 /// Blocks of a message of `len` bytes (an empty message is one block).
+#[inline(always)]
 fn block_count(len: usize) -> usize {
     len.div_ceil(BLOCK_LEN).max(1)
 }
@@ -486,6 +497,9 @@ struct ShortMessages<'a> {
     inputs: [[&'a [u8]; MAX_LANES]; CHUNK_BLOCKS],
     owners: [[usize; MAX_LANES]; CHUNK_BLOCKS],
     lens: [usize; CHUNK_BLOCKS],
+    /// The values of a full bucket, before `emit`; zeroed once, not per call
+    /// (measured: the `memset` was 1.3% of a column's time).
+    values: [CvBytes; MAX_LANES],
 }
 
 impl<'a> ShortMessages<'a> {
@@ -495,6 +509,7 @@ impl<'a> ShortMessages<'a> {
             inputs: [[&[]; MAX_LANES]; CHUNK_BLOCKS],
             owners: [[0; MAX_LANES]; CHUNK_BLOCKS],
             lens: [0; CHUNK_BLOCKS],
+            values: [[0; OUT_LEN]; MAX_LANES],
         }
     }
 
@@ -515,8 +530,7 @@ impl<'a> ShortMessages<'a> {
             self.lens[bucket] = len + 1;
             return;
         }
-        let mut values = [[0u8; OUT_LEN]; MAX_LANES];
-        let values = &mut values[..len + 1];
+        let values = &mut self.values[..len + 1];
         mode.hash_short_messages(blocks, &self.inputs[bucket][..len + 1], values);
         for (value, &owner) in values.iter().zip(&self.owners[bucket]) {
             emit(owner, value);

@@ -525,8 +525,11 @@ unsafe impl<V: LaneVector> TailLoads<V> for PaddedTails {
 /// The small-message kernel: with one block count per call, the flags and
 /// the counter are the same in every lane, so the only per-lane work is a
 /// message's pointer and the length of its last block. Every block but the
-/// last is read straight from the input; a partial last block is copied,
-/// zero-padded, to the stack.
+/// last is read straight from the input; a partial last block is read in
+/// place (`T::MASKED`) or copied, zero-padded, to the stack. Any number of
+/// messages, `V::LANES` at a time: one call per run of a column saves the
+/// dispatch and the set-up per group, and lets the next group's loads start
+/// while the last one's rounds finish.
 ///
 /// # Safety
 ///
@@ -534,39 +537,73 @@ unsafe impl<V: LaneVector> TailLoads<V> for PaddedTails {
 ///
 /// # Panics
 ///
-/// If `inputs` is empty or longer than `V::LANES`, `out` differs from it in
-/// length, `blocks` is not in `1..=CHUNK_BLOCKS`, or an input has another
-/// number of blocks.
+/// If `inputs` is empty, `out` differs from it in length, `blocks` is not
+/// in `1..=CHUNK_BLOCKS`, or an input has another number of blocks.
 #[inline(always)]
 pub(super) unsafe fn hash_short_messages<V: LaneVector, T: TailLoads<V>>(
+    key: &CvWords,
+    blocks: usize,
+    flags: [u8; 3],
+    inputs: &[&[u8]],
+    out: &mut [CvBytes],
+) {
+    assert!(!inputs.is_empty() && out.len() == inputs.len());
+    assert!((1..=CHUNK_BLOCKS).contains(&blocks));
+    for (group, group_out) in inputs.chunks(V::LANES).zip(out.chunks_mut(V::LANES)) {
+        // SAFETY: `V`'s instructions are enabled by the caller; `blocks` is
+        // in range and each group holds 1 to `V::LANES` messages with an
+        // output each.
+        unsafe { hash_short_group::<V, T>(key, blocks, flags, group, group_out) }
+    }
+}
+
+/// One group of [`hash_short_messages`]: at most `V::LANES` messages.
+///
+/// # Safety
+///
+/// The caller runs with `V`'s instructions enabled; `blocks` is in
+/// `1..=CHUNK_BLOCKS`, `inputs` holds 1 to `V::LANES` messages and `out`
+/// as many values.
+///
+/// # Panics
+///
+/// If an input has another number of blocks than `blocks`.
+#[inline(always)]
+unsafe fn hash_short_group<V: LaneVector, T: TailLoads<V>>(
     key: &CvWords,
     blocks: usize,
     [flags, start_flags, end_flags]: [u8; 3],
     inputs: &[&[u8]],
     out: &mut [CvBytes],
 ) {
-    assert!(!inputs.is_empty() && inputs.len() <= V::LANES && out.len() == inputs.len());
-    assert!((1..=CHUNK_BLOCKS).contains(&blocks));
+    debug_assert!(!inputs.is_empty() && inputs.len() <= V::LANES && out.len() == inputs.len());
     let last = blocks - 1;
     // Idle lanes read the idle chunk, whose blocks are all whole.
     let mut input = [IDLE_CHUNK.as_ptr(); MAX_LANES];
-    let mut tail = [IDLE_CHUNK.as_ptr(); MAX_LANES];
     let mut tail_len = [BLOCK_LEN as u32; MAX_LANES];
+    // Where each lane's last block is read when some are partial.
+    let mut tail = [IDLE_CHUNK.as_ptr(); MAX_LANES];
     // Lanes with a partial last block pad it here, each in a window of 128
     // bytes; the others write nothing (zeroing every window cost more than
     // hashing a message of one block).
     let mut padded = MaybeUninit::<[[u8; 2 * BLOCK_LEN]; MAX_LANES]>::uninit();
+    // Per lane a pointer and the length of the last block, the checks
+    // gathered without a branch per lane: one check instead of
+    // `has_blocks` and a slice's bounds check. (With `T::MASKED` the loop
+    // has no branch at all.)
+    let mut valid = true;
     let mut whole_tails = true;
     for (lane, message) in inputs.iter().enumerate() {
-        // One check instead of `has_blocks` and a slice's bounds check.
         let rest_len = message.len().wrapping_sub(last * BLOCK_LEN);
-        assert!(rest_len.wrapping_sub(1) < BLOCK_LEN || (blocks == 1 && rest_len == 0), "one block count per call");
+        valid &= rest_len.wrapping_sub(1) < BLOCK_LEN || (blocks == 1 && rest_len == 0);
+        whole_tails &= rest_len == BLOCK_LEN;
         input[lane] = message.as_ptr();
         tail_len[lane] = rest_len as u32;
-        whole_tails &= rest_len == BLOCK_LEN;
         tail[lane] = if rest_len == BLOCK_LEN || T::MASKED {
             message.as_ptr().wrapping_add(last * BLOCK_LEN)
         } else {
+            // A message of another block count panics in these slices or
+            // at the check after the loop.
             let mut window = [0u8; 2 * BLOCK_LEN];
             let start = if blocks > 1 {
                 // The message's last 64 bytes, then zeros: the padded block
@@ -587,20 +624,21 @@ pub(super) unsafe fn hash_short_messages<V: LaneVector, T: TailLoads<V>>(
             slot.cast::<u8>().cast_const().wrapping_add(start)
         };
     }
+    assert!(valid, "one block count per call");
     // SAFETY: the calls to `V`'s methods need `V`'s instructions, which the
     // caller enables, and `T`'s, which the caller enables when `T::MASKED`
     // (else `load_tails` is never called). Reads: before the last step,
-    // each lane reads block
-    // `step < last` at `input[lane]`, a message of `blocks` blocks (checked
-    // above), whose first `last` blocks are whole, or the idle chunk, whose
-    // `CHUNK_BLOCKS >= blocks` blocks are whole. At the last step each lane
-    // reads 64 bytes at `tail[lane]`: a whole last block inside its
+    // each lane reads block `step < last` at `input[lane]`, a message of
+    // `blocks` blocks (checked above), whose first `last` blocks are
+    // whole, or the idle chunk, whose `CHUNK_BLOCKS >= blocks` blocks are
+    // whole. At the last step, when every lane's last block is whole
+    // (`whole_tails`), each reads block `last` at `input[lane]` as well;
+    // otherwise 64 bytes at `tail[lane]`: a whole last block inside its
     // message, its padded block in `padded` (`start <= 64` bytes into a
     // 128-byte window written above, live until the end of the function),
     // or the idle chunk's first block. With `T::MASKED`, a lane reads the
     // first `tail_len[lane]` bytes at `tail[lane]`: the rest of its
-    // message, or the idle chunk's first 64 bytes; when every lane's is 64
-    // (`whole_tails`), that is the plain load.
+    // message, or the idle chunk's first 64 bytes.
     unsafe {
         // Masked loads cost more than plain ones: a call whose last blocks
         // are all whole (a column of 64-byte keys) runs a copy of the steps
@@ -618,9 +656,10 @@ pub(super) unsafe fn hash_short_messages<V: LaneVector, T: TailLoads<V>>(
 /// block (whole, padded or in place) and the bytes in it.
 struct Lanes<'a> {
     input: &'a [*const u8; MAX_LANES],
+    /// Where the last blocks are read unless `whole_tails`.
     tail: &'a [*const u8; MAX_LANES],
     tail_len: &'a [u32; MAX_LANES],
-    /// Every `tail_len` is 64.
+    /// Every `tail_len` is 64: the last blocks are read at `input` too.
     whole_tails: bool,
 }
 
@@ -629,10 +668,11 @@ struct Lanes<'a> {
 ///
 /// # Safety
 ///
-/// As `hash_short_messages`' block reads: `lanes.input[lane]` valid for
-/// `64 * (blocks - 1)` bytes of reads, `lanes.tail[lane]` for 64 (or with
-/// `MASKED`, for `lanes.tail_len[lane]`), and `V`'s (and with `MASKED`,
-/// `T`'s) instructions enabled.
+/// As `hash_short_group`'s block reads: `lanes.input[lane]` valid for
+/// `64 * (blocks - 1)` bytes of reads (`64 * blocks` when
+/// `lanes.whole_tails`), else `lanes.tail[lane]` for 64 (or with `MASKED`,
+/// for `lanes.tail_len[lane]`), and `V`'s (and with `MASKED`, `T`'s)
+/// instructions enabled.
 #[inline(always)]
 unsafe fn short_steps<V: LaneVector, T: TailLoads<V>, const MASKED: bool>(
     key: &CvWords,
@@ -656,7 +696,13 @@ unsafe fn short_steps<V: LaneVector, T: TailLoads<V>, const MASKED: bool>(
             }
             let (m, block_len) = if step == last {
                 block_flags |= end_flags;
-                let m = if MASKED { T::load_tails(lanes.tail, lanes.tail_len) } else { V::load_blocks(lanes.tail, 0) };
+                let m = if MASKED {
+                    T::load_tails(lanes.tail, lanes.tail_len)
+                } else if lanes.whole_tails {
+                    V::load_blocks(lanes.input, last * BLOCK_LEN)
+                } else {
+                    V::load_blocks(lanes.tail, 0)
+                };
                 // A vector load of the lengths just stored one by one waits
                 // for the stores; whole blocks need none.
                 let block_len =

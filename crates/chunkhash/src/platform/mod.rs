@@ -299,6 +299,8 @@ impl Platform {
     /// [`Platform::hash_chunks`]). The small-message path of the batch API:
     /// per message, the kernels read a pointer and a length, nothing else.
     /// The assembly backends run their instruction set's intrinsics kernel.
+    /// Any number of messages: whole groups of lanes go to one kernel call,
+    /// which loops over them.
     ///
     /// # Panics
     ///
@@ -314,7 +316,10 @@ impl Platform {
     ) {
         assert_eq!(inputs.len(), out.len(), "one output per message");
         while !inputs.is_empty() {
-            let take = inputs.len().min(self.backend.lanes()).max(1);
+            // Whole groups of lanes in one kernel call, then the rest in the
+            // narrowest kernel that holds it.
+            let lanes = self.backend.lanes().max(1);
+            let take = if inputs.len() >= lanes { inputs.len() - inputs.len() % lanes } else { inputs.len() };
             let (now, later) = inputs.split_at(take);
             let (now_out, later_out) = out.split_at_mut(take);
             // The kernels assert the lengths and the block counts.

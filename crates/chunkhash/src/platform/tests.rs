@@ -299,18 +299,21 @@ fn independent_blocks_match_portable_on_every_count() {
 
 /// Every small-message kernel against the portable one, called directly:
 /// both AVX-512 kernels (masked and padded tails, whichever the dispatch
-/// would pick), every block count, every message count up to sixteen, with
+/// would pick), every block count, every message count up to sixteen and
+/// counts of several groups of lanes (one call runs them all), with
 /// the messages ending at the end of their buffer (a masked load reading
 /// past it would be caught by the slice bounds of a wrong kernel, and by
 /// Miri and the sanitizers).
 #[test]
 fn small_message_kernels_match_portable() {
+    // Messages of the longest call: four groups of sixteen and some.
+    const MANY: usize = 4 * MAX_LANES + 7;
     let seed = vectors::test_seed("small_message_kernels_match_portable", 12);
     let mut rng = vectors::TestRng::new(seed);
     let flags = [KEYED_HASH, CHUNK_START, CHUNK_END | ROOT];
     let key: CvWords = core::array::from_fn(|_| rng.next_u64() as u32);
     for blocks in 1..=CHUNK_LEN / BLOCK_LEN {
-        let buffers: Vec<Vec<u8>> = (0..MAX_LANES)
+        let buffers: Vec<Vec<u8>> = (0..MANY)
             .map(|_| {
                 let low = if blocks == 1 { 0 } else { (blocks - 1) * BLOCK_LEN + 1 };
                 let len = rng.range(low..=blocks * BLOCK_LEN);
@@ -319,8 +322,8 @@ fn small_message_kernels_match_portable() {
             .collect();
         let inputs: Vec<&[u8]> = buffers.iter().map(Vec::as_slice).collect();
         let inputs = &inputs;
-        for count in 1..=MAX_LANES {
-            let mut expected = [[0u8; OUT_LEN]; MAX_LANES];
+        for count in (1..=MAX_LANES).chain([2 * MAX_LANES, 3 * MAX_LANES + 5, MANY]) {
+            let mut expected = [[0u8; OUT_LEN]; MANY];
             portable().hash_short_messages(&key, blocks, flags, &inputs[..count], &mut expected[..count]);
             type Kernel<'a> = Box<dyn Fn(&mut [[u8; OUT_LEN]]) + 'a>;
             let mut kernels: Vec<(&str, Kernel<'_>)> = Vec::new();
@@ -341,7 +344,7 @@ fn small_message_kernels_match_portable() {
                 ));
             }
             for (name, kernel) in &kernels {
-                let mut got = [[0u8; OUT_LEN]; MAX_LANES];
+                let mut got = [[0u8; OUT_LEN]; MANY];
                 kernel(&mut got[..count]);
                 assert_eq!(got, expected, "{name}, {count} messages of {blocks} blocks, seed {seed}");
             }
