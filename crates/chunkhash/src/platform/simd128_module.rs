@@ -27,9 +27,6 @@ use super::xxh3::{Accumulators, STRIPE_LEN};
 
 /// Lanes of the SIMD128 BLAKE3 kernels.
 const LANES: usize = 4;
-/// Messages per crossing of the small-message kernel: the main module
-/// passes their slices in an array on its stack.
-const SHORT_GROUP: usize = 64;
 
 /// A byte slice as a pointer and a length.
 #[repr(C)]
@@ -191,13 +188,16 @@ mod exports {
         // `count` values at `out`.
         let (key, raw, out) =
             unsafe { (&*key, core::slice::from_raw_parts(inputs, count), core::slice::from_raw_parts_mut(out, count)) };
-        let mut messages: [&[u8]; SHORT_GROUP] = [&[]; SHORT_GROUP];
-        assert!(count <= SHORT_GROUP, "at most SHORT_GROUP messages per call");
-        for (message, raw) in messages.iter_mut().zip(raw) {
-            // SAFETY: the caller's contract: each slice is live.
-            *message = unsafe { raw.get() };
+        // One kernel call's worth at a time: the slices go into an array
+        // as small as the kernel's lanes.
+        for (raw, out) in raw.chunks(LANES).zip(out.chunks_mut(LANES)) {
+            let mut messages: [&[u8]; LANES] = [&[]; LANES];
+            for (message, raw) in messages.iter_mut().zip(raw) {
+                // SAFETY: the caller's contract: each slice is live.
+                *message = unsafe { raw.get() };
+            }
+            platform().hash_short_messages(key, blocks, [flags, start_flags, end_flags], &messages[..raw.len()], out)
         }
-        platform().hash_short_messages(key, blocks, [flags, start_flags, end_flags], &messages[..count], out)
     }
 
     /// `Checked::hash_long` of the SIMD128 XXH3 kernel.
@@ -301,6 +301,12 @@ mod imports {
     }
 
     static LINKED: AtomicBool = AtomicBool::new(false);
+
+    /// Messages per crossing of the small-message kernel: the main module
+    /// passes their slices in an array on its stack, which it fills anew for
+    /// each call (the batch API calls with four at a time, so a large array
+    /// would cost more to fill than it saves in crossings).
+    const SHORT_GROUP: usize = 16;
 
     /// Whether [`link`] was called: the SIMD128 kernels can run.
     #[inline]
