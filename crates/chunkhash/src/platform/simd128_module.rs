@@ -9,7 +9,9 @@
 //!
 //! - built with `simd128` (the side module): `extern "C"` exports that wrap
 //!   this folder's BLAKE3 lane kernels (`simd128.rs`) and the XXH3 kernel
-//!   (`xxh3/simd128.rs`);
+//!   (`xxh3/simd128.rs`). Runs of chunks, tree levels of parents and groups
+//!   of small messages cross once, through `Platform` on the SIMD128
+//!   backend: a crossing per four lanes cost BLAKE3 a few percent at 1 MiB;
 //! - built without it (the main module): the matching imports, from the
 //!   wasm module `chunkhash_simd128`, and [`link`], after which
 //!   `Backend::Wasm32Simd` and `Kernel::Simd128` count as supported and the
@@ -19,7 +21,9 @@
 //! both modules share, in the `#[repr(C)]` layouts below: two builds of a
 //! Rust struct need not lay it out alike. Where SIMD128 is missing, the
 //! loader gives the main module stubs for the imports, never called
-//! because `link` is never called.
+//! because `link` is never called. Where the side module's data and stack
+//! live in the shared memory is the build's business (`--global-base`;
+//! `bindings/js/scripts/build.mjs` checks it).
 
 use super::job::LaneJob;
 use super::spec::{CvBytes, CvWords};
