@@ -70,8 +70,9 @@ const engines = new Map();
 let current = null;
 
 /**
- * Loads the WebAssembly build this engine can run (SIMD128 when supported)
- * and makes it the one every other function uses. `options.simd` forces a
+ * Loads the WebAssembly build this engine can run (SIMD128 when supported:
+ * the main module with the SIMD128 module's kernels; else the main module
+ * alone) and makes it the one every other function uses. `options.simd` forces a
  * build: `false` the scalar one, `true` the SIMD128 one; in Node the
  * environment variable CHUNKHASH_WASM=scalar|simd128 does the same when the
  * option is not given. Calling it again is cheap; hashers keep the build
