@@ -213,17 +213,19 @@ bench-scale-out: python-wheel java
 test-store-s3: python-venv
 	CHUNKHASH_WEED=$(abspath $(PY_VENV))/bin/weed $(CARGO) test --workspace --all-features --test store_s3 -- --ignored
 
-# The npm package (bindings/js): the WebAssembly module built twice (with and
-# without SIMD128) and embedded in bindings/js/dist; installs the target.
+# The npm package (bindings/js): the scalar main WebAssembly module and the
+# small SIMD128 module it imports, embedded in bindings/js/dist; installs the
+# target.
 js:
 	rustup target add wasm32-unknown-unknown
 	node bindings/js/scripts/build.mjs
 
 # Its tests (node --test), after npm ci from the committed lock file. The
-# browser test needs Debian's chromium, installed here when missing.
+# browser test needs Debian's chromium, the module test wabt's
+# wasm-validate; both installed here when missing.
 test-js: js
 	cd bindings/js && npm ci --no-audit --no-fund
-	@command -v chromium >/dev/null || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
+	@command -v chromium >/dev/null && command -v wasm-validate >/dev/null || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium wabt; }
 	cd bindings/js && node --test tests/
 
 # The Java library and the Spark SQL functions (bindings/java): the JNI

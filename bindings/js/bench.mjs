@@ -119,7 +119,7 @@ await chunkhash.init();
 console.log(`# chunkhash ${packed.version} (${build.rustc}), Node ${process.version}, ${os.cpus()[0].model}, ${os.cpus().length} CPUs, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 console.log(`${ROUNDS} interleaved rounds of ${MS} ms of CPU time per contender and size; medians.`);
 console.log(`\npackage: ${packed.size} B gzipped (npm pack tarball, ${packed.entryCount} files, ${packed.unpackedSize} B unpacked); target < 60 kB`);
-for (const [name, b] of Object.entries(build.builds)) {
+for (const [name, b] of Object.entries(build.modules)) {
   console.log(`  ${name}: ${b.wasmBytes} B wasm, ${b.wasmGzipBytes} B gzipped, ${b.embeddedGzipBytes} B gzipped as embedded`);
 }
 

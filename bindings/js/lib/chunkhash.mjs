@@ -3,11 +3,13 @@
 // No hashing happens here; see bindings/js/wasm/src/lib.rs for the other
 // side of the protocol (staging area in, output area out, negative codes).
 
-// The two embedded builds are imported lazily, so a browser or a bundle's
-// chunk loads only the one it runs.
-const BUILDS = {
+// The embedded modules: the main one (every algorithm, scalar code) and the
+// SIMD128 one (only the SIMD128 kernels of BLAKE3 and XXH3, which the main
+// module imports). Imported lazily, so an engine without SIMD128 never
+// loads the second; see scripts/build.mjs for how they share one memory.
+const MODULES = {
+  main: () => import('../dist/main.mjs'),
   simd128: () => import('../dist/simd128.mjs'),
-  scalar: () => import('../dist/scalar.mjs'),
 };
 
 // The smallest module that uses SIMD128: one function `() -> v128` whose body
@@ -68,8 +70,9 @@ const engines = new Map();
 let current = null;
 
 /**
- * Loads the WebAssembly build this engine can run (SIMD128 when supported)
- * and makes it the one every other function uses. `options.simd` forces a
+ * Loads the WebAssembly build this engine can run (SIMD128 when supported:
+ * the main module with the SIMD128 module's kernels; else the main module
+ * alone) and makes it the one every other function uses. `options.simd` forces a
  * build: `false` the scalar one, `true` the SIMD128 one; in Node the
  * environment variable CHUNKHASH_WASM=scalar|simd128 does the same when the
  * option is not given. Calling it again is cheap; hashers keep the build
@@ -102,13 +105,45 @@ function chooseBuild(simd) {
 }
 
 async function load(build) {
-  const { default: base64 } = await BUILDS[build]();
-  // The build is stored deflated (zlib format) and base64-encoded: a quarter
-  // smaller in a gzipped package than base64 of the raw module.
+  const { default: mainBase64, layout } = await MODULES.main();
+  const main = await WebAssembly.compile(await inflate(mainBase64));
+  const memory = new WebAssembly.Memory({ initial: layout.pages });
+  let kernels;
+  if (build === 'simd128') {
+    const { default: simdBase64 } = await MODULES.simd128();
+    const simd = await WebAssembly.instantiate(await inflate(simdBase64), { env: { memory } });
+    kernels = simd.instance.exports;
+    // The build links the SIMD128 module's data and stack into the gap the
+    // main module's layout leaves; a module from another build would not fit.
+    const dataEnd = kernels.__data_end?.value;
+    const heapBase = kernels.__heap_base?.value;
+    if (!(layout.gapStart < dataEnd && dataEnd <= heapBase && heapBase <= layout.gapEnd)) {
+      throw new Error('chunkhash: the SIMD128 module does not fit the main module (dist/ holds files of two builds)');
+    }
+  } else {
+    // Never called: the main module runs its SIMD128 kernels only after
+    // chunkhash_simd128_link(), which only the branch above calls.
+    kernels = {};
+    for (const { module, name } of WebAssembly.Module.imports(main)) {
+      if (module === 'chunkhash_simd128') {
+        kernels[name] = () => {
+          throw new Error(`chunkhash: the SIMD128 kernel ${name} was called in the scalar build`);
+        };
+      }
+    }
+  }
+  const instance = await WebAssembly.instantiate(main, { env: { memory }, chunkhash_simd128: kernels });
+  if (build === 'simd128') instance.exports.chunkhash_simd128_link();
+  return new Engine(instance.exports, memory, build);
+}
+
+/** The bytes of an embedded module: stored deflated (zlib format) and
+ * base64-encoded, a quarter smaller in a gzipped package than base64 of the
+ * raw module. */
+async function inflate(base64) {
   const deflated = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
   const inflated = new Response(deflated).body.pipeThrough(new DecompressionStream('deflate'));
-  const { instance } = await WebAssembly.instantiate(await new Response(inflated).arrayBuffer(), {});
-  return new Engine(instance.exports, build);
+  return new Response(inflated).arrayBuffer();
 }
 
 function engine() {
@@ -118,9 +153,9 @@ function engine() {
 
 /** One instantiated build: its exports, memory views and algorithm table. */
 class Engine {
-  constructor(exports, build) {
+  constructor(exports, memory, build) {
     this.ex = exports;
-    this.memory = exports.memory;
+    this.memory = memory;
     this.u8 = new Uint8Array(0);
     this.dv = new DataView(new ArrayBuffer(0));
     this.staging = 0;

@@ -1,14 +1,29 @@
-// Builds the package's two WebAssembly modules from bindings/js/wasm and
-// embeds them: `make js` runs it (after `rustup target add
-// wasm32-unknown-unknown`). Writes bindings/js/dist/:
-//   simd128.mjs, scalar.mjs  each `export default "<base64 of the deflated module>"`
-//   chunkhash.d.cts          the type declarations for the CommonJS entry
-//   build.json               rustc version, sizes and SHA-256 of both modules
+// Builds the package's two WebAssembly modules and embeds them: `make js`
+// runs it (after `rustup target add wasm32-unknown-unknown`). Writes
+// bindings/js/dist/:
+//   main.mjs        the main module (bindings/js/wasm): every algorithm, scalar
+//   simd128.mjs     the SIMD128 module (bindings/js/simd128): only the kernels
+//                   BLAKE3 and XXH3 have for SIMD128, which the main module
+//                   imports; loaded only where the engine validates SIMD128
+//   each `export default "<base64 of the deflated module>"`, main.mjs also
+//   `export const layout` (the memory the loader creates and checks)
+//   chunkhash.d.ts  the type declarations for the CommonJS entry
+//   build.json      rustc version, sizes and SHA-256 of both modules
 //
-// The two builds differ only in RUSTFLAGS' `-C target-feature=+simd128`: the
-// library's SIMD128 kernel is chosen at compile time, as wasm has no run-time
-// feature detection. Both use the same size-minded profile, given on the
-// command line so that it applies to these builds only.
+// Why two modules and not two builds: an engine without SIMD128 rejects a
+// module with a single SIMD instruction, and two whole builds (one with
+// SIMD128, one without) doubled the package. The main module is built
+// without SIMD128; its imports `chunkhash_simd128.*` are the SIMD128
+// module's exports, or stubs never called (see lib/chunkhash.mjs).
+//
+// Both modules import one memory (`--import-memory`), so their layouts must
+// not meet. The main module's stack takes [0, GAP_START) (stack first: an
+// overflow traps below address 0), its data and heap start at GAP_END. The
+// SIMD128 module's data and stack are linked into the gap between
+// (`--global-base`, `--no-stack-first`). Its data are panic messages only
+// (a kernel's assertion), but they are written to memory when it is
+// instantiated, so they must land in the gap: the checks below fail the
+// build if either module's layout leaves its place.
 
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -23,16 +38,36 @@ const repo = join(packageDir, '..', '..');
 const dist = join(packageDir, 'dist');
 const cargo = process.env.CARGO || 'cargo';
 
-const BUILDS = {
-  simd128: '-C target-feature=+simd128',
-  scalar: '',
+const GAP_START = 960 << 10;
+const GAP_END = 1024 << 10;
+// The kernels' deepest frames are a few kilobytes (no recursion).
+const SIMD128_STACK = 32 << 10;
+
+const MODULES = {
+  main: {
+    package: 'chunkhash-js',
+    file: 'chunkhash_js.wasm',
+    rustflags: ['-C link-arg=--import-memory', `-C link-arg=-zstack-size=${GAP_START}`, `-C link-arg=--global-base=${GAP_END}`],
+  },
+  simd128: {
+    package: 'chunkhash-js-simd128',
+    file: 'chunkhash_js_simd128.wasm',
+    rustflags: [
+      '-C target-feature=+simd128',
+      '-C link-arg=--import-memory',
+      '-C link-arg=--no-stack-first',
+      `-C link-arg=--global-base=${GAP_START}`,
+      `-C link-arg=-zstack-size=${SIMD128_STACK}`,
+    ],
+  },
 };
 
-// opt-level 3, as the library's own release builds: "s" made both modules
-// only 3 kB smaller gzipped (60 and 57 kB instead of 63 and 59) but XXH3
-// three times and BLAKE3 up to five times slower (SIMD128 build, 1 MiB).
-// panic = "abort": wasm32-unknown-unknown cannot unwind anyway. One codegen
-// unit and fat LTO let the linker drop what the exports never reach.
+// opt-level 3, as the library's own release builds: "s" made the modules
+// only 3 kB smaller gzipped but XXH3 three times and BLAKE3 up to five
+// times slower, and "z" for the cold crates alone (SHA-2, BLAKE2b, MD5,
+// SHA-1, twox-hash) made the module larger (67.7 kB gzipped instead of
+// 64.9). panic = "abort": wasm32-unknown-unknown cannot unwind anyway. One
+// codegen unit and fat LTO let the linker drop what the exports never reach.
 const PROFILE = [
   'profile.release.opt-level=3',
   'profile.release.panic="abort"',
@@ -48,36 +83,169 @@ const remap = `--remap-path-prefix=${cargoHome}=/cargo`;
 
 const rustc = execFileSync(process.env.RUSTC || 'rustc', ['--version'], { encoding: 'utf8' }).trim();
 mkdirSync(dist, { recursive: true });
-const report = { rustc, builds: {} };
+const report = { rustc, modules: {} };
+const wasm = {};
 
-for (const [build, features] of Object.entries(BUILDS)) {
-  const targetDir = join(repo, 'target', 'js', build);
-  const args = ['build', '--quiet', '--release', '--locked', '-p', 'chunkhash-js', '--target', 'wasm32-unknown-unknown', '--target-dir', targetDir];
+for (const [name, module] of Object.entries(MODULES)) {
+  const targetDir = join(repo, 'target', 'js', name);
+  const args = ['build', '--quiet', '--release', '--locked', '-p', module.package, '--target', 'wasm32-unknown-unknown', '--target-dir', targetDir];
   for (const setting of PROFILE) args.push('--config', setting);
   execFileSync(cargo, args, {
     cwd: repo,
     stdio: 'inherit',
-    env: { ...process.env, RUSTFLAGS: `${remap} ${features}`.trim() },
+    env: { ...process.env, RUSTFLAGS: [remap, ...module.rustflags].join(' ') },
   });
-  const wasm = readFileSync(join(targetDir, 'wasm32-unknown-unknown', 'release', 'chunkhash_js.wasm'));
-  const deflated = deflateSync(wasm, { level: 9 });
-  const module = `// Generated by bindings/js/scripts/build.mjs from bindings/js/wasm (${rustc}); do not edit.\n` +
-    `// The ${build} build of the chunkhash WebAssembly module, deflated (zlib) and base64-encoded.\n` +
+  wasm[name] = readFileSync(join(targetDir, 'wasm32-unknown-unknown', 'release', module.file));
+}
+
+const main = parse(wasm.main);
+const simd128 = parse(wasm.simd128);
+checkLayouts(main, simd128);
+
+for (const [name, bytes] of Object.entries(wasm)) {
+  const deflated = deflateSync(bytes, { level: 9 });
+  let source = `// Generated by bindings/js/scripts/build.mjs (${rustc}); do not edit.\n` +
+    `// The chunkhash ${name === 'main' ? 'main' : 'SIMD128'} WebAssembly module, deflated (zlib) and base64-encoded.\n` +
     `export default ${JSON.stringify(deflated.toString('base64'))};\n`;
-  writeFileSync(join(dist, `${build}.mjs`), module);
-  report.builds[build] = {
-    wasmBytes: wasm.length,
-    wasmGzipBytes: gzipSync(wasm, { level: 9 }).length,
-    embeddedGzipBytes: gzipSync(module, { level: 9 }).length,
-    sha256: createHash('sha256').update(wasm).digest('hex'),
+  if (name === 'main') {
+    const layout = { pages: main.memoryPages, gapStart: GAP_START, gapEnd: GAP_END };
+    source += `// The memory both modules share: its first size in pages, and the gap the SIMD128 module lives in.\n` +
+      `export const layout = ${JSON.stringify(layout)};\n`;
+  }
+  writeFileSync(join(dist, `${name}.mjs`), source);
+  report.modules[name] = {
+    wasmBytes: bytes.length,
+    wasmGzipBytes: gzipSync(bytes, { level: 9 }).length,
+    embeddedGzipBytes: gzipSync(source, { level: 9 }).length,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
   };
 }
 
-// The declarations hold no ES-module syntax beyond `export`, which a .d.cts
-// reads the same way; TypeScript wants a file of its own per module format.
-copyFileSync(join(packageDir, 'lib', 'chunkhash.d.mts'), join(dist, 'chunkhash.d.cts'));
+// The declarations hold no ES-module syntax beyond `export`, which a
+// CommonJS declaration file reads the same way; TypeScript wants a file of
+// its own per module format. A .d.ts in a package without "type" is the
+// CommonJS one, as a .d.cts would be; the name matters for size: npm packs
+// files grouped by extension, so .mts and .ts sit side by side in the
+// tarball and gzip stores the second copy almost free (.cts: 1.9 kB more).
+copyFileSync(join(packageDir, 'lib', 'chunkhash.d.mts'), join(dist, 'chunkhash.d.ts'));
 writeFileSync(join(dist, 'build.json'), JSON.stringify(report, null, 2) + '\n');
 
-for (const [build, r] of Object.entries(report.builds)) {
-  console.log(`chunkhash js: ${build}: ${r.wasmBytes} B wasm, ${r.wasmGzipBytes} B gzipped, ${r.embeddedGzipBytes} B gzipped as embedded, sha256 ${r.sha256}`);
+for (const [name, r] of Object.entries(report.modules)) {
+  console.log(`chunkhash js: ${name}: ${r.wasmBytes} B wasm, ${r.wasmGzipBytes} B gzipped, ${r.embeddedGzipBytes} B gzipped as embedded, sha256 ${r.sha256}`);
+}
+
+/** Fails the build unless both modules keep to their parts of the memory. */
+function checkLayouts(main, simd128) {
+  const fail = (message) => {
+    throw new Error(`chunkhash js build: ${message}`);
+  };
+  const kernels = main.imports.filter((i) => i.module === 'chunkhash_simd128').map((i) => i.name).sort();
+  const exported = simd128.exports.filter((e) => e.kind === 0).map((e) => e.name).sort();
+  if (kernels.length === 0 || JSON.stringify(kernels) !== JSON.stringify(exported)) {
+    fail(`the main module imports [${kernels}] but the SIMD128 module exports [${exported}]`);
+  }
+  for (const [name, m, allowed] of [['main', main, ['env', 'chunkhash_simd128']], ['SIMD128', simd128, ['env']]]) {
+    const other = m.imports.filter((i) => !allowed.includes(i.module) || (i.module === 'env' && !(i.kind === 2 && i.name === 'memory')));
+    if (other.length > 0) fail(`the ${name} module imports ${other.map((i) => `${i.module}.${i.name}`)}`);
+    if (m.memoryPages === undefined) fail(`the ${name} module does not import its memory`);
+  }
+  // The main module: stack below the gap, data (and so bss and heap) above it.
+  if (main.globals[0] !== GAP_START) fail(`the main module's stack starts at ${main.globals[0]}, not ${GAP_START}`);
+  for (const { offset } of main.data) {
+    if (offset < GAP_END) fail(`the main module has data at ${offset}, below ${GAP_END}`);
+  }
+  // The SIMD128 module: data, then its stack, all inside the gap.
+  for (const { offset, length } of simd128.data) {
+    if (offset < GAP_START || offset + length > GAP_END) fail(`the SIMD128 module has data at [${offset}, ${offset + length}), outside the gap`);
+  }
+  const stackTop = simd128.globals[0];
+  const heapBase = simd128.globals[simd128.exports.find((e) => e.name === '__heap_base')?.index] ?? stackTop;
+  if (!(stackTop > GAP_START && stackTop <= GAP_END && heapBase <= GAP_END)) {
+    fail(`the SIMD128 module's stack ends at ${stackTop} (heap base ${heapBase}), outside the gap`);
+  }
+  if (simd128.start !== undefined) fail('the SIMD128 module has a start function');
+}
+
+/**
+ * The parts of a module the checks read: imports, exports, the constant
+ * initial values of its i32 globals (the first is the stack pointer), the
+ * offsets and lengths of its active data segments, its memory's first size.
+ */
+function parse(bytes) {
+  let at = 8;
+  const u32 = () => {
+    let value = 0;
+    for (let shift = 0; ; shift += 7) {
+      const byte = bytes[at++];
+      value += (byte & 0x7f) * 2 ** shift;
+      if ((byte & 0x80) === 0) return value;
+    }
+  };
+  const i32 = () => {
+    let value = 0;
+    let shift = 0;
+    let byte;
+    do {
+      byte = bytes[at++];
+      value |= (byte & 0x7f) << shift;
+      shift += 7;
+    } while (byte & 0x80);
+    return shift < 32 && byte & 0x40 ? value | (-1 << shift) : value;
+  };
+  const name = () => {
+    const length = u32();
+    at += length;
+    return bytes.subarray(at - length, at).toString();
+  };
+  const limits = () => {
+    const flags = bytes[at++];
+    const min = u32();
+    if (flags & 1) u32();
+    return min;
+  };
+  // A constant expression: `i32.const N end` gives N, anything else null.
+  const constant = () => {
+    const op = bytes[at++];
+    const value = op === 0x41 ? i32() : null;
+    while (bytes[at - 1] !== 0x0b) at++;
+    return value;
+  };
+  const module = { imports: [], exports: [], globals: [], data: [], memoryPages: undefined, start: undefined };
+  let importedGlobals = 0;
+  while (at < bytes.length) {
+    const id = bytes[at++];
+    const size = u32();
+    const end = at + size;
+    if (id === 2) {
+      for (let n = u32(); n > 0; n--) {
+        const entry = { module: name(), name: name(), kind: bytes[at++] };
+        if (entry.kind === 0) u32();
+        else if (entry.kind === 1) (at++, limits());
+        else if (entry.kind === 2) module.memoryPages = limits();
+        else if (entry.kind === 3) (at += 2, importedGlobals++);
+        module.imports.push(entry);
+      }
+    } else if (id === 6) {
+      for (let n = u32(), index = importedGlobals; n > 0; n--, index++) {
+        at += 2; // value type, mutability
+        module.globals[index] = constant();
+      }
+    } else if (id === 7) {
+      for (let n = u32(); n > 0; n--) module.exports.push({ name: name(), kind: bytes[at++], index: u32() });
+    } else if (id === 8) {
+      module.start = u32();
+    } else if (id === 11) {
+      for (let n = u32(); n > 0; n--) {
+        const flags = u32();
+        if (flags === 1) throw new Error('chunkhash js build: a passive data segment');
+        if (flags === 2) u32();
+        const offset = constant();
+        const length = u32();
+        at += length;
+        module.data.push({ offset, length });
+      }
+    }
+    at = end;
+  }
+  return module;
 }

@@ -70,6 +70,17 @@ test('SIMD128 is detected, and the scalar build loads where it is missing', () =
   assert.equal(forced, 'chunkhash: this engine does not support WebAssembly SIMD128');
 });
 
+test('a SIMD128 module that does not fit the main module\'s memory layout is refused', () => {
+  const misfit = ['--import', join(here, 'fixtures', 'misfit-simd.mjs')];
+  const code = `import { init, blake3, toHex } from 'chunkhash';
+    try { await init({ simd: true }); console.log('loaded'); } catch (e) { console.log(e.message); }
+    const info = await init({ simd: false }); console.log(info.build, toHex(blake3('abc')));`;
+  assert.equal(run(code, { args: misfit }), [
+    'chunkhash: the SIMD128 module does not fit the main module (dist/ holds files of two builds)',
+    'scalar 6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85',
+  ].join('\n'));
+});
+
 test('CHUNKHASH_WASM forces a build when init() is given no option', () => {
   const code = `import { init } from 'chunkhash'; try { console.log((await init()).build); } catch (e) { console.log(e.name + ': ' + e.message); }`;
   assert.equal(run(code, { env: { CHUNKHASH_WASM: 'scalar' } }), 'scalar');

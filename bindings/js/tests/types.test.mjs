@@ -1,5 +1,5 @@
 // The TypeScript declarations: tsc (strict) checks tests/types/usage.mts
-// against lib/chunkhash.d.mts and usage.cts against dist/chunkhash.d.cts,
+// against lib/chunkhash.d.mts and usage.cts against dist/chunkhash.d.ts,
 // both resolved through package.json's exports, including uses that must
 // be rejected (`@ts-expect-error` fails if they are accepted).
 

@@ -238,3 +238,8 @@ pub use crc::{crc_combine, CrcCombineError};
 pub use digest::{digest, try_digest, Digest, DigestHex, StreamingHasher};
 pub use hex::{HexError, HexString};
 pub use platform::backend::{Backend, BackendError};
+/// wasm32 without SIMD128, with the `wasm-simd128-module` feature: turns on
+/// the SIMD128 kernels imported from the companion module (the same crate
+/// built with SIMD128). See the feature's notes in Cargo.toml.
+#[cfg(all(target_arch = "wasm32", not(target_feature = "simd128"), feature = "wasm-simd128-module"))]
+pub use platform::simd128_module::link as link_simd128_module;

@@ -156,6 +156,21 @@ impl<'a> Mode<'a> {
     }
 }
 
+/// Turns on the SIMD128 kernels imported from the SIMD128 module. The
+/// loader calls it, before any other call, when it instantiated this module
+/// with that one's exports (not the stubs it gives where SIMD128 is
+/// missing) and checked that its data and stack lie in the gap the build
+/// leaves between this module's stack and its data.
+#[cfg(target_arch = "wasm32")]
+#[unsafe(no_mangle)] // SAFETY: no other symbol of this module has this name.
+pub extern "C" fn chunkhash_simd128_link() {
+    // SAFETY: `link`'s contract, met by the loader (lib/chunkhash.mjs) as
+    // said above; the build (scripts/build.mjs) links the SIMD128 module
+    // from the same source, its data and stack inside that gap, and checks
+    // both modules' layouts.
+    unsafe { chunkhash::link_simd128_module() }
+}
+
 /// Makes the staging area at least `len` bytes long and returns its address
 /// (null if memory could not grow). The address changes only here.
 #[unsafe(no_mangle)] // SAFETY: no other symbol of this module has this name.

@@ -112,6 +112,17 @@ pub(crate) fn avx512_byte_masks() -> bool {
     x86::avx512_byte_masks()
 }
 
+/// Whether the SIMD128 kernels (BLAKE3's and XXH3's) can run: the build
+/// enables SIMD128, or they were linked in from a module of their own
+/// (`simd128_module.rs`).
+pub(crate) fn simd128_kernels() -> bool {
+    #[cfg(all(target_arch = "wasm32", not(target_feature = "simd128"), feature = "wasm-simd128-module"))]
+    if super::simd128_module::linked() {
+        return true;
+    }
+    cfg!(all(target_arch = "wasm32", target_feature = "simd128"))
+}
+
 impl Backend {
     /// Every backend this crate knows, supported here or not, narrowest first.
     pub fn all() -> &'static [Backend] {
@@ -162,7 +173,7 @@ impl Backend {
             #[cfg(not(all(target_arch = "x86_64", not(miri))))]
             Backend::Avx2Asm | Backend::Avx512Asm => false,
             Backend::Neon => cfg!(all(target_arch = "aarch64", target_endian = "little")),
-            Backend::Wasm32Simd => cfg!(all(target_arch = "wasm32", target_feature = "simd128")),
+            Backend::Wasm32Simd => simd128_kernels(),
         }
     }
 

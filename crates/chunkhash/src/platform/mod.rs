@@ -16,6 +16,8 @@
 //!   `simd128.rs`: the kernels.
 //! - `avx512_asm.rs`, `avx2_asm.rs`: kernels in assembly; `asm_lanes.rs`
 //!   lays out what they read.
+//! - `simd128_module.rs`: the SIMD128 kernels as a wasm module of their
+//!   own, exported or imported (the `wasm-simd128-module` feature).
 
 pub(crate) mod backend;
 #[cfg(feature = "crc")]
@@ -47,6 +49,8 @@ mod avx512_asm;
 mod neon;
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd128;
+#[cfg(all(target_arch = "wasm32", feature = "wasm-simd128-module"))]
+pub(crate) mod simd128_module;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 mod sse41;
 
@@ -228,6 +232,13 @@ impl Platform {
         [flags, start_flags, end_flags]: [u8; 3],
         out: &mut [CvBytes],
     ) -> usize {
+        #[cfg(all(target_arch = "wasm32", not(target_feature = "simd128"), feature = "wasm-simd128-module"))]
+        if self.backend == Backend::Wasm32Simd {
+            // SAFETY: the platform is supported: the SIMD128 module is linked.
+            return unsafe {
+                simd128_module::hash_chunks(key, input, first_counter, [flags, start_flags, end_flags], out)
+            };
+        }
         let count = input.len().div_ceil(CHUNK_LEN);
         assert!(count > 0 && out.len() >= count, "one output per chunk");
         let mut done = 0;
@@ -273,6 +284,11 @@ impl Platform {
     ///
     /// If `blocks` is not whole blocks or `out` is too short.
     pub(crate) fn hash_blocks(self, key: &CvWords, flags: u8, blocks: &[u8], out: &mut [CvBytes]) {
+        #[cfg(all(target_arch = "wasm32", not(target_feature = "simd128"), feature = "wasm-simd128-module"))]
+        if self.backend == Backend::Wasm32Simd {
+            // SAFETY: the platform is supported: the SIMD128 module is linked.
+            return unsafe { simd128_module::hash_blocks(key, flags, blocks, out) };
+        }
         let (blocks, rest) = blocks.as_chunks::<BLOCK_LEN>();
         assert!(rest.is_empty() && out.len() >= blocks.len(), "one output per whole block");
         #[cfg(all(target_arch = "x86_64", not(miri)))]
@@ -314,7 +330,12 @@ impl Platform {
         mut inputs: &[&[u8]],
         mut out: &mut [CvBytes],
     ) {
-        assert_eq!(inputs.len(), out.len(), "one output per message");
+        assert!(inputs.len() == out.len(), "one output per message");
+        #[cfg(all(target_arch = "wasm32", not(target_feature = "simd128"), feature = "wasm-simd128-module"))]
+        if self.backend == Backend::Wasm32Simd {
+            // SAFETY: the platform is supported: the SIMD128 module is linked.
+            return unsafe { simd128_module::hash_short_messages(key, blocks, flags, inputs, out) };
+        }
         while !inputs.is_empty() {
             // Whole groups of lanes in one kernel call, then the rest in the
             // narrowest kernel that holds it.
@@ -379,7 +400,7 @@ impl Platform {
     ///
     /// If `out` and `jobs` differ in length.
     pub(crate) fn hash_jobs(self, key: &CvWords, mut jobs: &[LaneJob<'_>], mut out: &mut [CvBytes]) {
-        assert_eq!(jobs.len(), out.len(), "one output per job");
+        assert!(jobs.len() == out.len(), "one output per job");
         while !jobs.is_empty() {
             let take = jobs.len().min(self.backend.lanes()).max(1);
             let (now, later) = jobs.split_at(take);
@@ -432,6 +453,9 @@ impl Platform {
                 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
                 // SAFETY: the platform is supported: the build enables SIMD128.
                 (Backend::Wasm32Simd, 2..) => unsafe { simd128::hash_lanes4(key, now, now_out) },
+                #[cfg(all(target_arch = "wasm32", not(target_feature = "simd128"), feature = "wasm-simd128-module"))]
+                // SAFETY: the platform is supported: the SIMD128 module is linked.
+                (Backend::Wasm32Simd, 2..) => unsafe { simd128_module::hash_lanes4(key, now, now_out) },
                 // Portable, and a lone job on NEON or SIMD128.
                 _ => {
                     for (job, cv) in now.iter().zip(now_out) {

@@ -111,7 +111,7 @@ impl Kernel {
             #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
             Kernel::Sse2 | Kernel::Avx2 | Kernel::Avx512 => false,
             Kernel::Neon => cfg!(all(target_arch = "aarch64", target_endian = "little")),
-            Kernel::Simd128 => cfg!(all(target_arch = "wasm32", target_feature = "simd128")),
+            Kernel::Simd128 => super::backend::simd128_kernels(),
         }
     }
 
@@ -298,6 +298,9 @@ impl Checked {
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
             // Safe to call: the build enables SIMD128 everywhere.
             Kernel::Simd128 => simd128::hash_long(acc, input, secret),
+            #[cfg(all(target_arch = "wasm32", not(target_feature = "simd128"), feature = "wasm-simd128-module"))]
+            // SAFETY: the kernel is supported: the SIMD128 module is linked.
+            Kernel::Simd128 => unsafe { super::simd128_module::xxh3_hash_long(acc, input, secret) },
             _ => portable::hash_long(acc, input, secret),
         }
     }
@@ -328,6 +331,9 @@ impl Checked {
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
             // Safe to call: the build enables SIMD128 everywhere.
             Kernel::Simd128 => simd128::consume(acc, stripes, secret, done),
+            #[cfg(all(target_arch = "wasm32", not(target_feature = "simd128"), feature = "wasm-simd128-module"))]
+            // SAFETY: the kernel is supported: the SIMD128 module is linked.
+            Kernel::Simd128 => unsafe { super::simd128_module::xxh3_consume(acc, stripes, secret, done) },
             _ => portable::consume(acc, stripes, secret, done),
         }
     }
@@ -357,6 +363,9 @@ impl Checked {
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
             // Safe to call: the build enables SIMD128 everywhere.
             Kernel::Simd128 => simd128::accumulate_last(acc, stripe, secret),
+            #[cfg(all(target_arch = "wasm32", not(target_feature = "simd128"), feature = "wasm-simd128-module"))]
+            // SAFETY: the kernel is supported: the SIMD128 module is linked.
+            Kernel::Simd128 => unsafe { super::simd128_module::xxh3_accumulate_last(acc, stripe, secret) },
             _ => portable::accumulate_last(acc, stripe, secret),
         }
     }
