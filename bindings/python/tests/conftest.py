@@ -74,7 +74,9 @@ def column_reference(algorithm: str, value: bytes) -> Any:
 
 
 # The column functions' algorithms, and the registry name of each in
-# `chunkhash.hash` (the package's own one-shot function).
+# `chunkhash.hash` (the package's own one-shot function). Written out here
+# rather than imported from `chunkhash._columns.ALGORITHMS` on purpose: a
+# wrong entry in the package's table must fail the tests, not feed them.
 COLUMN_ALGORITHMS = {
     "blake3": "blake3",
     "address": "blake3_160",
