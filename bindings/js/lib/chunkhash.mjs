@@ -157,14 +157,14 @@ class Engine {
     this.ex = exports;
     this.memory = memory;
     this.u8 = new Uint8Array(0);
-    this.dv = new DataView(new ArrayBuffer(0));
+    this.u32 = new Uint32Array(0);
     this.staging = 0;
     this.stagingLen = 0;
     this.output = exports.chunkhash_output();
     this.outputLen = 128; // the module's OUTPUT_START_LEN: no digest moves it
     this.reserve(64 << 10);
-    // Where each message of a batch group ends in the staging area (hashMany).
-    this.ends = new Uint32Array(GROUP_MESSAGES);
+    // A batch group's offsets table: where each message starts, and where the last ends.
+    this.offsets = new Uint32Array(GROUP_MESSAGES + 1);
     this.algorithms = [];
     this.ids = new Map();
     for (let id = 1; id <= exports.chunkhash_algorithm_count(); id++) {
@@ -184,10 +184,21 @@ class Engine {
     return this.u8;
   }
 
-  dataView() {
-    // A DataView throws on a detached buffer where a typed array reads 0.
-    if (this.dv.buffer.byteLength === 0) this.dv = new DataView(this.memory.buffer);
-    return this.dv;
+  /** A 32-bit view of the whole memory (for offsets tables), renewed likewise. */
+  view32() {
+    if (this.u32.byteLength === 0) this.u32 = new Uint32Array(this.memory.buffer);
+    return this.u32;
+  }
+
+  /**
+   * Writes `offsets` (count + 1 entries) as a batch group's table after the
+   * `at` bytes staged, at the next 4-byte boundary; returns its position.
+   * The staging area must have room for the table and 3 bytes of padding.
+   */
+  putOffsets(at, offsets) {
+    const tableAt = ((this.staging + at + 3) & ~3) - this.staging;
+    this.view32().set(offsets, (this.staging + tableAt) >> 2);
+    return tableAt;
   }
 
   /** Makes the staging area at least `len` bytes long. */
@@ -396,13 +407,15 @@ export function hashMany(name, messages, options) {
     // A message is let in if it fits at its largest size (a string of n
     // UTF-16 units takes at most 3n bytes of UTF-8) with the table.
     const paramLen = e.putParam(mode);
+    const offsets = e.offsets;
+    offsets[0] = paramLen;
     let u8 = e.view();
     let at = paramLen;
     let end = i;
     while (end < list.length && end - i < GROUP_MESSAGES) {
       const message = inputAt(list, end);
       const max = typeof message === 'string' ? 3 * message.length : message.length;
-      const need = at + max + 4 * (end - i + 1);
+      const need = at + max + 3 + 4 * (end - i + 2);
       if (need > PIECE_BYTES) break;
       if (need > e.stagingLen) {
         e.reserve(need); // may move the area (contents kept) and grow the memory
@@ -415,7 +428,7 @@ export function hashMany(name, messages, options) {
         u8.set(message, start);
         at += max;
       }
-      e.ends[end - i] = at;
+      offsets[end - i + 1] = at;
       end++;
     }
     if (end === i) {
@@ -425,13 +438,8 @@ export function hashMany(name, messages, options) {
       continue;
     }
     const count = end - i;
-    const dv = e.dataView();
-    const table = e.staging + at;
-    for (let k = 0, previous = paramLen; k < count; k++) {
-      dv.setUint32(table + 4 * k, e.ends[k] - previous, true);
-      previous = e.ends[k];
-    }
-    e.check(e.ex.chunkhash_hash_many(id, mode.code, paramLen, count, at - paramLen));
+    const tableAt = e.putOffsets(at, offsets.subarray(0, count + 1));
+    e.check(e.ex.chunkhash_hash_many(id, mode.code, paramLen, count, at - paramLen, tableAt));
     out.set(e.outputView(count * digestLength), i * digestLength);
     i = end;
   }
@@ -472,7 +480,7 @@ function hashColumn(e, id, mode, digestLength, column) {
     const paramLen = e.putParam(mode);
     const start = at(i);
     let end = i;
-    while (end < count && end - i < GROUP_MESSAGES && paramLen + at(end + 1) - start + 4 * (end - i + 1) <= PIECE_BYTES) end++;
+    while (end < count && end - i < GROUP_MESSAGES && paramLen + at(end + 1) - start + 3 + 4 * (end - i + 2) <= PIECE_BYTES) end++;
     if (end === i) {
       // One value larger than a group: hashed on its own, in pieces.
       out.set(oneShot(e, id, mode, values.subarray(start, at(i + 1)), digestLength), i * digestLength);
@@ -480,12 +488,18 @@ function hashColumn(e, id, mode, digestLength, column) {
       continue;
     }
     const bytes = at(end) - start;
-    e.reserve(paramLen + bytes + 4 * (end - i)); // may move the area (contents kept)
+    e.reserve(paramLen + bytes + 3 + 4 * (end - i + 1)); // may move the area (contents kept)
     e.view().set(values.subarray(start, start + bytes), e.staging + paramLen);
-    const dv = e.dataView();
-    const table = e.staging + paramLen + bytes;
-    for (let k = i; k < end; k++) dv.setUint32(table + 4 * (k - i), at(k + 1) - at(k), true);
-    e.check(e.ex.chunkhash_hash_many(id, mode.code, paramLen, end - i, bytes));
+    // The column's own offsets, as they stand: the module counts from the first.
+    let table;
+    if (offsets instanceof BigInt64Array) {
+      table = e.offsets.subarray(0, end - i + 1);
+      for (let k = i; k <= end; k++) table[k - i] = at(k) - start;
+    } else {
+      table = offsets.subarray(i, end + 1);
+    }
+    const tableAt = e.putOffsets(paramLen + bytes, table);
+    e.check(e.ex.chunkhash_hash_many(id, mode.code, paramLen, end - i, bytes, tableAt));
     out.set(e.outputView((end - i) * digestLength), i * digestLength);
     i = end;
   }

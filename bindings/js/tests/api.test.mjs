@@ -158,6 +158,31 @@ test('a batch larger than one group (65536 messages, 4 MiB) is split and stays i
   }
 });
 
+test('a column larger than one group is split at its own offsets and stays in order', () => {
+  const rng = new TestRng('column groups');
+  const lens = Array.from({ length: 70000 }, (_, i) => i % 97);
+  lens.splice(12345, 0, 3 * MiB, 2 * MiB);
+  const skip = 5; // the column starts inside its buffer: offsets[0] is not 0
+  const values = rng.bytes(skip + lens.reduce((a, b) => a + b, 0));
+  for (const Offsets of [Int32Array, BigInt64Array]) {
+    const offsets = new Offsets(lens.length + 1);
+    let at = skip;
+    lens.forEach((len, i) => {
+      offsets[i] = Offsets === BigInt64Array ? BigInt(at) : at;
+      at += len;
+    });
+    offsets[lens.length] = Offsets === BigInt64Array ? BigInt(at) : at;
+    for (const name of ['BLAKE3', 'BLAKE3-160', 'XXH3-64']) {
+      const many = chunkhash.hashMany(name, { values, offsets });
+      const len = many.length / lens.length;
+      for (const i of [0, 1, 12344, 12345, 12346, 12347, 65535, 65536, 65537, 70001]) {
+        const value = values.subarray(Number(offsets[i]), Number(offsets[i + 1]));
+        assert.equal(hex(many.subarray(i * len, (i + 1) * len)), hex(chunkhash.hash(name, value)), `${name} ${Offsets.name} value ${i}`);
+      }
+    }
+  }
+});
+
 test('batches take any iterable, and an empty one', () => {
   assert.deepEqual(chunkhash.hashMany('BLAKE3', []), new Uint8Array(0));
   function* generate() {

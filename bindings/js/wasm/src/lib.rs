@@ -282,56 +282,86 @@ pub extern "C" fn chunkhash_blake3(mode: u32, param_len: usize, len: usize, out_
 
 /// Hashes `count` messages in one call. Staged: the mode's parameter
 /// (`param_len` bytes; BLAKE3 only), then the messages back to back (`len`
-/// bytes in all), then their `count` lengths as little-endian `u32` (after
-/// the messages, so the wrapper copies each message and notes its length
-/// in one pass). The output area receives `count` digests back to back;
-/// returns the digest length.
+/// bytes in all), and at `table_at` their `count + 1` offsets as
+/// little-endian `u32`, Arrow's layout: message `i` runs from offset `i` to
+/// offset `i + 1`, counted from the first offset (which need not be 0, so a
+/// column's offsets are copied as they stand). The wrapper writes the table
+/// after the messages, so it copies each message and notes where it ends in
+/// one pass. The output area receives `count` digests back to back; returns
+/// the digest length.
 #[unsafe(no_mangle)] // SAFETY: no other symbol of this module has this name.
-pub extern "C" fn chunkhash_hash_many(id: u32, mode: u32, param_len: usize, count: usize, len: usize) -> i32 {
+pub extern "C" fn chunkhash_hash_many(
+    id: u32,
+    mode: u32,
+    param_len: usize,
+    count: usize,
+    len: usize,
+    table_at: usize,
+) -> i32 {
     run(|state| {
         let algorithm = algorithm(id)?;
         let State { staging, output, .. } = state;
         let mode = Mode::for_algorithm(algorithm, mode, staged(staging, 0, param_len)?)?;
-        let table_len = count.checked_mul(4).ok_or_else(|| Error::invalid_argument("too many messages"))?;
-        let mut data = staged(staging, param_len, len)?;
-        let lengths = staged(staging, param_len + len, table_len)?;
-        let mut inputs: Vec<&[u8]> = Vec::new();
-        inputs.try_reserve_exact(count).map_err(|_| Error::out_of_memory())?;
-        for length in lengths.as_chunks::<4>().0 {
-            let length = u32::from_le_bytes(*length) as usize;
-            let (message, rest) = data.split_at_checked(length).ok_or_else(|| {
-                Error::invalid_argument(format!("message lengths add up to more than the {len} bytes staged"))
-            })?;
-            inputs.push(message);
-            data = rest;
-        }
-        if !data.is_empty() {
-            return Err(Error::invalid_argument(format!("{} staged bytes belong to no message", data.len())));
-        }
+        let data = staged(staging, param_len, len)?;
+        let table_len = count
+            .checked_add(1)
+            .and_then(|entries| entries.checked_mul(4))
+            .ok_or_else(|| Error::invalid_argument("too many messages"))?;
+        let offsets = message_offsets(staged(staging, table_at, table_len)?, len)?;
         let digest_len = algorithm.digest_len();
-        let out_len = count.checked_mul(digest_len).ok_or_else(Error::out_of_memory)?;
-        let out = output_area(output, out_len)?;
-        match algorithm {
-            Algorithm::Blake3 => mode.batch().hash_many_bytes(&inputs, out.as_chunks_mut().0),
-            Algorithm::Blake3_160 => {
-                let mut addresses = Vec::new();
-                addresses.try_reserve_exact(count).map_err(|_| Error::out_of_memory())?;
-                addresses.resize(count, blake3::Address::from([0; blake3::ADDRESS_LEN]));
-                mode.batch().address_many(&inputs, &mut addresses);
-                for (out, address) in out.chunks_exact_mut(digest_len).zip(&addresses) {
-                    out.copy_from_slice(address.as_bytes());
+        if matches!(algorithm, Algorithm::Blake3 | Algorithm::Blake3_160) {
+            // One batch for both: whole 32-byte outputs, of which BLAKE3-160
+            // keeps each one's first 20 bytes. A second instantiation of the
+            // batch for 20-byte outputs would cost the package 12 kB.
+            let out_len = count.checked_mul(blake3::OUT_LEN).ok_or_else(Error::out_of_memory)?;
+            let out = output_area(output, out_len)?;
+            mode.batch()
+                .hash_offsets(data, &offsets, out.as_chunks_mut::<{ blake3::OUT_LEN }>().0)
+                .map_err(|error| Error::invalid_argument(format!("message offsets: {error}")))?;
+            if digest_len < blake3::OUT_LEN {
+                for i in 1..count {
+                    out.copy_within(i * blake3::OUT_LEN..i * blake3::OUT_LEN + digest_len, i * digest_len);
                 }
             }
-            _ => {
-                for (out, input) in out.chunks_exact_mut(digest_len).zip(&inputs) {
-                    let digest = chunkhash::try_digest(algorithm, input)
-                        .map_err(|error| Error::new(ERROR_UNAVAILABLE_ALGORITHM, error))?;
-                    out.copy_from_slice(digest.as_bytes());
-                }
+        } else {
+            let out_len = count.checked_mul(digest_len).ok_or_else(Error::out_of_memory)?;
+            let out = output_area(output, out_len)?;
+            for (out, bounds) in out.chunks_exact_mut(digest_len).zip(offsets.windows(2)) {
+                // `message_offsets` checked that they rise within `data`.
+                let message = &data[bounds[0] as usize..bounds[1] as usize];
+                let digest = chunkhash::try_digest(algorithm, message)
+                    .map_err(|error| Error::new(ERROR_UNAVAILABLE_ALGORITHM, error))?;
+                out.copy_from_slice(digest.as_bytes());
             }
         }
         Ok(digest_len as i32)
     })
+}
+
+/// The staged offsets table of `chunkhash_hash_many`, each offset made
+/// relative to the first; they must not decrease and must end at `len`.
+fn message_offsets(table: &[u8], len: usize) -> Result<Vec<i32>, Error> {
+    let entries = table.as_chunks::<4>().0;
+    let first = entries.first().map_or(0, |entry| u32::from_le_bytes(*entry));
+    let mut offsets = Vec::new();
+    offsets.try_reserve_exact(entries.len()).map_err(|_| Error::out_of_memory())?;
+    let mut previous = 0;
+    for (i, entry) in entries.iter().enumerate() {
+        let offset = u32::from_le_bytes(*entry).wrapping_sub(first) as usize;
+        if offset < previous {
+            return Err(Error::invalid_argument(format!("message offset {i} is below the one before it")));
+        }
+        if offset > len {
+            return Err(Error::invalid_argument(format!("message lengths add up to more than the {len} bytes staged")));
+        }
+        previous = offset;
+        // At most `len`, the length of a slice of the staging area: below 2^31 in 32-bit memory.
+        offsets.push(i32::try_from(offset).map_err(|_| Error::invalid_argument("the messages exceed 2 GiB"))?);
+    }
+    if previous != len {
+        return Err(Error::invalid_argument(format!("{} staged bytes belong to no message", len - previous)));
+    }
+    Ok(offsets)
 }
 
 /// A new hasher for algorithm `id` (BLAKE3 in `mode`, its parameter staged)
@@ -549,13 +579,18 @@ mod tests {
     #[test]
     fn hash_many_matches_one_at_a_time_for_every_algorithm() {
         let messages: Vec<Vec<u8>> = [0, 1, 64, 65, 1024, 1025, 5000, 3].iter().map(|&n| input_pattern(n)).collect();
-        let lengths: Vec<u8> = messages.iter().flat_map(|m| (m.len() as u32).to_le_bytes()).collect();
         let data = messages.concat();
+        // A column's offsets as they stand: the first is not 0.
+        let mut offsets = vec![1000u32];
+        for message in &messages {
+            offsets.push(offsets.last().unwrap() + message.len() as u32);
+        }
+        let table: Vec<u8> = offsets.iter().flat_map(|offset| offset.to_le_bytes()).collect();
         for algorithm in Algorithm::all() {
             let len = algorithm.digest_len();
-            stage(&[&data, &lengths]);
+            stage(&[&data, &table]);
             let id = u32::from(algorithm.id());
-            assert_eq!(chunkhash_hash_many(id, MODE_HASH, 0, messages.len(), data.len()), len as i32);
+            assert_eq!(chunkhash_hash_many(id, MODE_HASH, 0, messages.len(), data.len(), data.len()), len as i32);
             let many = output(messages.len() * len);
             for (i, message) in messages.iter().enumerate() {
                 let one = chunkhash::digest(*algorithm, message);
@@ -563,9 +598,11 @@ mod tests {
             }
         }
         let key = [7u8; KEY_LEN];
-        stage(&[&key, &data, &lengths]);
-        assert_eq!(chunkhash_hash_many(1, MODE_KEYED, KEY_LEN, messages.len(), data.len()), 32);
+        stage(&[&key, &data, &table]);
+        assert_eq!(chunkhash_hash_many(1, MODE_KEYED, KEY_LEN, messages.len(), data.len(), KEY_LEN + data.len()), 32);
         assert_eq!(output(32 * 3)[64..], *blake3::keyed_hash(&key, &messages[2]).as_bytes());
+        stage(&[&[0; 4]]);
+        assert_eq!(chunkhash_hash_many(1, MODE_HASH, 0, 0, 0, 0), 32, "no messages");
     }
 
     #[test]
@@ -576,14 +613,28 @@ mod tests {
         assert!(message().contains("outside the staging area"), "{}", message());
         assert_eq!(chunkhash_digest(1, usize::MAX), ERROR_INVALID_ARGUMENT);
         assert_eq!(chunkhash_blake3(MODE_HASH, usize::MAX, 1, 32), ERROR_INVALID_ARGUMENT);
-        // Lengths that add up to more, or to less, than the data staged.
-        stage(&[b"abcd", &5u32.to_le_bytes()]);
-        assert_eq!(chunkhash_hash_many(1, MODE_HASH, 0, 1, 4), ERROR_INVALID_ARGUMENT);
+        // Offsets that add up to more, or to less, than the data staged, or decrease.
+        let table = |offsets: &[u32]| offsets.iter().flat_map(|offset| offset.to_le_bytes()).collect::<Vec<u8>>();
+        stage(&[b"abcd", &table(&[7, 12])]);
+        assert_eq!(chunkhash_hash_many(1, MODE_HASH, 0, 1, 4, 4), ERROR_INVALID_ARGUMENT);
         assert!(message().contains("add up to more"), "{}", message());
-        stage(&[b"abcd", &3u32.to_le_bytes()]);
-        assert_eq!(chunkhash_hash_many(1, MODE_HASH, 0, 1, 4), ERROR_INVALID_ARGUMENT);
+        stage(&[b"abcd", &table(&[7, 10])]);
+        assert_eq!(chunkhash_hash_many(1, MODE_HASH, 0, 1, 4, 4), ERROR_INVALID_ARGUMENT);
         assert!(message().contains("belong to no message"), "{}", message());
-        assert_eq!(chunkhash_hash_many(1, MODE_HASH, 0, usize::MAX / 2, 0), ERROR_INVALID_ARGUMENT);
+        stage(&[b"abcd", &table(&[0, 3, 1, 4])]);
+        assert_eq!(chunkhash_hash_many(1, MODE_HASH, 0, 3, 4, 4), ERROR_INVALID_ARGUMENT);
+        assert!(message().contains("offset 2 is below"), "{}", message());
+        stage(&[b"abcd", &table(&[5, 4])]);
+        assert_eq!(chunkhash_hash_many(2, MODE_HASH, 0, 1, 4, 4), ERROR_INVALID_ARGUMENT, "below the first");
+        let staging_len = with_state(|state| state.staging.len());
+        assert_eq!(
+            chunkhash_hash_many(1, MODE_HASH, 0, 1, 4, staging_len - 4),
+            ERROR_INVALID_ARGUMENT,
+            "table past the end"
+        );
+        assert!(message().contains("outside the staging area"), "{}", message());
+        assert_eq!(chunkhash_hash_many(1, MODE_HASH, 0, usize::MAX / 2, 0, 0), ERROR_INVALID_ARGUMENT);
+        assert_eq!(chunkhash_hash_many(1, MODE_HASH, 0, usize::MAX, 0, 0), ERROR_INVALID_ARGUMENT);
         assert_eq!(chunkhash_staging(usize::MAX), core::ptr::null_mut());
         assert_eq!(message(), "out of WebAssembly memory");
     }
@@ -614,7 +665,7 @@ mod tests {
         stage(&[&[1; 32]]);
         assert_eq!(chunkhash_hasher_new(id("SHA-256"), MODE_KEYED, 32), ERROR_INVALID_ARGUMENT);
         assert_eq!(message(), "SHA-256 has no key or key-derivation mode");
-        assert_eq!(chunkhash_hash_many(id("BLAKE3-160"), MODE_KEYED, 32, 0, 0), ERROR_INVALID_ARGUMENT);
+        assert_eq!(chunkhash_hash_many(id("BLAKE3-160"), MODE_KEYED, 32, 0, 0, 32), ERROR_INVALID_ARGUMENT);
     }
 
     #[test]

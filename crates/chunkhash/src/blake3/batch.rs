@@ -397,7 +397,7 @@ impl Batch {
         while index < count {
             let input = messages.message(index);
             let blocks = block_count(input.len());
-            if index + PREFETCH_AHEAD < count {
+            if crate::platform::PREFETCHES && index + PREFETCH_AHEAD < count {
                 crate::platform::prefetch(messages.message(index + PREFETCH_AHEAD));
             }
             if blocks > CHUNK_BLOCKS {
