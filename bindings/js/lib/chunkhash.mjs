@@ -106,11 +106,14 @@ function chooseBuild(simd) {
 
 async function load(build) {
   const { default: base64, lzma, lengths, layout } = await MODULES();
+  const binary = atob(base64);
+  // A plain loop: Uint8Array.from(binary, ...) took 10 ms instead of 3 in a fresh Node.
+  const stream = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) stream[i] = binary.charCodeAt(i);
   // The whole stream even for the scalar build: a match may cross from the
   // main module into the SIMD128 one, so its first part alone would not end
   // where the main module does (and the decoder refuses to cut a match).
-  const size = lengths.main + lengths.simd128;
-  const modules = decodeLzma1(Uint8Array.from(atob(base64), (c) => c.charCodeAt(0)), { ...lzma, size });
+  const modules = decodeLzma1(stream, { ...lzma, size: lengths.main + lengths.simd128 });
   const main = await WebAssembly.compile(modules.subarray(0, lengths.main));
   const memory = new WebAssembly.Memory({ initial: layout.pages });
   let kernels;
