@@ -69,13 +69,19 @@ function bit(index) {
     probs[index] = prob - (prob >> 5);
     result = 1;
   }
+  normalize(range, code);
+  return result;
+}
+
+/** Stores `range` and `code`, first shifting in an input byte if `range`
+ * fell below 2^24 (the spec's Normalize). */
+function normalize(range, code) {
   if (range >>> 24 === 0) {
     range <<= 8;
     code = (code << 8) | next();
   }
   rc[0] = range;
   rc[1] = code;
-  return result;
 }
 
 /** A `bits`-bit number, most significant bit first, each bit's probability
@@ -102,22 +108,15 @@ function reverseTree(base, bits) {
  * `code` < 2 * `range` here, so `code - range` is negative (as int32)
  * exactly when the bit is 0. */
 function direct(bits) {
-  let range = rc[0];
-  let code = rc[1];
   let result = 0;
   for (let i = 0; i < bits; i++) {
-    range >>>= 1;
-    code = (code - range) | 0;
+    const range = rc[0] >>> 1;
+    let code = (rc[1] - range) | 0;
     const t = code >> 31; // -1 for a 0 bit, 0 for a 1 bit
     code = (code + (range & t)) | 0;
     result = (result << 1) | (t + 1);
-    if (range >>> 24 === 0) {
-      range <<= 8;
-      code = (code << 8) | next();
-    }
+    normalize(range, code);
   }
-  rc[0] = range;
-  rc[1] = code;
   return result;
 }
 
