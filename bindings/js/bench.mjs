@@ -15,7 +15,7 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createBLAKE2b, createBLAKE3, createCRC32, createSHA256, createXXHash3 } from 'hash-wasm';
-import * as chunkhash from './lib/chunkhash.mjs';
+import * as chunkhash from './dist/chunkhash.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);

@@ -11,6 +11,9 @@
 //                   `lzma` (its properties), `lengths` (each module's bytes)
 //                   and `layout` (the memory the loader creates and checks)
 //   chunkhash.d.ts  the type declarations for the CommonJS entry
+//   chunkhash.mjs, lzma.mjs, chunkhash.cjs, auto.mjs
+//                   lib/'s JavaScript without its comments, which the
+//                   package's entry points name
 //   build.json      rustc version, sizes and SHA-256 of both modules
 //
 // Why LZMA in one stream: the package ships the modules base64-encoded in a
@@ -45,6 +48,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { compressLzma1, MODULE_SETTINGS } from './python-lzma.mjs';
+import { SHIPPED, stripComments } from './shipped.mjs';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const repo = join(packageDir, '..', '..');
@@ -145,6 +149,11 @@ report.embedded = { lzmaBytes: stream.length, gzipBytes: gzipSync(source, { leve
 // files grouped by extension, so .mts and .ts sit side by side in the
 // tarball and gzip stores the second copy almost free (.cts: 1.9 kB more).
 copyFileSync(join(packageDir, 'lib', 'chunkhash.d.mts'), join(dist, 'chunkhash.d.ts'));
+
+// The JavaScript the package runs, without comments (scripts/shipped.mjs).
+for (const name of SHIPPED) {
+  writeFileSync(join(dist, name), await stripComments(readFileSync(join(packageDir, 'lib', name), 'utf8'), name));
+}
 writeFileSync(join(dist, 'build.json'), JSON.stringify(report, null, 2) + '\n');
 
 for (const [name, r] of Object.entries(report.modules)) {

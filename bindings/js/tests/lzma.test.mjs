@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { decodeLzma1 } from '../lib/lzma.mjs';
+import { decodeLzma1 } from '../dist/lzma.mjs';
 import { compressLzma1, compressLzma1Many, MODULE_SETTINGS } from '../scripts/python-lzma.mjs';
 import { TestRng, ascii, repo } from './helpers.mjs';
 

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import embedded, { layout, lengths, lzma } from '../dist/modules.mjs';
-import { decodeLzma1 } from '../lib/lzma.mjs';
+import { decodeLzma1 } from '../dist/lzma.mjs';
 import { compressLzma1, decompressLzma1, MODULE_SETTINGS } from '../scripts/python-lzma.mjs';
 import * as chunkhash from 'chunkhash';
 import { inputPattern } from './helpers.mjs';
