@@ -34,11 +34,17 @@ for length, s in json.loads(sys.argv[2]):
 /** Runs `action` on each [bytes, settings] of `items` in one Python process. */
 function python(action, items) {
   const list = JSON.stringify(items.map(([bytes, settings]) => [bytes.length, settings]));
-  const out = execFileSync('python3', ['-c', SCRIPT, action, list], {
-    input: Buffer.concat(items.map(([bytes]) => bytes)),
-    maxBuffer: 1 << 30,
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  let out;
+  try {
+    out = execFileSync('python3', ['-c', SCRIPT, action, list], {
+      input: Buffer.concat(items.map(([bytes]) => bytes)),
+      maxBuffer: 1 << 30,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+  } catch (error) {
+    if (error.code === 'ENOENT') throw new Error('chunkhash js: python3 is missing (its standard lzma module compresses the WebAssembly modules)');
+    throw error;
+  }
   const results = [];
   for (let at = 0; at < out.length;) {
     const length = out.readUInt32LE(at);
