@@ -1,8 +1,8 @@
-// The LZMA1 decoder (lib/lzma.mjs) that unpacks the embedded modules:
-// streams made by liblzma (Python's lzma, scripts/python-lzma.mjs) at the
-// package's settings and others decode to their input, and every kind of bad
-// input throws a clear error, quickly (each test has a timeout: a decoder
-// that looped would fail, not hang).
+// The LZMA1 decoder that unpacks the embedded modules (lib/lzma.mjs, run as
+// shipped: dist/lzma.mjs): streams made by liblzma (Python's lzma,
+// scripts/python-lzma.mjs) at the package's settings and others decode to
+// their input, and every kind of bad input throws a clear error, quickly
+// (each test has a timeout: a decoder that looped would fail, not hang).
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
