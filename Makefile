@@ -214,17 +214,18 @@ test-store-s3: python-venv
 	CHUNKHASH_WEED=$(abspath $(PY_VENV))/bin/weed $(CARGO) test --workspace --all-features --test store_s3 -- --ignored
 
 # The npm package (bindings/js): the scalar main WebAssembly module and the
-# small SIMD128 module it imports, embedded in bindings/js/dist; installs the
-# target.
+# small SIMD128 module it imports, embedded in bindings/js/dist (one LZMA
+# stream, made with python3's lzma), and the JavaScript without comments
+# (made with TypeScript, hence npm ci from the committed lock file first);
+# installs the target.
 js:
 	rustup target add wasm32-unknown-unknown
+	cd bindings/js && npm ci --no-audit --no-fund
 	node bindings/js/scripts/build.mjs
 
-# Its tests (node --test), after npm ci from the committed lock file. The
-# browser test needs Debian's chromium, the module test wabt's
-# wasm-validate; both installed here when missing.
+# Its tests (node --test). The browser test needs Debian's chromium, the
+# module test wabt's wasm-validate; both installed here when missing.
 test-js: js
-	cd bindings/js && npm ci --no-audit --no-fund
 	@command -v chromium >/dev/null && command -v wasm-validate >/dev/null || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium wabt; }
 	cd bindings/js && node --test tests/
 

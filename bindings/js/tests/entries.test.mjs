@@ -4,13 +4,16 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import * as chunkhash from 'chunkhash';
+import { SHIPPED, stripComments } from '../scripts/shipped.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
+const packageDir = join(here, '..');
 const require = createRequire(import.meta.url);
 
 /** Runs an ES module snippet in a new Node process; returns its stdout. */
@@ -97,4 +100,21 @@ test('hashers keep the build they were made with', async () => {
   hasher.update('bc');
   assert.equal(chunkhash.toHex(hasher.digest()), '6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85');
   hasher.free();
+});
+
+test('the entry points are dist/\'s files, lib/\'s without comments, exporting the same', async () => {
+  assert.equal(fileURLToPath(import.meta.resolve('chunkhash')), join(packageDir, 'dist', 'chunkhash.mjs'));
+  assert.equal(fileURLToPath(import.meta.resolve('chunkhash/auto')), join(packageDir, 'dist', 'auto.mjs'));
+  assert.equal(require.resolve('chunkhash'), join(packageDir, 'dist', 'chunkhash.cjs'));
+  for (const name of SHIPPED) {
+    const shipped = readFileSync(join(packageDir, 'dist', name), 'utf8');
+    // Built from lib/ as it is now (`make js` after an edit), and shorter.
+    assert.equal(shipped, await stripComments(readFileSync(join(packageDir, 'lib', name), 'utf8'), name), `dist/${name} is stale: run make js`);
+    const lines = shipped.split('\n');
+    assert.ok(lines.slice(1).every((line) => !/^\s*(\/\/|\/\*)/.test(line)), `dist/${name} has a comment line`);
+  }
+  // Nothing the source exports is lost (a second copy of the module, never initialised).
+  const source = await import('../lib/chunkhash.mjs');
+  assert.notEqual(source.init, chunkhash.init, 'two files');
+  assert.deepEqual(Object.keys(chunkhash).sort(), Object.keys(source).sort());
 });

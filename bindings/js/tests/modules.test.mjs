@@ -1,25 +1,46 @@
-// The two WebAssembly modules in dist/ and how they fit together: the main
-// module (every algorithm, no SIMD instruction) imports its memory and
-// exactly the SIMD128 module's kernels; the SIMD128 module lives in the gap
-// of the memory the main module's layout leaves; either build gives the
-// same results, the scalar one through stubs it never calls.
+// The two WebAssembly modules in dist/modules.mjs and how they fit together:
+// the stream decodes (by lib/lzma.mjs and by liblzma alike) to the modules
+// the build recorded, and compresses back to itself (a rebuild gives the
+// same file); the main module (every algorithm, no SIMD instruction) imports
+// its memory and exactly the SIMD128 module's kernels; the SIMD128 module
+// lives in the gap of the memory the main module's layout leaves; either
+// build gives the same results, the scalar one through stubs it never calls.
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { inflateSync } from 'node:zlib';
-import mainBase64, { layout } from '../dist/main.mjs';
-import simdBase64 from '../dist/simd128.mjs';
+import embedded, { layout, lengths, lzma } from '../dist/modules.mjs';
+import { decodeLzma1 } from '../dist/lzma.mjs';
+import { compressLzma1, decompressLzma1, MODULE_SETTINGS } from '../scripts/python-lzma.mjs';
 import * as chunkhash from 'chunkhash';
 import { inputPattern } from './helpers.mjs';
 
-const mainBytes = inflateSync(Buffer.from(mainBase64, 'base64'));
-const simdBytes = inflateSync(Buffer.from(simdBase64, 'base64'));
+const stream = new Uint8Array(Buffer.from(embedded, 'base64'));
+const decoded = decodeLzma1(stream, { ...lzma, size: lengths.main + lengths.simd128 });
+const mainBytes = decoded.subarray(0, lengths.main);
+const simdBytes = decoded.subarray(lengths.main);
 const main = new WebAssembly.Module(mainBytes);
 const simd = new WebAssembly.Module(simdBytes);
+
+test('the embedded stream decodes to the modules dist/build.json names, by our decoder and by liblzma alike', () => {
+  const build = JSON.parse(readFileSync(new URL('../dist/build.json', import.meta.url), 'utf8'));
+  const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
+  assert.deepEqual(Object.keys(build.modules), ['main', 'simd128']);
+  assert.equal(sha256(mainBytes), build.modules.main.sha256);
+  assert.equal(sha256(simdBytes), build.modules.simd128.sha256);
+  assert.deepEqual(lengths, { main: build.modules.main.wasmBytes, simd128: build.modules.simd128.wasmBytes });
+  assert.equal(stream.length, build.embedded.lzmaBytes);
+  assert.deepEqual(decompressLzma1(stream, lzma), decoded, 'liblzma decodes the same bytes');
+});
+
+test('the embedded stream is the build\'s, byte for byte: compressing the modules again gives it', () => {
+  assert.deepEqual(lzma, MODULE_SETTINGS);
+  assert.deepEqual(compressLzma1(decoded, MODULE_SETTINGS), stream);
+});
 
 test('the main module imports its memory and exactly the SIMD128 module\'s kernels', () => {
   const imports = WebAssembly.Module.imports(main);

@@ -2,7 +2,7 @@
 // a page would (a native ES module import, no bundler), through both builds,
 // on the project's vectors, and leaves a summary in `window.result`.
 
-import * as chunkhash from '/lib/chunkhash.mjs';
+import * as chunkhash from '/dist/chunkhash.mjs';
 
 const hex = (bytes) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 const pattern = (len) => Uint8Array.from({ length: len }, (_, i) => i % 251);
