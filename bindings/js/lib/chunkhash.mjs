@@ -401,7 +401,7 @@ export function hashMany(name, messages, options) {
   let i = 0;
   while (i < list.length) {
     // One pass per group: each message is checked, copied after the
-    // previous one and its length noted; the lengths follow the messages.
+    // previous one and where it ends noted; the offsets follow the messages.
     // A message is let in if it fits at its largest size (a string of n
     // UTF-16 units takes at most 3n bytes of UTF-8) with the table.
     const paramLen = e.putParam(mode);

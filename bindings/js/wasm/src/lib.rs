@@ -15,7 +15,10 @@
 //!   ([`chunkhash_staging`], which returns its address; it only grows), writes
 //!   the input there, and passes lengths. When a call takes several inputs
 //!   (a key and a message, a block and a trailer), they lie one after another
-//!   from offset 0 in the order of the parameters.
+//!   from offset 0 in the order of the parameters; a batch's offsets table
+//!   lies where its `table_at` says.
+//! - The output area grows only as far as a call's output: the wrapper asks
+//!   for its address again only after an output longer than any before.
 //! - Outputs go to the output area ([`chunkhash_output`]); it starts at 128
 //!   bytes, enough for any digest or trailer, and grows (moves) only for
 //!   extended BLAKE3 output and batches longer than it.
@@ -55,6 +58,9 @@ pub const ERROR_TRAILER_TRUNCATED: i32 = -11;
 pub const ERROR_TRAILER_TOO_LONG: i32 = -12;
 /// A trailer whose first byte names no algorithm.
 pub const ERROR_TRAILER_UNKNOWN_ALGORITHM: i32 = -13;
+
+/// Messages per slice of a BLAKE3-160 batch (its buffer: 8 KiB of stack).
+const ADDRESS_SLICE: usize = 256;
 
 const MODE_HASH: u32 = 0;
 const MODE_KEYED: u32 = 1;
@@ -309,29 +315,40 @@ pub extern "C" fn chunkhash_hash_many(
             .ok_or_else(|| Error::invalid_argument("too many messages"))?;
         let offsets = message_offsets(staged(staging, table_at, table_len)?, len)?;
         let digest_len = algorithm.digest_len();
-        if matches!(algorithm, Algorithm::Blake3 | Algorithm::Blake3_160) {
-            // One batch for both: whole 32-byte outputs, of which BLAKE3-160
-            // keeps each one's first 20 bytes. A second instantiation of the
-            // batch for 20-byte outputs would cost the package 12 kB.
-            let out_len = count.checked_mul(blake3::OUT_LEN).ok_or_else(Error::out_of_memory)?;
-            let out = output_area(output, out_len)?;
-            mode.batch()
-                .hash_offsets(data, &offsets, out.as_chunks_mut::<{ blake3::OUT_LEN }>().0)
-                .map_err(|error| Error::invalid_argument(format!("message offsets: {error}")))?;
-            if digest_len < blake3::OUT_LEN {
-                for i in 1..count {
-                    out.copy_within(i * blake3::OUT_LEN..i * blake3::OUT_LEN + digest_len, i * digest_len);
+        let out_len = count.checked_mul(digest_len).ok_or_else(Error::out_of_memory)?;
+        let out = output_area(output, out_len)?;
+        let offsets_error = |error| Error::invalid_argument(format!("message offsets: {error}"));
+        match algorithm {
+            Algorithm::Blake3 => {
+                mode.batch()
+                    .hash_offsets(data, &offsets, out.as_chunks_mut::<{ blake3::OUT_LEN }>().0)
+                    .map_err(offsets_error)?;
+            }
+            Algorithm::Blake3_160 => {
+                // The same batch as BLAKE3's, with whole outputs (a second
+                // instantiation for 20-byte ones would add 12 kB to the
+                // module), a slice of messages at a time through a buffer:
+                // the output area must grow only to this call's output,
+                // as the wrapper knows where it is by that rule.
+                let mut whole = [[0u8; blake3::OUT_LEN]; ADDRESS_SLICE];
+                for (slice, out) in out.chunks_mut(ADDRESS_SLICE * digest_len).enumerate() {
+                    let first = slice * ADDRESS_SLICE;
+                    let whole = &mut whole[..out.len() / digest_len];
+                    let offsets = &offsets[first..=first + whole.len()];
+                    mode.batch().hash_offsets(data, offsets, whole).map_err(offsets_error)?;
+                    for (address, hash) in out.chunks_exact_mut(digest_len).zip(whole.iter()) {
+                        address.copy_from_slice(&hash[..digest_len]);
+                    }
                 }
             }
-        } else {
-            let out_len = count.checked_mul(digest_len).ok_or_else(Error::out_of_memory)?;
-            let out = output_area(output, out_len)?;
-            for (out, bounds) in out.chunks_exact_mut(digest_len).zip(offsets.windows(2)) {
-                // `message_offsets` checked that they rise within `data`.
-                let message = &data[bounds[0] as usize..bounds[1] as usize];
-                let digest = chunkhash::try_digest(algorithm, message)
-                    .map_err(|error| Error::new(ERROR_UNAVAILABLE_ALGORITHM, error))?;
-                out.copy_from_slice(digest.as_bytes());
+            _ => {
+                for (out, bounds) in out.chunks_exact_mut(digest_len).zip(offsets.windows(2)) {
+                    // `message_offsets` checked that they rise within `data`.
+                    let message = &data[bounds[0] as usize..bounds[1] as usize];
+                    let digest = chunkhash::try_digest(algorithm, message)
+                        .map_err(|error| Error::new(ERROR_UNAVAILABLE_ALGORITHM, error))?;
+                    out.copy_from_slice(digest.as_bytes());
+                }
             }
         }
         Ok(digest_len as i32)
@@ -603,6 +620,39 @@ mod tests {
         assert_eq!(output(32 * 3)[64..], *blake3::keyed_hash(&key, &messages[2]).as_bytes());
         stage(&[&[0; 4]]);
         assert_eq!(chunkhash_hash_many(1, MODE_HASH, 0, 0, 0, 0), 32, "no messages");
+    }
+
+    #[test]
+    fn a_batch_grows_the_output_area_only_to_its_output() {
+        // The wrapper finds the output area again only after a call whose
+        // output is longer than any before: a batch that grew it further
+        // (BLAKE3-160 once used 32 bytes a message) left it reading freed
+        // memory. Several slices of BLAKE3-160's buffer, and a remainder.
+        let messages: Vec<Vec<u8>> = (0..2 * ADDRESS_SLICE + 7).map(|i| input_pattern(i % 200)).collect();
+        let data = messages.concat();
+        let mut offsets = vec![0u32];
+        for message in &messages {
+            offsets.push(offsets.last().unwrap() + message.len() as u32);
+        }
+        let table: Vec<u8> = offsets.iter().flat_map(|offset| offset.to_le_bytes()).collect();
+        for name in ["BLAKE3-160", "BLAKE3", "CRC32C"] {
+            let algorithm: Algorithm = name.parse().unwrap();
+            let len = algorithm.digest_len();
+            let before = with_state(|state| state.output.len());
+            stage(&[&data, &table]);
+            let id = u32::from(algorithm.id());
+            assert_eq!(chunkhash_hash_many(id, MODE_HASH, 0, messages.len(), data.len(), data.len()), len as i32);
+            let after = with_state(|state| state.output.len());
+            assert_eq!(after, before.max(messages.len() * len), "{name}: the output area grew past the output");
+            let many = output(messages.len() * len);
+            for (i, message) in messages.iter().enumerate() {
+                assert_eq!(
+                    &many[i * len..][..len],
+                    chunkhash::digest(algorithm, message).as_bytes(),
+                    "{name} message {i}"
+                );
+            }
+        }
     }
 
     #[test]
