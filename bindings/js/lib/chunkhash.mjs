@@ -113,7 +113,9 @@ async function load(build) {
   // The whole stream even for the scalar build: a match may cross from the
   // main module into the SIMD128 one, so its first part alone would not end
   // where the main module does (and the decoder refuses to cut a match).
-  const modules = decodeLzma1(stream, { ...lzma, size: lengths.main + lengths.simd128 });
+  // The end marker checked too: LZMA has no checksum, and without it damage
+  // to the stream's last bytes would go unseen.
+  const modules = decodeLzma1(stream, { ...lzma, size: lengths.main + lengths.simd128, endMarker: true });
   const main = await WebAssembly.compile(modules.subarray(0, lengths.main));
   const memory = new WebAssembly.Memory({ initial: layout.pages });
   let kernels;

@@ -31,20 +31,20 @@ for length, s in json.loads(sys.argv[2]):
     sys.stdout.buffer.write(struct.pack("<I", len(out)) + out)
 `;
 
-/** Runs `action` on each [bytes, settings] of `items` in one Python process. */
-function python(action, items) {
-  const list = JSON.stringify(items.map(([bytes, settings]) => [bytes.length, settings]));
-  let out;
+/** python3's output for `args`, given `input`. */
+function run(args, input) {
   try {
-    out = execFileSync('python3', ['-c', SCRIPT, action, list], {
-      input: Buffer.concat(items.map(([bytes]) => bytes)),
-      maxBuffer: 1 << 30,
-      stdio: ['pipe', 'pipe', 'inherit'],
-    });
+    return execFileSync('python3', args, { input, maxBuffer: 1 << 30, stdio: ['pipe', 'pipe', 'inherit'] });
   } catch (error) {
     if (error.code === 'ENOENT') throw new Error('chunkhash js: python3 is missing (its standard lzma module compresses the WebAssembly modules)');
     throw error;
   }
+}
+
+/** Runs `action` on each [bytes, settings] of `items` in one Python process. */
+function python(action, items) {
+  const list = JSON.stringify(items.map(([bytes, settings]) => [bytes.length, settings]));
+  const out = run(['-c', SCRIPT, action, list], Buffer.concat(items.map(([bytes]) => bytes)));
   const results = [];
   for (let at = 0; at < out.length;) {
     const length = out.readUInt32LE(at);
@@ -70,4 +70,24 @@ export function compressLzma1(bytes, settings) {
 /** A raw LZMA1 stream decompressed by liblzma (a reference for lib/lzma.mjs). */
 export function decompressLzma1(bytes, settings) {
   return python('decompress', [[bytes, settings]])[0];
+}
+
+// The `lzma` module has no version of its own: liblzma's is read from the
+// library the module is linked with (lzma_version_string, through ctypes),
+// or null where that fails (a liblzma linked statically, without the symbol).
+const VERSIONS = `
+import ctypes, json, sys, _lzma
+try:
+    f = ctypes.CDLL(_lzma.__file__).lzma_version_string
+    f.restype = ctypes.c_char_p
+    liblzma = f().decode()
+except (OSError, AttributeError):
+    liblzma = None
+print(json.dumps({"python": sys.version.split()[0], "liblzma": liblzma}))
+`;
+
+/** The versions of python3 and of the liblzma its `lzma` module uses: the
+ * same modules compress to the same stream only with the same liblzma. */
+export function lzmaVersions() {
+  return JSON.parse(run(['-c', VERSIONS]).toString());
 }
