@@ -17,7 +17,7 @@ use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum CrcBackend {
-    /// Slicing-by-8 tables; runs everywhere.
+    /// Slicing-by-16 tables; runs everywhere.
     Portable,
     /// x86-64 SSE4.2: CRC-32C with the `crc32` instruction, three streams
     /// side by side; CRC-32 and CRC-64/NVME on the portable tables (the

@@ -40,7 +40,7 @@
 //!   second half of the reflected product with ⌊P/x⌋, XOR q
 //!   ([`Barrett`]). Exact, as polynomial Barrett reduction is whenever μ
 //!   has the full 64 + w bits of precision.
-//! - **Tables** (the portable code): slicing-by-8, table k holding the
+//! - **Tables** (the portable code): slicing-by-16, table k holding the
 //!   register after one byte followed by k zero bytes.
 //! - **Shifts** (merging interleaved streams): the register of a stream
 //!   that has B more bytes after it is the register times x^(8B) mod P;
@@ -199,13 +199,13 @@ pub(crate) const fn fold_constants(spec: CrcSpec) -> FoldConstants {
     }
 }
 
-/// Slicing-by-8 tables: `tables[k][b]` is the register after the byte `b`
+/// Slicing-by-16 tables: `tables[k][b]` is the register after the byte `b`
 /// followed by `k` zero bytes, starting from a zero register.
-pub(crate) type SliceTables = [[u64; 256]; 8];
+pub(crate) type SliceTables = [[u64; 256]; 16];
 
 pub(crate) const fn slice_tables(spec: CrcSpec) -> SliceTables {
     let poly = spec.reflected_poly();
-    let mut tables = [[0u64; 256]; 8];
+    let mut tables = [[0u64; 256]; 16];
     let mut byte = 0;
     while byte < 256 {
         let mut register = byte as u64;
@@ -218,7 +218,7 @@ pub(crate) const fn slice_tables(spec: CrcSpec) -> SliceTables {
         byte += 1;
     }
     let mut k = 1;
-    while k < 8 {
+    while k < 16 {
         let mut byte = 0;
         while byte < 256 {
             let previous = tables[k - 1][byte];
@@ -263,10 +263,10 @@ pub(crate) fn shift(table: &ShiftTable, register: u32) -> u32 {
     table[0][a as usize] ^ table[1][b as usize] ^ table[2][c as usize] ^ table[3][d as usize]
 }
 
-/// Defines a function returning one CRC's slicing tables (16 KiB).
+/// Defines a function returning one CRC's slicing tables (32 KiB).
 ///
-/// On WebAssembly the module is a download, and 48 KiB of tables are a
-/// third of what it carries gzipped: there (with `std`, for `OnceLock`)
+/// On WebAssembly the module is a download, and 96 KiB of tables would be
+/// more than the rest of it compressed: there (with `std`, for `OnceLock`)
 /// the tables are built at first use, in well under a millisecond.
 /// Elsewhere they are computed at compile time and sit in static memory.
 macro_rules! slice_tables_fn {
