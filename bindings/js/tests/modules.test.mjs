@@ -20,7 +20,7 @@ import * as chunkhash from 'chunkhash';
 import { inputPattern } from './helpers.mjs';
 
 const stream = new Uint8Array(Buffer.from(embedded, 'base64'));
-const decoded = decodeLzma1(stream, { ...lzma, size: lengths.main + lengths.simd128 });
+const decoded = decodeLzma1(stream, { ...lzma, size: lengths.main + lengths.simd128, endMarker: true });
 const mainBytes = decoded.subarray(0, lengths.main);
 const simdBytes = decoded.subarray(lengths.main);
 const main = new WebAssembly.Module(mainBytes);
