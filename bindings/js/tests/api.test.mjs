@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { before, test } from 'node:test';
 import { createBLAKE3 } from 'hash-wasm';
 import * as chunkhash from 'chunkhash';
-import { TestRng, hex } from './helpers.mjs';
+import { TestRng, hex, offsetsOf } from './helpers.mjs';
 
 const MiB = 1 << 20;
 const sha256 = (data) => createHash('sha256').update(data).digest('hex');
@@ -165,13 +165,7 @@ test('a column larger than one group is split at its own offsets and stays in or
   const skip = 5; // the column starts inside its buffer: offsets[0] is not 0
   const values = rng.bytes(skip + lens.reduce((a, b) => a + b, 0));
   for (const Offsets of [Int32Array, BigInt64Array]) {
-    const offsets = new Offsets(lens.length + 1);
-    let at = skip;
-    lens.forEach((len, i) => {
-      offsets[i] = Offsets === BigInt64Array ? BigInt(at) : at;
-      at += len;
-    });
-    offsets[lens.length] = Offsets === BigInt64Array ? BigInt(at) : at;
+    const offsets = offsetsOf(Offsets, lens, skip);
     for (const name of ['BLAKE3', 'BLAKE3-160', 'XXH3-64']) {
       const many = chunkhash.hashMany(name, { values, offsets });
       const len = many.length / lens.length;

@@ -20,7 +20,7 @@ import {
   createXXHash64,
 } from 'hash-wasm';
 import * as chunkhash from 'chunkhash';
-import { BUILDS, EDGE_LENGTHS, TestRng, hex } from './helpers.mjs';
+import { BUILDS, EDGE_LENGTHS, TestRng, hex, offsetsOf } from './helpers.mjs';
 
 const CRC32C_POLYNOMIAL = 0x82f63b78;
 // CRC-64/NVME's polynomial 0xAD93D23594C93659, bit-reversed as hash-wasm
@@ -110,13 +110,7 @@ for (const build of BUILDS) {
         const lens = lengths(rng, 300, 200).concat(lengths(rng, 3, 70000));
         const skip = rng.range(0, 17);
         const values = rng.bytes(skip + lens.reduce((a, b) => a + b, 0) + rng.range(0, 9));
-        const offsets = new Offsets(lens.length + 1);
-        let at = skip;
-        lens.forEach((len, i) => {
-          offsets[i] = Offsets === BigInt64Array ? BigInt(at) : at;
-          at += len;
-        });
-        offsets[lens.length] = Offsets === BigInt64Array ? BigInt(at) : at;
+        const offsets = offsetsOf(Offsets, lens, skip);
         const value = (i) => values.subarray(Number(offsets[i]), Number(offsets[i + 1]));
         for (const [name, reference] of Object.entries(REFERENCES)) {
           const many = chunkhash.hashMany(name, { values, offsets });

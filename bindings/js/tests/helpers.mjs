@@ -69,3 +69,19 @@ export class TestRng {
 
 /** Lengths on the edges of BLAKE3 blocks and chunks, xxHash's stripes and the SHA-2 blocks. */
 export const EDGE_LENGTHS = [0, 1, 3, 4, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 111, 112, 127, 128, 129, 240, 241, 1023, 1024, 1025, 2048, 3073, 4096, 8193, 16384, 31745, 65537];
+
+/**
+ * Arrow-style offsets of values of lengths `lens` lying one after another
+ * from byte `start`, as an `Offsets` array (Int32Array, Uint32Array or
+ * BigInt64Array).
+ */
+export function offsetsOf(Offsets, lens, start) {
+  const offsets = new Offsets(lens.length + 1);
+  let at = start;
+  lens.forEach((len, i) => {
+    offsets[i] = Offsets === BigInt64Array ? BigInt(at) : at;
+    at += len;
+  });
+  offsets[lens.length] = Offsets === BigInt64Array ? BigInt(at) : at;
+  return offsets;
+}
