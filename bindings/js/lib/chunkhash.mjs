@@ -214,6 +214,8 @@ class Engine {
   /** Throws the module's error for a negative result, else returns it. */
   check(result) {
     if (result >= 0) return result;
+    // A call may grow (move) the output area and fail after: find it again.
+    this.output = this.ex.chunkhash_output();
     const start = this.ex.chunkhash_message();
     const message = decoder.decode(this.view().subarray(start, start + this.ex.chunkhash_message_len()));
     if (TRAILER_ERRORS.has(result)) throw new TrailerError(TRAILER_ERRORS.get(result), message);

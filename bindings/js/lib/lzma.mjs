@@ -4,9 +4,9 @@
 // of the LZMA SDK (public domain): its range decoder, literal, length and
 // distance coders and state machine; names below follow the spec's.
 //
-// Why our own: LZMA makes the embedded modules 58.0 kB where gzip -9 made
-// them 83.6 kB (scripts/build.mjs, rustc 1.95.0: about 25 kB less in the
-// package's tarball), and no engine has an LZMA decoder built in. It only decodes (the build encodes), and only whole
+// Why our own: LZMA shrank the package's tarball by a fifth, decoder
+// included (BENCHMARKS.md has the figures), and no engine has an LZMA
+// decoder built in. It only decodes (the build encodes), and only whole
 // buffers of a size known in advance, so the dictionary is the output
 // itself: no window to wrap, a match is a copy within `out`.
 //

@@ -74,14 +74,15 @@ export function decompressLzma1(bytes, settings) {
 
 // The `lzma` module has no version of its own: liblzma's is read from the
 // library the module is linked with (lzma_version_string, through ctypes),
-// or null where that fails (a liblzma linked statically, without the symbol).
+// or null where that fails (a liblzma linked statically, no ctypes, ...).
 const VERSIONS = `
-import ctypes, json, sys, _lzma
+import json, sys
 try:
+    import ctypes, _lzma
     f = ctypes.CDLL(_lzma.__file__).lzma_version_string
     f.restype = ctypes.c_char_p
     liblzma = f().decode()
-except (OSError, AttributeError):
+except Exception:  # a record only: never a reason to fail the build
     liblzma = None
 print(json.dumps({"python": sys.version.split()[0], "liblzma": liblzma}))
 `;

@@ -59,8 +59,9 @@ pub const ERROR_TRAILER_TOO_LONG: i32 = -12;
 /// A trailer whose first byte names no algorithm.
 pub const ERROR_TRAILER_UNKNOWN_ALGORITHM: i32 = -13;
 
-/// Messages per slice of a BLAKE3-160 batch (its buffer: 8 KiB of stack).
-const ADDRESS_SLICE: usize = 256;
+/// Messages per slice of a BLAKE3-160 batch (its buffer: 32 KiB of the
+/// main module's 960 KiB stack).
+const ADDRESS_SLICE: usize = 1024;
 
 const MODE_HASH: u32 = 0;
 const MODE_KEYED: u32 = 1;

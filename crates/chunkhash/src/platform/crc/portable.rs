@@ -27,8 +27,8 @@ pub(crate) fn update(tables: &SliceTables, mut register: u64, data: &[u8]) -> u6
     register
 }
 
-/// The register that the eight bytes of `word` leave when `8 * skip` zero
-/// bytes follow them: each byte contributes the register it leaves after
+/// The register that the eight bytes of `word` leave when `skip` zero bytes
+/// follow them: each byte contributes the register it leaves after
 /// the bytes that follow it, from table `skip + 7` (the first byte) down to
 /// table `skip` (the last).
 #[inline(always)]
