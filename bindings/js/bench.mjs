@@ -1,6 +1,9 @@
 // Throughput of the chunkhash package against hash-wasm and Node's crypto:
 //   node bindings/js/bench.mjs            (after `make js` and `npm ci` in bindings/js)
 //   BENCH_ROUNDS=15 BENCH_MS=60 node bindings/js/bench.mjs
+//   BENCH_BASELINE=DIR node bindings/js/bench.mjs   (DIR: bindings/js of another
+//     checkout, built by its `make js`: that package measured beside this one,
+//     in this process, for the before/after figures of a change)
 //
 // Each round measures every contender once, in turn, for BENCH_MS ms of this
 // process's CPU time per size (process.cpuUsage: time other processes take
@@ -10,10 +13,10 @@
 
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createBLAKE2b, createBLAKE3, createCRC32, createSHA256, createXXHash3 } from 'hash-wasm';
 import * as chunkhash from './dist/chunkhash.mjs';
 
@@ -82,6 +85,9 @@ const median = (values) => {
  * Runs `contenders` ({name, build?, fn(data)}) over every size, interleaved,
  * and prints MB/s and ratios against the first contender.
  */
+// The build each package has loaded (see compare).
+const loaded = new Map();
+
 async function compare(title, contenders, sizes = SIZES) {
   console.log(`\n## ${title}`);
   const header = ['size', ...contenders.map((c) => `${c.name} MB/s`), ...contenders.slice(1).map((c) => `${contenders[0].name} / ${c.name}`)];
@@ -93,7 +99,14 @@ async function compare(title, contenders, sizes = SIZES) {
     const perRound = contenders.map(() => []);
     for (let round = 0; round < ROUNDS; round++) {
       for (const [i, c] of contenders.entries()) {
-        if (c.build) await chunkhash.init({ simd: c.build === 'simd128' });
+        // A package is switched only when the build changes: a new instance
+        // starts cold (its code not yet optimised), so re-loading it every
+        // round would time that start instead of the steady state.
+        const pkg = c.package ?? chunkhash;
+        if (c.build && loaded.get(pkg) !== c.build) {
+          await pkg.init({ simd: c.build === 'simd128' });
+          loaded.set(pkg, c.build);
+        }
         c.fn(data); // warm
         perRound[i].push((rate(() => c.fn(data)) * size) / 1e6);
       }
@@ -188,3 +201,23 @@ console.log(`BLAKE3 64 B per call: ${((64 / b64.mbs[0]) * 1e3).toFixed(0)} ns vs
 console.log(`hashMany 1024 x 64 B / loop of single calls: ${batch[64 * 1024].ratios[0].toFixed(2)}x (target >= 5x)`);
 console.log(`hashMany of a column (one buffer + offsets) / loop of single calls: ${(batch[64 * 1024].mbs[3] / batch[64 * 1024].mbs[1]).toFixed(2)}x (ratio of medians)`);
 console.log(`package gzipped: ${packed.size} B (target < 60000 B)`);
+
+// Before and after: the package of another checkout against this one.
+const baselineDir = process.env.BENCH_BASELINE;
+if (baselineDir) {
+  // Older checkouts shipped lib/ itself; newer ones ship dist/.
+  const shipped = join(baselineDir, 'dist', 'chunkhash.mjs');
+  const entry = existsSync(shipped) ? shipped : join(baselineDir, 'lib', 'chunkhash.mjs');
+  const before = await import(pathToFileURL(entry).href);
+  const pair = (build, fnOf) => [
+    { name: `this ${build}`, build, fn: fnOf(chunkhash) },
+    { name: `baseline ${build}`, build, package: before, fn: fnOf(before) },
+  ];
+  console.log(`\n# Before and after: ${entry} against this package (ratios: this / baseline, above 1 is faster now)`);
+  for (const build of ['simd128', 'scalar']) {
+    await compare(`BLAKE3, ${build} build`, pair(build, (p) => (data) => p.hash('BLAKE3', data)));
+  }
+  await compare('CRC32C', pair('simd128', (p) => (data) => p.hash('CRC32C', data)), [4096, 1 << 20]);
+  await compare('hashMany BLAKE3, 1024 x 64 B list', pair('simd128', (p) => () => p.hashMany('BLAKE3', messages)), [64 * 1024]);
+  await compare('hashMany BLAKE3, 1024 x 64 B column', pair('simd128', (p) => () => p.hashMany('BLAKE3', column)), [64 * 1024]);
+}
