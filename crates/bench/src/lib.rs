@@ -18,6 +18,8 @@
 //! - `size`: byte sizes as tables print them and `--sizes` reads them.
 //! - [`run`]: [`run::Plan`], [`run::measure`], [`run::Run`] and its table.
 //! - [`json`], [`compare`], [`plot`]: a run saved, compared, drawn.
+//! - [`recorded`]: series read back from the recorded outputs in `runs/`,
+//!   which `plot_recorded` draws for BENCHMARKS.md.
 //! - [`store`]: [`store::Plan`], [`store::measure`], [`store::Run`], the
 //!   corpus and the JSON of `chunkhash store bench`.
 //! - [`prolly`]: the prolly map's workloads of `chunkhash store bench-kv`
@@ -38,6 +40,7 @@ pub mod json;
 pub mod official;
 pub mod plot;
 pub mod prolly;
+pub mod recorded;
 pub mod run;
 pub mod store;
 

@@ -33,32 +33,50 @@ const COLORS: [(u8, u8, u8); 10] = [
     (23, 190, 207),
 ];
 
+/// One line of a plot: its label and its (input size in bytes, value) points.
+pub type Series = (String, Vec<(f64, f64)>);
+
 /// Draws MB/s against input size, one line per algorithm and mode, both
 /// axes logarithmic, the legend beside the chart.
 pub fn plot(run: &Run, path: &Path) -> Result<(), PlotError> {
-    use plotters::prelude::*;
-    let error = |e: &dyn fmt::Display| PlotError(e.to_string());
-
     if run.rows.is_empty() {
         return Err(PlotError("no rows to plot".into()));
     }
-    let mut series: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
+    let mut series: Vec<Series> = Vec::new();
     for row in &run.rows {
         let label = match row.mode.as_str() {
             "single" => row.algorithm.clone(),
             "threads" => format!("{} ({} threads)", row.algorithm, row.threads),
             other => format!("{} ({other})", row.algorithm),
         };
-        let point = (row.size as f64, row.mb_per_s.max(1e-3));
+        let point = (row.size as f64, row.mb_per_s);
         match series.iter_mut().find(|(name, _)| *name == label) {
             Some((_, points)) => points.push(point),
             None => series.push((label, vec![point])),
         }
     }
-    let mut sizes: Vec<f64> = run.rows.iter().map(|row| row.size as f64).collect();
+    let title = format!("chunkhash {} bench: throughput by input size", run.version);
+    plot_series(&title, "MB/s (10^6 bytes per second)", series, path)
+}
+
+/// Draws each series' values against input size, both axes logarithmic,
+/// the legend beside the chart: `chunkhash bench --plot`, and the plots of
+/// recorded runs (`plot_recorded`, from [`crate::recorded`]).
+pub fn plot_series(title: &str, y_desc: &str, series: Vec<Series>, path: &Path) -> Result<(), PlotError> {
+    use plotters::prelude::*;
+    let error = |e: &dyn fmt::Display| PlotError(e.to_string());
+
+    if series.iter().all(|(_, points)| points.is_empty()) {
+        return Err(PlotError("no rows to plot".into()));
+    }
+    let series: Vec<Series> = series
+        .into_iter()
+        .map(|(label, points)| (label, points.into_iter().map(|(x, y)| (x, y.max(1e-3))).collect()))
+        .collect();
+    let mut sizes: Vec<f64> = series.iter().flat_map(|(_, points)| points.iter().map(|p| p.0)).collect();
     sizes.sort_by(f64::total_cmp);
     sizes.dedup();
-    let speeds = run.rows.iter().map(|row| row.mb_per_s.max(1e-3));
+    let speeds = series.iter().flat_map(|(_, points)| points.iter().map(|p| p.1));
     let (y_min, y_max) = speeds.fold((f64::MAX, 0.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
     let (x_min, x_max) = (sizes[0], sizes[sizes.len() - 1]);
 
@@ -66,7 +84,7 @@ pub fn plot(run: &Run, path: &Path) -> Result<(), PlotError> {
     root.fill(&WHITE).map_err(|e| error(&e))?;
     let (left, right) = root.split_horizontally(780);
     let mut chart = ChartBuilder::on(&left)
-        .caption(format!("chunkhash {} bench: throughput by input size", run.version), ("sans-serif", 22))
+        .caption(title, ("sans-serif", 22))
         .margin(16)
         .x_label_area_size(44)
         .y_label_area_size(70)
@@ -78,9 +96,9 @@ pub fn plot(run: &Run, path: &Path) -> Result<(), PlotError> {
     chart
         .configure_mesh()
         .x_desc("input size")
-        .y_desc("MB/s (10^6 bytes per second)")
+        .y_desc(y_desc)
         .x_label_formatter(&|bytes| format_size(bytes.round() as usize))
-        .y_label_formatter(&|mb| format!("{mb:.0}"))
+        .y_label_formatter(&|v| if *v >= 10.0 { format!("{v:.0}") } else { format!("{v:.1}") })
         .draw()
         .map_err(|e| error(&e))?;
     for (index, (label, mut points)) in series.into_iter().enumerate() {
