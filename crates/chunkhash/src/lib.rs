@@ -108,40 +108,25 @@
 //! **The lean build.** The defaults are fast at run time, not to compile.
 //! A crate that needs only BLAKE3 (and the 20-byte addresses) builds the
 //! core alone, about as fast as a crate depending only on the official
-//! `blake3` (BENCHMARKS.md, "Build time"):
+//! `blake3` (figures and the command that measures it: BENCHMARKS.md,
+//! "Build time"):
 //!
 //! ```toml
 //! chunkhash = { version = "0.1", default-features = false, features = ["std"] }
 //! ```
 //!
 //! and adds only the families it uses (`features = ["std", "crc"]` for the
-//! CRCs: their kernels cost about 2 s more CPU than the core alone).
+//! CRCs).
 //!
 //! ## Dependencies, and why each crate
 //!
-//! XXH3 (64 and 128) is chunkhash's own too ([`xxh3`], written from the
-//! xxHash specification, no dependency): its long-input loop runs on
-//! AVX-512, AVX2 or SSE2 picked at run time, NEON or SIMD128. Against the
-//! reference C library (Debian's libxxhash 0.8.1 with its run-time
-//! dispatcher, AVX-512 here; `xxh3_vs_c` in `crates/bench`, BENCHMARKS.md
-//! "XXH3 against the reference C library": C time / chunkhash time, medians
-//! of 31 interleaved rounds, range over 3 runs, loaded 2-core Zen 4):
-//!
-//! | size | XXH3-64 | XXH3-128 | XXH3-64, both AVX2 | XXH3-128, both AVX2 |
-//! | ---: | ---: | ---: | ---: | ---: |
-//! | 16 B | 1.15-1.25x | 0.97-1.19x | 1.19-1.21x | 0.96-1.06x |
-//! | 64 B | 1.02-1.03x | 1.07-1.09x | 1.03-1.07x | 1.06-1.08x |
-//! | 240 B | 1.14-1.16x | 1.20x | 1.11-1.18x | 1.14x |
-//! | 4 KiB | 1.44-1.45x | 1.38-1.41x | 1.22-1.24x | 1.16-1.19x |
-//! | 64 KiB | 1.38-1.40x | 1.37-1.38x | 1.16-1.17x | 1.16-1.17x |
-//! | 1 MiB | 1.31-1.35x (74 GB/s) | 1.31-1.35x | 1.10-1.12x | 1.12-1.13x |
-//!
-//! (At 16 B the harness cannot resolve a few percent on that machine: the
-//! same code measured 0.99-1.21x depending on its place in a round.) It
-//! replaced `twox-hash`, which stops at AVX2 and ran XXH3 at 0.65-0.81x the
-//! C library's speed. XXH64 and XXH32 stay on `twox-hash` (scalar
-//! algorithms, equal to `xxhash-rust` within noise, nothing for kernels to
-//! win).
+//! XXH3 (64 and 128) is chunkhash's own ([`xxh3`], written from the xxHash
+//! specification, no dependency): its long-input loop runs on AVX-512,
+//! AVX2 or SSE2 picked at run time, NEON or SIMD128. It is measured against
+//! the reference C library (`xxh3_vs_c` in `crates/bench`), and it replaced
+//! `twox-hash`, which stops at AVX2 and ran XXH3 slower than the C library.
+//! XXH64 and XXH32 stay on `twox-hash` (scalar algorithms, equal to
+//! `xxhash-rust` within noise, nothing for kernels to win).
 //!
 //! The BLAKE3 core needs two small `no_std` crates: `arrayvec`, for the
 //! fixed-capacity stack of chaining values and the buffered chunk inside
@@ -151,44 +136,30 @@
 //!
 //! The CRCs are chunkhash's own (`src/crc.rs` over `src/platform/crc/`,
 //! no dependency). The other algorithms come from maintained crates, each
-//! chosen among candidates by measurement on the project machine (2-core AMD
-//! EPYC, Zen 4, AVX-512; `checksum_candidates`, `crc_kernels` and
-//! `scripts/build_times.sh` in `crates/bench`, all figures and commands in
-//! BENCHMARKS.md, "Checksum crates" and "CRC kernels"). Speeds are medians
-//! of interleaved rounds on a default (`x86-64`) build; build times are
-//! clean release builds of the crate alone.
+//! chosen among candidates by measurement (`checksum_candidates`,
+//! `crc_kernels` and `scripts/build_times.sh` in `crates/bench`; the figures
+//! and commands are in BENCHMARKS.md, "Checksum crates" and "CRC kernels").
 //!
-//! | family | crate chosen | measured against | speed, default build | clean build alone (CPU) | why |
-//! | --- | --- | --- | --- | --- | --- |
-//! | XXH64, XXH32 (XXH3: chunkhash's own, above) | `twox-hash` 2.1 | `xxhash-rust` 0.8 | XXH64, XXH32 equal | 0.68 s vs 0.44 s | when it also served XXH3, twox-hash picked AVX2 at run time and xxhash-rust only at compile time (XXH3 1.8-1.9x faster from 4 KiB) |
-//! | CRC32C, CRC-32, CRC-64/NVME | chunkhash's own kernels (`crc`) | `crc-fast` 1.10, `crc32c` 0.6 | CRC32C (fastest rounds, loaded machine): 1.09x crc-fast at 64 B called directly, 1.20x at 4 KiB, 1.01-1.09x at 64 KiB, 0.99-1.12x at 1 MiB (58-66 GB/s); 2.1-2.8x crc32c 0.6 from 4 KiB; CRC-32 and CRC-64/NVME 1.00-1.08x crc-fast from 4 KiB | about 2 s (the kernels) vs 4.4 s (crc-fast), 0.71 s (crc32c, CRC32C only) | as fast as crc-fast or faster, a third of its build, and CRC-32 and CRC-64/NVME with the same code |
-//! | BLAKE2b-512, BLAKE2b-256 | `blake2b_simd` 1.0 | `blake2` 0.11 | within 10% (0.7-1.2 GB/s); 1.27x faster with `target-cpu=native` | 2.1 s vs 3.1 s | lighter (no `digest` stack), never slower |
-//! | SHA-256, SHA-512 | `sha2` 0.11 | `hmac-sha256` + `hmac-sha512` 1.1, `sha2` 0.10 | sha2 (SHA-NI, picked at run time) 5.8x faster for SHA-256 (1.28 vs 0.22 GB/s at 1 MiB), 1.1x for SHA-512 | 3.9 s vs 0.43 s | the fastest by default; its build cost is the price, the lean build avoids it |
+//! | family | crate chosen | measured against | why |
+//! | --- | --- | --- | --- |
+//! | XXH64, XXH32 (XXH3: chunkhash's own, above) | `twox-hash` 2.1 | `xxhash-rust` 0.8 | equal speed; when it also served XXH3, twox-hash picked AVX2 at run time and xxhash-rust only at compile time |
+//! | CRC32C, CRC-32, CRC-64/NVME | chunkhash's own kernels (`crc`) | `crc-fast` 1.10, `crc32c` 0.6 | as fast as crc-fast or faster, a fraction of its build, and CRC-32 and CRC-64/NVME with the same code |
+//! | BLAKE2b-512, BLAKE2b-256 | `blake2b_simd` 1.0 | `blake2` 0.11 | lighter (no `digest` stack), never slower |
+//! | SHA-256, SHA-512 | `sha2` 0.11 | `hmac-sha256` + `hmac-sha512` 1.1, `sha2` 0.10 | the fastest by default (SHA-NI picked at run time); its build cost is the price, the lean build avoids it |
 //!
 //! Through the registry ([`digest()`] with an algorithm known only at run
-//! time) a 64-byte input costs 26 to 62 instructions more than calling the
-//! chosen code directly (callgrind; the dispatch and the 65-byte
-//! [`Digest`]): within 10% in time for BLAKE3, BLAKE2b-256, SHA-2 and
-//! CRC-64/NVME (0.85-1.11x), but 1.05-1.61x for the 6-14 ns checksums
-//! (XXH3-64 through twox-hash, 6.2 ns direct, 1.61x; CRC32C 8 ns direct,
-//! 1.05-1.13x) and 1.14x for BLAKE2b-512; chunkhash's own XXH3-64, which
-//! replaced twox-hash since, costs 47 instructions more through the
-//! registry than its 76 direct. From 4 KiB the difference is within noise.
-//! Where every nanosecond of a small checksum counts, call [`crc::crc32c`],
-//! [`xxh3::hash64`] and their siblings directly. BENCHMARKS.md, "Registry
-//! tax", has the figures and what was tried.
+//! time) a small input pays for the dispatch and the inline [`Digest`]: a
+//! few dozen instructions, which matter only for the checksums that take a
+//! few nanoseconds. Where every nanosecond of a small checksum counts, call
+//! [`crc::crc32c`], [`xxh3::hash64`] and their siblings directly.
+//! BENCHMARKS.md, "Checksum crates and the registry tax", has the figures.
 //!
 //! Each wrapper module's source (`src/xxhash.rs`, `src/crc.rs`,
 //! `src/blake2b.rs`, `src/sha2.rs`) gives the full reasoning.
 //!
 //! **Build time.** The default build favours run-time speed: with every
-//! family on, `sha2` and BLAKE2b are most of its build time, and it takes
-//! 3.8x the wall time of a crate depending only on the official `blake3`
-//! (14.7 s of CPU against 3.4 s, loaded machine). The lean build above
-//! (`default-features = false, features = ["std"]`) compiles none of them:
-//! 4.3-4.6 s of CPU, 1.02x `blake3`'s wall time on a quiet machine and
-//! 1.21x on a loaded one (`scripts/build_times.sh`, BENCHMARKS.md "Build
-//! time").
+//! family on, `sha2` and BLAKE2b are most of its build time. The lean build
+//! above compiles none of them.
 
 #![no_std]
 #![deny(unsafe_code)]
@@ -226,11 +197,15 @@ mod sha2;
 #[cfg(feature = "xxhash")]
 mod xxhash;
 
-// The README's Rust examples, run as doctests (they need the default
-// families and `alloc`).
+// The READMEs' Rust examples, run as doctests (they need the default
+// families and `alloc`): the repository's front page and this crate's page.
 #[cfg(all(doctest, feature = "alloc", feature = "xxhash", feature = "crc"))]
 #[doc = include_str!("../../../README.md")]
 struct ReadmeDoctests;
+
+#[cfg(all(doctest, feature = "alloc", feature = "xxhash", feature = "crc"))]
+#[doc = include_str!("../README.md")]
+struct CrateReadmeDoctests;
 
 pub use algorithm::{Algorithm, ParseAlgorithmError, UnavailableAlgorithm, UnknownAlgorithm, MAX_DIGEST_LEN};
 #[cfg(feature = "crc")]
