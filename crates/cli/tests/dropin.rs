@@ -445,10 +445,10 @@ fn first_try_help() {
     }
 }
 
-/// Issue item 8: what the README says of the peers is what they do.
+/// Issue item 8: what the command's README says of the peers is what they do.
 #[test]
 fn the_readme_says_what_the_peers_do() {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md")).unwrap();
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
     assert!(!readme.contains("b3sum escapes the first two"));
     assert!(readme.contains("b3sum 1.8.7 escapes all three"), "the escape claim");
     assert!(readme.contains("b3sum exits 1"), "the --keyed claim");
