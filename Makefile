@@ -199,7 +199,8 @@ test-python: python-wheel peers java
 # (without it the suite would test the real blake3-py installed beside).
 # The sdist is fetched once; `--no-binary blake3` takes the source of
 # blake3 alone (its build backend, maturin, comes as a wheel to read the
-# metadata; the sdist is never built).
+# metadata; the sdist is never built). It tests the wheel installed in the
+# test environment: run after python-wheel (test-python does).
 BLAKE3_PY_VERSION = $(shell sed -n 's/^blake3==//p' bindings/python/requirements-test.txt)
 BLAKE3_PY_SUITE = target/blake3-py/blake3-$(BLAKE3_PY_VERSION)/tests
 BLAKE3_PY_SHIM = PYTHONPATH=$(abspath bindings/python/tests/blake3_py)
