@@ -28,7 +28,7 @@ TEST_PARTS = lint pydeps peers test-rust test-features test-c check-golden test-
 FUZZ_SECONDS ?= 600
 
 .PHONY: run test test-quick test-rust test-c test-features check-golden test-matrix test-crc-backends test-miri test-fuzz fuzz \
-	lint pydeps peers install js test-js python-venv python-wheel java test-python test-java java-bench test-s3 test-store-s3 xxhash-c bench-xxh3 bench-s3sum bench-scale-out bench-store-s3
+	lint pydeps peers install js test-js python-venv python-wheel java test-python test-blake3-py test-java java-bench test-s3 test-store-s3 xxhash-c bench-xxh3 bench-s3sum bench-scale-out bench-store-s3
 
 # The main job: `chunkhash bench` with its defaults (every algorithm, 64 B to
 # 1 MiB); needs no input and ends well under a minute.
@@ -190,6 +190,30 @@ java:
 test-python: python-wheel peers java
 	$(CARGO) build -q --release -p chunkhash-cli
 	$(PY_VENV)/bin/python -m pytest -p no:cacheprovider bindings/python/tests --ignore=bindings/python/tests/jvm
+	$(MAKE) --no-print-directory test-blake3-py
+
+# blake3-py's own test suite (from its sdist on PyPI, the version the test
+# environment pins as a reference, unpacked into target/, never copied into
+# this repository) against chunkhash.blake3: bindings/python/tests/blake3_py
+# makes `import blake3` give chunkhash's class, which the first line checks
+# (without it the suite would test the real blake3-py installed beside).
+# The sdist is fetched once; `--no-binary blake3` takes the source of
+# blake3 alone (its build backend, maturin, comes as a wheel to read the
+# metadata; the sdist is never built). It tests the wheel installed in the
+# test environment: run after python-wheel (test-python does).
+BLAKE3_PY_VERSION = $(shell sed -n 's/^blake3==//p' bindings/python/requirements-test.txt)
+BLAKE3_PY_SUITE = target/blake3-py/blake3-$(BLAKE3_PY_VERSION)/tests
+BLAKE3_PY_SHIM = PYTHONPATH=$(abspath bindings/python/tests/blake3_py)
+
+$(BLAKE3_PY_SUITE)/test_blake3.py:
+	$(PY_VENV)/bin/python -m pip download -q --disable-pip-version-check --no-deps --no-binary blake3 \
+	  -d target/blake3-py blake3==$(BLAKE3_PY_VERSION)
+	tar -xzf target/blake3-py/blake3-$(BLAKE3_PY_VERSION).tar.gz -C target/blake3-py
+	touch $@
+
+test-blake3-py: python-venv $(BLAKE3_PY_SUITE)/test_blake3.py
+	$(BLAKE3_PY_SHIM) $(PY_VENV)/bin/python -c 'import blake3, chunkhash; assert blake3.blake3 is chunkhash.blake3, blake3.__file__'
+	cd $(BLAKE3_PY_SUITE) && $(BLAKE3_PY_SHIM) $(abspath $(PY_VENV))/bin/python -m pytest -p no:cacheprovider .
 
 # The S3 tests alone (part of test-python): chunkhash.s3 against awscrt,
 # hashlib and xxhash, and against a SeaweedFS S3 server on loopback (the

@@ -6,6 +6,10 @@ export type Input = Uint8Array | ArrayBuffer | SharedArrayBuffer | ArrayBufferVi
 /** Bytes for keys and trailers (no strings). */
 export type Bytes = Uint8Array | ArrayBuffer | SharedArrayBuffer | ArrayBufferView;
 
+// BEGIN generated from the registry (crates/chunkhash/src/registry.rs): cargo run -p chunkhash-binding-lists
+/** The stable registry ids (an on-disk contract): `algorithms()` lists them. */
+export type AlgorithmId = 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 13 | 14 | 15 | 16;
+
 /** Canonical names of the registry; aliases (`sha256`, `xxh3`, `b3`, any case, `_` for `-`) are accepted too. */
 export type AlgorithmName =
   | 'BLAKE3'
@@ -20,19 +24,24 @@ export type AlgorithmName =
   | 'SHA-256'
   | 'SHA-512'
   | 'SHA-512/160'
+  | 'CRC-32'
+  | 'CRC-64/NVME'
+  | 'MD5'
+  | 'SHA-1'
   | (string & {});
 
 /** The 32-bit checksums, whose integer value is a number. */
-export type Checksum32Name = 'CRC32C' | 'XXH32';
+export type Checksum32Name = 'XXH32' | 'CRC32C' | 'CRC-32';
 /** The 64- and 128-bit checksums, whose integer value is a bigint. */
-export type Checksum64Name = 'XXH64' | 'XXH3-64' | 'XXH3-128';
+export type Checksum64Name = 'XXH3-64' | 'XXH3-128' | 'XXH64' | 'CRC-64/NVME';
+// END generated
 
 export interface Algorithm {
-  /** The stable registry id (1 to 12; an on-disk contract). */
-  readonly id: number;
-  readonly name: string;
+  /** The stable registry id (an on-disk contract). */
+  readonly id: AlgorithmId;
+  readonly name: AlgorithmName;
   readonly digestLength: number;
-  /** False for the checksums that catch accidents only (CRC32C, xxHash). */
+  /** False for the checksums that catch accidents only (the CRCs, xxHash). */
   readonly cryptographic: boolean;
 }
 

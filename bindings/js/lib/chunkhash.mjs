@@ -373,7 +373,8 @@ export function checksum(name, data) {
   const e = engine();
   const algorithm = e.algorithms[e.id(name)];
   if (algorithm.cryptographic) {
-    throw new RangeError(`chunkhash: ${algorithm.name} is not an integer checksum; checksum() takes CRC32C, XXH32, XXH64, XXH3-64 or XXH3-128`);
+    const checksums = e.algorithms.slice(1).filter((a) => !a.cryptographic).map((a) => a.name).join(', ');
+    throw new RangeError(`chunkhash: ${algorithm.name} is not an integer checksum; checksum() takes ${checksums}`);
   }
   return integer(oneShot(e, algorithm.id, NO_MODE, input(data), algorithm.digestLength));
 }

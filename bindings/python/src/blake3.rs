@@ -1,17 +1,19 @@
 //! The `blake3` class: BLAKE3 with its keyed and key-derivation modes and
-//! extended output (`digest(length, seek=)`), the interface of blake3-py.
+//! extended output (`digest(length, seek=)`), the interface of blake3-py:
+//! a drop-in for its `blake3` class (`max_threads` and `AUTO` included), as
+//! blake3-py's own test suite checks (`make test-blake3-py`).
 
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use chunkhash::blake3::{Hasher, KEY_LEN, OUT_LEN};
 use chunkhash::Algorithm;
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOverflowError, PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyInt, PyString};
 
-use crate::buffer::type_name;
-use crate::gil::{self, with_lock};
+use crate::buffer::{type_name, Bytes};
+use crate::gil::{self, lock, with_lock};
 use crate::hasher::Mode;
 
 /// A running BLAKE3 hash: `blake3(data=b"", *, key=None,
@@ -23,15 +25,92 @@ pub(crate) struct Blake3 {
     // it is built once on the heap (blake3(data).digest() at 64 B: 7775 ->
     // 3953 instructions, callgrind).
     state: Mutex<Box<Hasher>>,
+    threads: Threads,
+}
+
+/// `max_threads`: which threads `update` and `update_mmap` hash on. The
+/// hashing is the crate's (`update` or `update_parallel`); only the pool
+/// is chosen here.
+#[derive(Clone)]
+enum Threads {
+    /// 1, the default: the calling thread.
+    One,
+    /// `blake3.AUTO`: rayon's global pool, one thread per core.
+    Auto,
+    /// A count above 1: a pool of that many threads, this object's own
+    /// (its copies share it), as blake3-py builds one per object.
+    Pool(Arc<rayon::ThreadPool>),
+}
+
+/// `blake3.AUTO`, blake3-py's value: as many threads as cores.
+const AUTO: i64 = -1;
+
+impl Threads {
+    /// `max_threads`, an int as blake3-py takes it (PyO3 refuses any other
+    /// type with `TypeError`, and ints past 64 bits with `OverflowError`).
+    fn parse(max_threads: i64) -> PyResult<Threads> {
+        match max_threads {
+            AUTO => Ok(Threads::Auto),
+            1 => Ok(Threads::One),
+            count if count > 1 => {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(usize::try_from(count).unwrap_or(usize::MAX))
+                    .build()
+                    .map_err(|error| {
+                        PyRuntimeError::new_err(format!("cannot start a pool of {count} threads: {error}"))
+                    })?;
+                Ok(Threads::Pool(Arc::new(pool)))
+            }
+            _ => Err(PyValueError::new_err(format!(
+                "max_threads must be at least 1, or blake3.AUTO (-1), got {max_threads}"
+            ))),
+        }
+    }
+
+    /// Adds `input` on these threads. The caller holds the state's lock on
+    /// its own thread, never on a pool thread: a pool thread waiting for the
+    /// lock could be the one the holder waits for (blake3-py issue 120).
+    fn update(&self, state: &mut Hasher, input: &[u8]) {
+        match self {
+            Threads::One => {
+                state.update(input);
+            }
+            Threads::Auto => {
+                state.update_parallel(input);
+            }
+            Threads::Pool(pool) => {
+                pool.install(|| state.update_parallel(input));
+            }
+        }
+    }
 }
 
 impl Blake3 {
     pub(crate) fn create(py: Python<'_>, mode: Mode<'_>, data: Option<&Bound<'_, PyAny>>) -> PyResult<Blake3> {
-        let hasher = Blake3 { state: Mutex::new(Box::new(mode.hasher())) };
+        Blake3::with_threads(py, mode, Threads::One, data)
+    }
+
+    fn with_threads(
+        py: Python<'_>,
+        mode: Mode<'_>,
+        threads: Threads,
+        data: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Blake3> {
+        let hasher = Blake3 { state: Mutex::new(Box::new(mode.hasher())), threads };
         if let Some(data) = data {
-            hasher.update(py, data)?;
+            hasher.add(py, data)?;
         }
         Ok(hasher)
+    }
+
+    /// `update`'s work: the GIL released from BLAKE3's threshold, the state
+    /// locked (see `gil::with_lock`).
+    fn add(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        let bytes = Bytes::read_byte_items(data)?;
+        let input = bytes.as_slice();
+        let release = input.len() >= gil::threshold(Algorithm::Blake3);
+        with_lock(py, &self.state, release, |state| self.threads.update(state, input));
+        Ok(())
     }
 }
 
@@ -53,30 +132,43 @@ impl Blake3 {
     #[classattr]
     #[allow(non_upper_case_globals)] // Python's attribute names.
     const key_size: usize = KEY_LEN;
+    /// `max_threads=blake3.AUTO`: as many threads as cores.
+    #[classattr]
+    const AUTO: i64 = AUTO;
 
     #[new]
-    #[pyo3(signature = (data = None, /, *, key = None, derive_key_context = None, usedforsecurity = true))]
+    #[pyo3(signature = (data = None, /, *, key = None, derive_key_context = None, max_threads = 1, usedforsecurity = true))]
     fn py_new(
         py: Python<'_>,
         data: Option<&Bound<'_, PyAny>>,
         key: Option<&Bound<'_, PyAny>>,
         derive_key_context: Option<&Bound<'_, PyAny>>,
+        max_threads: i64,
         usedforsecurity: bool,
     ) -> PyResult<Blake3> {
         let _ = usedforsecurity; // Accepted for hashlib compatibility; BLAKE3 is always for security.
-        Blake3::create(py, Mode::parse(key, derive_key_context)?, data)
+        let mode = Mode::parse(key, derive_key_context)?;
+        Blake3::with_threads(py, mode, Threads::parse(max_threads)?, data)
     }
 
-    /// Adds the bytes of any C-contiguous buffer. Returns None.
+    /// Adds the bytes of any C-contiguous buffer of bytes (`BufferError` for
+    /// wider items, as blake3-py). Returns the object, as blake3-py does.
     #[pyo3(signature = (data, /))]
-    fn update(&self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
-        crate::hasher::update(py, &self.state, Algorithm::Blake3, data)
+    fn update<'py>(slf: &Bound<'py, Self>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, Self>> {
+        slf.get().add(slf.py(), data)?;
+        Ok(slf.clone())
     }
 
     /// Adds the contents of the file at `path`, memory-mapped, with the GIL
-    /// released. The file must not shrink meanwhile (SIGBUS, as with any mmap).
-    fn update_mmap(&self, py: Python<'_>, path: PathBuf) -> PyResult<()> {
-        crate::hasher::update_mmap(py, &self.state, &path)
+    /// released, on `max_threads` threads. The file must not shrink meanwhile
+    /// (SIGBUS, as with any mmap). Returns the object, as blake3-py does.
+    fn update_mmap<'py>(slf: &Bound<'py, Self>, path: PathBuf) -> PyResult<Bound<'py, Self>> {
+        let this = slf.get();
+        slf.py().detach(|| {
+            let mut state = lock(&this.state);
+            crate::mmap::with_file(&path, |input| this.threads.update(&mut state, input))
+        })?;
+        Ok(slf.clone())
     }
 
     /// `length` bytes of output (32 by default: the hash), starting at byte
@@ -90,8 +182,7 @@ impl Blake3 {
     ) -> PyResult<Bound<'py, PyBytes>> {
         let length = match length {
             None => OUT_LEN,
-            Some(length) => usize::try_from(non_negative(length, "length")?)
-                .map_err(|_| PyValueError::new_err("length is too large"))?,
+            Some(length) => output_len(length, 1)?,
         };
         let seek = match seek {
             None => 0,
@@ -121,6 +212,9 @@ impl Blake3 {
         length: Option<&Bound<'py, PyAny>>,
         seek: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyString>> {
+        if let Some(length) = length {
+            output_len(length, 2)?;
+        }
         let digest = self.digest(py, length, seek)?;
         let mut hex = String::with_capacity(2 * digest.as_bytes().len());
         for byte in digest.as_bytes() {
@@ -132,7 +226,10 @@ impl Blake3 {
 
     /// An independent copy of the current state (mode included).
     fn copy(&self, py: Python<'_>) -> Blake3 {
-        Blake3 { state: Mutex::new(with_lock(py, &self.state, false, |state| state.clone())) }
+        Blake3 {
+            state: Mutex::new(with_lock(py, &self.state, false, |state| state.clone())),
+            threads: self.threads.clone(),
+        }
     }
 
     /// Forgets all input, keeping the mode (key or context).
@@ -154,6 +251,20 @@ impl std::fmt::Debug for Blake3 {
 }
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// The `length` argument of `digest` (`per_byte` 1) or `hexdigest` (2):
+/// its output must fit one Python object (`sys.maxsize` bytes or
+/// characters), or `OverflowError`, as blake3-py raises.
+fn output_len(length: &Bound<'_, PyAny>, per_byte: u64) -> PyResult<usize> {
+    let limit = isize::MAX as u64 / per_byte;
+    if length.is_instance_of::<PyInt>() && length.gt(limit)? {
+        return Err(PyOverflowError::new_err(format!(
+            "length {length} is too large: the output would exceed sys.maxsize"
+        )));
+    }
+    // At most `limit` now, which fits a `usize`.
+    Ok(non_negative(length, "length")? as usize)
+}
 
 /// An int argument in 0..2^64, with a message naming it otherwise.
 pub(crate) fn non_negative(value: &Bound<'_, PyAny>, what: &str) -> PyResult<u64> {

@@ -11,7 +11,7 @@
 
 use core::ffi::c_int;
 
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyBufferError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
@@ -97,6 +97,24 @@ impl<'py> Bytes<'py> {
         }
         let view = export(object, ffi::PyBUF_STRIDES)?;
         Ok(Bytes { _owner: object.clone(), ptr: view.buf as *const u8, len: view.len as usize, view: Some(view) })
+    }
+
+    /// `read`, refusing buffers whose items are wider than a byte
+    /// (`array.array("i")`, numpy int32) with `BufferError`, as blake3-py's
+    /// `blake3` does: the `blake3` class keeps its behaviour, while the
+    /// hashlib-style calls hash any buffer's bytes as hashlib does.
+    pub(crate) fn read_byte_items(object: &Bound<'py, PyAny>) -> PyResult<Bytes<'py>> {
+        let bytes = Bytes::read(object)?;
+        if let Some(view) = &bytes.view {
+            if view.itemsize != 1 {
+                return Err(PyBufferError::new_err(format!(
+                    "blake3 takes buffers of bytes, not of {}-byte items ('{}'); hash memoryview(data).cast('B') for their bytes",
+                    view.itemsize,
+                    type_name(object)
+                )));
+            }
+        }
+        Ok(bytes)
     }
 
     #[inline]

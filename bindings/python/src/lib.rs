@@ -54,48 +54,6 @@ fn new<'py>(
     Ok(Bound::new(py, Hasher::create(py, algorithm, data)?)?.into_any())
 }
 
-/// One constructor per registry algorithm (BLAKE3's is the `blake3` class),
-/// each `name(data=b"", *, usedforsecurity=True)` like hashlib's.
-macro_rules! constructors {
-    ($($function:ident => $algorithm:ident,)*) => {
-        $(
-            #[doc = concat!("A `Hasher` for ", stringify!($function), ", fed `data` if given.")]
-            #[pyfunction]
-            #[pyo3(signature = (data = None, /, *, usedforsecurity = true))]
-            fn $function(py: Python<'_>, data: Option<&Bound<'_, PyAny>>, usedforsecurity: bool) -> PyResult<Hasher> {
-                let _ = usedforsecurity; // Accepted for hashlib compatibility.
-                Hasher::create(py, Algorithm::$algorithm, data)
-            }
-        )*
-
-        fn add_constructors(module: &Bound<'_, PyModule>) -> PyResult<()> {
-            $(
-                debug_assert_eq!(names::python_name(Algorithm::$algorithm), stringify!($function));
-                module.add_function(wrap_pyfunction!($function, module)?)?;
-            )*
-            Ok(())
-        }
-    };
-}
-
-constructors! {
-    blake3_160 => Blake3_160,
-    xxh3_64 => Xxh3_64,
-    xxh3_128 => Xxh3_128,
-    xxh64 => Xxh64,
-    xxh32 => Xxh32,
-    crc32c => Crc32c,
-    blake2b => Blake2b512,
-    blake2b_256 => Blake2b256,
-    sha256 => Sha256,
-    sha512 => Sha512,
-    sha512_160 => Sha512_160,
-    crc32 => Crc32,
-    crc64nvme => Crc64Nvme,
-    md5 => Md5,
-    sha1 => Sha1,
-}
-
 /// The kernel BLAKE3 runs on in this process (`portable`, `sse41`, `avx2`,
 /// `avx2asm`, `avx512`, `avx512asm`, `neon`, `wasm32simd`): what
 /// `CHUNKHASH_BACKEND` or the CPU chose.
@@ -112,7 +70,8 @@ fn _chunkhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<arrow::DigestArray>()?;
     subtree::add_to(module)?;
     module.add_function(wrap_pyfunction!(new, module)?)?;
-    add_constructors(module)?;
+    names::add_constructors(module)?;
+    module.add_function(wrap_pyfunction!(names::_registry, module)?)?;
     oneshot::add_to(module)?;
     module.add_function(wrap_pyfunction!(batch::hash_many, module)?)?;
     module.add_function(wrap_pyfunction!(arrow::hash_array, module)?)?;

@@ -6,22 +6,26 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-/// Each algorithm's Python name, one line each. hashlib's spelling where
-/// hashlib has the algorithm (`sha256`, `blake2b` for BLAKE2b-512),
-/// python-xxhash's for xxHash (`xxh3_64`, `xxh3_128`), and otherwise the
-/// registry's name lowercased with `_` (`blake3_160`, `blake2b_256`,
-/// `sha512_160`). Every one of them also parses with the registry's own
-/// `FromStr`, which reads `_` as `-` and ignores case.
+/// Each algorithm's Python name and constructor, one line each: the one
+/// list of the Python package's names (`__init__.py` re-exports them,
+/// `__init__.pyi` types them; `tests/test_registry.py` checks all three
+/// against the registry). hashlib's spelling where hashlib has the
+/// algorithm (`sha256`, `blake2b` for BLAKE2b-512), python-xxhash's for
+/// xxHash (`xxh3_64`, `xxh3_128`), and otherwise the registry's name
+/// lowercased with `_` (`blake3_160`, `blake2b_256`, `sha512_160`). Every
+/// one of them also parses with the registry's own `FromStr`, which reads
+/// `_` as `-` and ignores case. BLAKE3's constructor is the `blake3` class
+/// (`blake3.rs`); every other name is a function giving a `Hasher`,
+/// `name(data=b"", *, usedforsecurity=True)` like hashlib's.
 macro_rules! python_names {
-    ($($algorithm:ident => $name:literal,)*) => {
-        /// The Python name of `algorithm`.
-        pub(crate) fn python_name(algorithm: Algorithm) -> &'static str {
+    (class $class_algorithm:ident => $class:ident, $($algorithm:ident => $name:ident,)*) => {
+        /// The Python name of `algorithm`, if the table above has it.
+        pub(crate) fn listed_name(algorithm: Algorithm) -> Option<&'static str> {
             match algorithm {
-                $(Algorithm::$algorithm => $name,)*
-                // An algorithm added to the registry after this table: its
-                // registry name, until it gets a line above (a test checks
-                // that every name is an identifier).
-                _ => algorithm.name(),
+                Algorithm::$class_algorithm => Some(stringify!($class)),
+                $(Algorithm::$algorithm => Some(stringify!($name)),)*
+                #[allow(unreachable_patterns)] // Reached by a row added to the registry after this table.
+                _ => None,
             }
         }
 
@@ -30,30 +34,81 @@ macro_rules! python_names {
         #[inline]
         fn from_python_name(name: &str) -> Option<Algorithm> {
             match name {
-                $($name => Some(Algorithm::$algorithm),)*
+                stringify!($class) => Some(Algorithm::$class_algorithm),
+                $(stringify!($name) => Some(Algorithm::$algorithm),)*
                 _ => None,
             }
+        }
+
+        /// The constructor functions (`$class` is a class of its own).
+        mod constructors {
+            use chunkhash::Algorithm;
+            use pyo3::prelude::*;
+
+            use crate::hasher::Hasher;
+
+            $(
+                #[doc = concat!("A `Hasher` for ", stringify!($name), ", fed `data` if given.")]
+                #[pyfunction]
+                #[pyo3(signature = (data = None, /, *, usedforsecurity = true))]
+                pub(super) fn $name(py: Python<'_>, data: Option<&Bound<'_, PyAny>>, usedforsecurity: bool) -> PyResult<Hasher> {
+                    let _ = usedforsecurity; // Accepted for hashlib compatibility.
+                    Hasher::create(py, Algorithm::$algorithm, data)
+                }
+            )*
+        }
+
+        /// Adds the constructor functions to the module.
+        pub(crate) fn add_constructors(module: &Bound<'_, PyModule>) -> PyResult<()> {
+            $(module.add_function(wrap_pyfunction!(constructors::$name, module)?)?;)*
+            Ok(())
         }
     };
 }
 
 python_names! {
-    Blake3 => "blake3",
-    Blake3_160 => "blake3_160",
-    Xxh3_64 => "xxh3_64",
-    Xxh3_128 => "xxh3_128",
-    Xxh64 => "xxh64",
-    Xxh32 => "xxh32",
-    Crc32c => "crc32c",
-    Blake2b512 => "blake2b",
-    Blake2b256 => "blake2b_256",
-    Sha256 => "sha256",
-    Sha512 => "sha512",
-    Sha512_160 => "sha512_160",
-    Crc32 => "crc32",
-    Crc64Nvme => "crc64nvme",
-    Md5 => "md5",
-    Sha1 => "sha1",
+    class Blake3 => blake3,
+    Blake3_160 => blake3_160,
+    Xxh3_64 => xxh3_64,
+    Xxh3_128 => xxh3_128,
+    Xxh64 => xxh64,
+    Xxh32 => xxh32,
+    Crc32c => crc32c,
+    Blake2b512 => blake2b,
+    Blake2b256 => blake2b_256,
+    Sha256 => sha256,
+    Sha512 => sha512,
+    Sha512_160 => sha512_160,
+    Crc32 => crc32,
+    Crc64Nvme => crc64nvme,
+    Md5 => md5,
+    Sha1 => sha1,
+}
+
+/// The Python name of `algorithm`: the table's, or for a row added to the
+/// registry after it, the registry's name (which is no identifier, so
+/// `tests/test_registry.py` fails until the row gets its line above).
+pub(crate) fn python_name(algorithm: Algorithm) -> &'static str {
+    listed_name(algorithm).unwrap_or_else(|| algorithm.name())
+}
+
+/// Undocumented, for `tests/test_registry.py`: every row of the registry
+/// as `(id, name, digest_len, cryptographic, python_name or None)`, read
+/// from the table itself, so the test can check the Python lists against it.
+#[pyfunction]
+pub(crate) fn _registry() -> Vec<(u8, &'static str, usize, bool, Option<&'static str>)> {
+    Algorithm::all()
+        .iter()
+        .map(|&algorithm| {
+            (
+                algorithm.id(),
+                algorithm.name(),
+                algorithm.digest_len(),
+                algorithm.is_cryptographic(),
+                listed_name(algorithm),
+            )
+        })
+        .collect()
 }
 
 /// hashlib's `block_size`: bytes the algorithm consumes per step. From the

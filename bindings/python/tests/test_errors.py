@@ -3,8 +3,10 @@ of the file), never a crash, and leaves hasher objects usable."""
 
 from __future__ import annotations
 
+import array
 import hashlib
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -131,6 +133,44 @@ def test_extended_output_arguments() -> None:
     with pytest.raises(TypeError, match="seek must be an int, not 'str'"):
         hasher.digest(seek="0")  # type: ignore[arg-type]
     assert hasher.digest() == chunkhash.hash("blake3", b"x")  # still usable
+
+
+def test_outputs_past_maxsize_overflow() -> None:
+    """As blake3-py: an output longer than one Python object can hold is an
+    OverflowError, before anything is allocated."""
+    hasher = chunkhash.blake3(b"x")
+    with pytest.raises(OverflowError, match="too large: the output would exceed sys.maxsize"):
+        hasher.digest(sys.maxsize + 1)
+    with pytest.raises(OverflowError, match="too large"):
+        hasher.digest(1 << 64)
+    with pytest.raises(OverflowError, match="too large"):
+        hasher.hexdigest(sys.maxsize // 2 + 1)
+    assert len(hasher.hexdigest(100)) == 200
+
+
+def test_blake3_takes_byte_items_only() -> None:
+    """The blake3 class refuses buffers of wider items, as blake3-py does
+    (hashlib-style calls hash their bytes: test_api's test_buffer_types)."""
+    words = array.array("i", [1, 2, 3])
+    with pytest.raises(BufferError, match="blake3 takes buffers of bytes, not of 4-byte items \\('array'\\)"):
+        chunkhash.blake3(words)
+    with pytest.raises(BufferError, match="not of 8-byte items"):
+        chunkhash.blake3().update(np.arange(3, dtype=np.int64))
+    assert chunkhash.blake3(memoryview(words).cast("B")).digest() == chunkhash.hash("blake3", words)
+    assert chunkhash.blake3(array.array("b", b"ab")).digest() == chunkhash.hash("blake3", b"ab")
+
+
+def test_max_threads_arguments() -> None:
+    for bad in (0, -2, -(1 << 40)):
+        with pytest.raises(ValueError, match=f"max_threads must be at least 1, or blake3.AUTO \\(-1\\), got {bad}"):
+            chunkhash.blake3(max_threads=bad)
+    with pytest.raises(TypeError):
+        chunkhash.blake3(max_threads=2.0)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        chunkhash.blake3(max_threads="2")  # type: ignore[arg-type]
+    with pytest.raises(OverflowError):
+        chunkhash.blake3(max_threads=1 << 64)
+    assert chunkhash.blake3.AUTO == -1
 
 
 def test_intdigest_only_for_integer_checksums() -> None:

@@ -5,8 +5,10 @@ free-threaded build nothing holds one), so they really overlap."""
 
 from __future__ import annotations
 
+import random
 import sys
 import threading
+from pathlib import Path
 from typing import Callable, List
 
 import pyarrow as pa
@@ -113,3 +115,37 @@ def test_shared_bytearray_resized_while_hashing_is_refused() -> None:
     # Either the resize came before or after the export (allowed), or during
     # it (refused); never a crash.
     assert outcome and outcome[0] in ("resized", "refused")
+
+
+def test_max_threads_gives_the_same_hash(tmp_path: Path) -> None:
+    """blake3's max_threads (blake3-py's option): a count or AUTO hashes on
+    rayon threads through the crate's update_parallel, and every split and
+    count gives the one-thread digest. 3 MiB + 1000 bytes from a fixed seed
+    (several parallel subtrees, and an unaligned tail)."""
+    seed = 31
+    print(f"seed {seed}")
+    data = random.Random(seed).randbytes(3 * 2**20 + 1000)
+    expected = chunkhash.blake3(data).digest()
+    path = tmp_path / "data"
+    path.write_bytes(data)
+    for max_threads in (1, 2, 3, chunkhash.blake3.AUTO):
+        assert chunkhash.blake3(data, max_threads=max_threads).digest() == expected, max_threads
+        hasher = chunkhash.blake3(max_threads=max_threads)
+        for start, end in ((0, 1000), (1000, 2**20 + 7), (2**20 + 7, len(data))):
+            assert hasher.update(data[start:end]) is hasher
+        assert hasher.digest() == expected, max_threads
+        copy = hasher.copy()  # shares the pool
+        assert copy.update(b"more").digest() == chunkhash.blake3(data + b"more").digest()
+        assert chunkhash.blake3(max_threads=max_threads).update_mmap(path).digest() == expected
+        keyed = chunkhash.blake3(data, key=bytes(range(32)), max_threads=max_threads)
+        assert keyed.digest() == chunkhash.blake3(data, key=bytes(range(32))).digest()
+
+
+def test_shared_hasher_with_a_pool() -> None:
+    """Threads updating one hasher that has a pool of its own: its lock is
+    taken on the calling thread, never on a pool thread, so the callers
+    queue instead of deadlocking (blake3-py issue 120)."""
+    data = bytes(2**20)
+    hasher = chunkhash.blake3(max_threads=2)
+    run_threads(lambda _: [hasher.update(data) for _ in range(4)])
+    assert hasher.digest() == chunkhash.blake3(data * (4 * THREADS)).digest()

@@ -15,6 +15,8 @@ def test_typed_usage() -> None:
     b3.update(memoryview(b"more"))
     out: bytes = b3.digest(64, seek=10)
     text: str = b3.hexdigest()
+    # blake3-py's options and chaining.
+    threaded: chunkhash.blake3 = chunkhash.blake3(max_threads=chunkhash.blake3.AUTO).update(b"a").update(b"b")
     hasher: chunkhash.Hasher = chunkhash.xxh3_64(bytearray(b"data"))
     value: int = hasher.intdigest()
     generic = chunkhash.new("sha256", b"x")

@@ -3,27 +3,47 @@ package io.chunkhash;
 /**
  * The algorithms of chunkhash's registry, with their stable ids (the ids of
  * the Rust enum {@code chunkhash::Algorithm}, the C constants and the block
- * trailers; a test checks this list against the native library).
+ * trailers). The constants are written from the registry table by
+ * {@code cargo run -p chunkhash-binding-lists}, and a test checks them
+ * against the native library. MD5 and SHA-1 are for compatibility only
+ * (S3 ETags and checksums, md5sum and sha1sum files): broken against
+ * collisions.
  */
 public enum Algorithm {
+    // BEGIN generated from the registry (crates/chunkhash/src/registry.rs): cargo run -p chunkhash-binding-lists
+    /** BLAKE3: 32-byte digests, cryptographic. */
     BLAKE3(1, "BLAKE3", 32),
+    /** BLAKE3-160: 20-byte digests, cryptographic. */
     BLAKE3_160(2, "BLAKE3-160", 20),
+    /** XXH3-64: 8-byte digests, a checksum, not cryptographic. */
     XXH3_64(3, "XXH3-64", 8),
+    /** XXH3-128: 16-byte digests, a checksum, not cryptographic. */
     XXH3_128(4, "XXH3-128", 16),
+    /** XXH64: 8-byte digests, a checksum, not cryptographic. */
     XXH64(5, "XXH64", 8),
+    /** XXH32: 4-byte digests, a checksum, not cryptographic. */
     XXH32(6, "XXH32", 4),
+    /** CRC32C: 4-byte digests, a checksum, not cryptographic. */
     CRC32C(7, "CRC32C", 4),
+    /** BLAKE2b-512: 64-byte digests, cryptographic. */
     BLAKE2B_512(8, "BLAKE2b-512", 64),
+    /** BLAKE2b-256: 32-byte digests, cryptographic. */
     BLAKE2B_256(9, "BLAKE2b-256", 32),
+    /** SHA-256: 32-byte digests, cryptographic. */
     SHA_256(10, "SHA-256", 32),
+    /** SHA-512: 64-byte digests, cryptographic. */
     SHA_512(11, "SHA-512", 64),
+    /** SHA-512/160: 20-byte digests, cryptographic. */
     SHA_512_160(12, "SHA-512/160", 20),
+    /** CRC-32: 4-byte digests, a checksum, not cryptographic. */
     CRC_32(13, "CRC-32", 4),
+    /** CRC-64/NVME: 8-byte digests, a checksum, not cryptographic. */
     CRC_64_NVME(14, "CRC-64/NVME", 8),
-    /** For compatibility (S3 ETags, md5sum files) only: broken against collisions. */
+    /** MD5: 16-byte digests, cryptographic. */
     MD5(15, "MD5", 16),
-    /** For compatibility (sha1sum files, S3) only: broken against collisions. */
+    /** SHA-1: 20-byte digests, cryptographic. */
     SHA_1(16, "SHA-1", 20);
+    // END generated
 
     private static final Algorithm[] BY_ID = values();
 
@@ -37,7 +57,7 @@ public enum Algorithm {
         this.digestLength = digestLength;
     }
 
-    /** The stable numeric id, 1 to 16. */
+    /** The stable numeric id, 1 to the number of constants. */
     public int id() {
         return id;
     }
