@@ -139,8 +139,8 @@ smoke_java() {
   <activeProfiles><activeProfile>chunkhash-dist</activeProfile></activeProfiles>
 </settings>
 EOF
-  (cd "$project" && mvn -B -ntp -q -Dstyle.color=never -s "$settings" compile) ||
-    { echo "error: the smoke project did not build (plugins come from ~/.m2: run 'make test-java' first)"; return 1; }
+  (cd "$project" && mvn -B -ntp -q -s "$settings" compile >"$WORK/java/mvn.log" 2>&1) ||
+    { cat "$WORK/java/mvn.log"; echo "error: the smoke project did not build (plugins come from ~/.m2: run 'make test-java' first)"; return 1; }
   jar=$repo/io/chunkhash/chunkhash/$VERSION/chunkhash-$VERSION.jar
   # Maven records where each artifact came from: dist/maven, not ~/.m2.
   grep -q '>chunkhash-dist=' "$(dirname "$jar")/_remote.repositories" ||
