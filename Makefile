@@ -264,7 +264,7 @@ java-bench:
 # Installable artifacts (RELEASING.md): `make dist` writes each to dist/,
 # reusing what the test parts built (the wheel's venv, bindings/js/dist, the
 # release libraries; cargo and Maven redo only what changed):
-#   chunkhash-VERSION-cp310-abi3-*.whl       the Python wheel (CPython >= 3.10)
+#   chunkhash-VERSION-cp310-abi3-manylinux*.whl   the Python wheel (CPython >= 3.10, glibc >= 2.17)
 #   chunkhash-VERSION.tgz                    the npm package (npm pack)
 #   maven/                                   a Maven repository: io.chunkhash:chunkhash
 #                                            (the native library inside) and chunkhash-spark
@@ -279,15 +279,22 @@ dist: dist-python dist-js dist-java dist-c dist-crate
 	@cd $(DIST) && find . -maxdepth 1 -type f -printf '%10s B  %f\n' | sort -k3
 
 # One abi3 wheel serves every CPython from 3.10 on (pyo3's abi3-py310; the
-# buffer protocol is declared in src/buffer.rs, see there). A free-threaded
-# build (3.14t) cannot use the stable ABI: it needs a wheel of its own, built
-# here only when a python3.14t is on PATH.
+# buffer protocol is declared in src/buffer.rs, see there). Linked by zig
+# (the ziglang wheel of the test environment) against glibc 2.17, so it is a
+# manylinux2014 wheel: linked by this machine's gcc it needed glibc 2.34
+# (pthread_create and others moved into libc then), which leaves out RHEL 8
+# and Ubuntu 20.04. maturin checks the symbol versions (its auditwheel) and
+# fails the build beyond 2.17. Its own target folder: another linker would
+# make cargo rebuild test-python's release build each time.
+# A free-threaded CPython (3.14t) cannot load abi3 wheels: it needs one of
+# its own, built here only when a python3.14t is on PATH.
+PY_DIST = PATH=$(abspath $(PY_VENV))/bin:$$PATH $(PY_VENV)/bin/maturin build --release --quiet \
+	-m bindings/python/Cargo.toml -o $(DIST) --target-dir target/dist-wheel --zig --compatibility manylinux_2_17
 dist-python: python-venv
 	@mkdir -p $(DIST)
 	rm -f $(DIST)/chunkhash-*.whl
-	$(PY_VENV)/bin/maturin build --release --quiet -m bindings/python/Cargo.toml -o $(DIST)
-	@if command -v python3.14t >/dev/null; then \
-	  $(PY_VENV)/bin/maturin build --release --quiet -m bindings/python/Cargo.toml -o $(DIST) -i python3.14t; \
+	$(PY_DIST)
+	@if command -v python3.14t >/dev/null; then $(PY_DIST) -i python3.14t; \
 	else echo "dist-python: no python3.14t on PATH: no free-threaded wheel"; fi
 
 dist-js: js
