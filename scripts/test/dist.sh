@@ -82,13 +82,13 @@ smoke_python() {
   local python=$1 venv
   venv=$WORK/venv-$(basename "$python")
   local wheel
-  wheel=$(the_file 'chunkhash-*.whl') || return 1
+  wheel=$(the_file "chunkhash-$VERSION-cp310-abi3-*.whl") || return 1
   echo "wheel: $wheel"
   # Without pip of its own (ensurepip takes most of a venv's creation): the
   # interpreter's pip installs into it (pip's --python).
   "$python" -m venv --without-pip "$venv" || return 1
   # A machine without Rust: neither tool may be reachable from here on.
-  if PATH=$venv/bin:$BARE_PATH command -v cargo rustc; then
+  if PATH=$venv/bin:$BARE_PATH command -v cargo || PATH=$venv/bin:$BARE_PATH command -v rustc; then
     echo "error: cargo or rustc is still on PATH ($BARE_PATH)"
     return 1
   fi
