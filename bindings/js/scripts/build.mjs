@@ -107,6 +107,11 @@ const remap = `--remap-path-prefix=${cargoHome}=/cargo`;
 
 const rustc = execFileSync(process.env.RUSTC || 'rustc', ['--version'], { encoding: 'utf8' }).trim();
 needTarget('wasm32-unknown-unknown');
+// TypeScript strips the comments at the end (scripts/shipped.mjs): say so
+// before the Rust builds rather than after them.
+await import('typescript').catch(() => {
+  throw new Error('chunkhash js build: TypeScript is missing: run `npm ci` in bindings/js first (`make js` does)');
+});
 mkdirSync(dist, { recursive: true });
 const report = { rustc, lzma: lzmaVersions(), modules: {} };
 const wasm = {};
