@@ -262,8 +262,9 @@ java-bench:
 	  io.chunkhash.spark.bench.SparkBench $(SPARK_BENCH_ARGS)
 
 # Installable artifacts (RELEASING.md): `make dist` writes each to dist/,
-# reusing what the test parts built (the wheel's venv, bindings/js/dist, the
-# release libraries; cargo and Maven redo only what changed):
+# reusing what the test parts built (the Python test environment's maturin,
+# bindings/js/dist, the release libraries, Maven's classes; cargo and Maven
+# redo only what changed; the wheel alone is a build of its own, see below):
 #   chunkhash-VERSION-cp310-abi3-manylinux*.whl   the Python wheel (CPython >= 3.10, glibc >= 2.17)
 #   chunkhash-VERSION.tgz                    the npm package (npm pack)
 #   maven/                                   a Maven repository: io.chunkhash:chunkhash
@@ -276,7 +277,7 @@ DIST ?= dist
 VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
 
 dist: dist-python dist-js dist-java dist-c dist-crate
-	@cd $(DIST) && find . -maxdepth 1 -type f -printf '%10s B  %f\n' | sort -k3
+	@cd $(DIST) && find . -maxdepth 1 -type f -printf '%10s B  %f\n' | sort -k3 && find maven -name '*.jar' -printf '%10s B  %p\n'
 
 # One abi3 wheel serves every CPython from 3.10 on (pyo3's abi3-py310; the
 # buffer protocol is declared in src/buffer.rs, see there). Linked by zig
