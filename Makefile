@@ -22,13 +22,13 @@ export CHUNKHASH_PEER_OPENSSL ?= $(or $(shell command -v openssl 2>/dev/null),/u
 # on past a failure) and prints one table at the end: every part, and every
 # target and backend of the matrix, Miri and fuzz parts, with its tests.
 TEST_PARTS = lint pydeps peers test-rust test-features test-c check-golden test-matrix test-miri test-fuzz \
-	test-js test-python test-store-s3 test-java
+	test-js test-python test-store-s3 test-java test-dist
 # Seconds each fuzz target runs in `make fuzz` (make test runs a fixed
 # number of runs from a fixed seed instead: see scripts/test/fuzz.sh).
 FUZZ_SECONDS ?= 600
 
 .PHONY: run test test-quick test-rust test-c test-features check-golden test-matrix test-crc-backends test-miri test-fuzz fuzz \
-	lint pydeps peers install js test-js python-venv python-wheel java test-python test-blake3-py test-java java-bench test-s3 test-store-s3 xxhash-c bench-xxh3 bench-s3sum bench-scale-out bench-store-s3
+	lint pydeps peers install dist dist-python dist-js dist-java dist-c dist-crate test-dist js test-js python-venv python-wheel java test-python test-blake3-py test-java java-bench test-s3 test-store-s3 xxhash-c bench-xxh3 bench-s3sum bench-scale-out bench-store-s3
 
 # The main job: `chunkhash bench` with its defaults (every algorithm, 64 B to
 # 1 MiB); needs no input and ends well under a minute.
@@ -241,9 +241,8 @@ test-store-s3: python-venv
 # small SIMD128 module it imports, embedded in bindings/js/dist (one LZMA
 # stream, made with python3's lzma), and the JavaScript without comments
 # (made with TypeScript, hence npm ci from the committed lock file first);
-# installs the target.
+# build.mjs installs the Rust target wasm32-unknown-unknown when missing.
 js:
-	rustup target add wasm32-unknown-unknown
 	cd bindings/js && npm ci --no-audit --no-fund
 	node bindings/js/scripts/build.mjs
 
@@ -285,3 +284,69 @@ java-bench:
 	cd bindings/java/spark && java $$(sed -n 's/.*<argLine>\(.*\)-Xmx2g<\/argLine>.*/\1/p' pom.xml) -Xmx10g \
 	  -cp target/classes:target/test-classes:$$(cat target/test-classpath.txt) \
 	  io.chunkhash.spark.bench.SparkBench $(SPARK_BENCH_ARGS)
+
+# Installable artifacts (RELEASING.md): `make dist` writes each to dist/,
+# reusing what the test parts built (the Python test environment's maturin,
+# bindings/js/dist, the release libraries, Maven's classes; cargo and Maven
+# redo only what changed; the wheel alone is a build of its own, see below):
+#   chunkhash-VERSION-cp310-abi3-manylinux*.whl   the Python wheel (CPython >= 3.10, glibc >= 2.17)
+#   chunkhash-VERSION.tgz                    the npm package (npm pack)
+#   maven/                                   a Maven repository: io.chunkhash:chunkhash
+#                                            (the native library inside) and chunkhash-spark
+#   chunkhash-c-VERSION-linux-ARCH.tar.gz    header, libchunkhash.a and .so, chunkhash.pc
+#   chunkhash-VERSION.crate                  the crate, as `cargo publish` would upload it
+# `make test-dist` (a part of `make test`) installs each into a clean place
+# and runs a smoke test against it (scripts/test/dist.sh).
+DIST ?= dist
+VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
+
+dist: dist-python dist-js dist-java dist-c dist-crate
+	@cd $(DIST) && find . -maxdepth 1 -type f -printf '%10s B  %f\n' | sort -k3 && find maven -name '*.jar' -printf '%10s B  %p\n'
+
+# One abi3 wheel serves every CPython from 3.10 on (pyo3's abi3-py310; the
+# buffer protocol is declared in src/buffer.rs, see there). Linked by zig
+# (the ziglang wheel of the test environment) against glibc 2.17, so it is a
+# manylinux2014 wheel: linked by this machine's gcc it needed glibc 2.34
+# (pthread_create and others moved into libc then), which leaves out RHEL 8
+# and Ubuntu 20.04. maturin checks the symbol versions (its auditwheel) and
+# fails the build beyond 2.17. Its own target folder: another linker would
+# make cargo rebuild test-python's release build each time.
+# A free-threaded CPython (3.14t) cannot load abi3 wheels: it needs one of
+# its own, built here only when a python3.14t is on PATH.
+PY_DIST = PATH=$(abspath $(PY_VENV))/bin:$$PATH $(PY_VENV)/bin/maturin build --release --quiet \
+	-m bindings/python/Cargo.toml -o $(DIST) --target-dir target/dist-wheel --zig --compatibility manylinux_2_17
+dist-python: python-venv
+	@mkdir -p $(DIST)
+	rm -f $(DIST)/chunkhash-*.whl
+	$(PY_DIST)
+	@if command -v python3.14t >/dev/null; then $(PY_DIST) -i python3.14t; \
+	else echo "dist-python: no python3.14t on PATH: no free-threaded wheel"; fi
+
+dist-js: js
+	@mkdir -p $(DIST)
+	rm -f $(DIST)/chunkhash-*.tgz
+	cd bindings/js && npm pack --silent --pack-destination $(abspath $(DIST)) >/dev/null
+
+# `mvn deploy` of both modules (tests skipped: make test-java ran them) into
+# a file:// repository; the jar takes the native library cargo just built.
+dist-java: java
+	$(CARGO) build -q --release -p chunkhash-jni
+	rm -rf $(DIST)/maven
+	cd bindings/java && mvn -B -ntp -q -Dstyle.color=never deploy -Dmaven.test.skip=true \
+	  -DaltDeploymentRepository=chunkhash-dist::file://$(abspath $(DIST))/maven
+
+dist-c:
+	$(MAKE) -C bindings/c dist DIST=$(abspath $(DIST))
+
+# The crates.io package of `chunkhash`, the one publishable crate (the
+# others say publish = false): packaged, built from the package alone
+# (verify) and checked against the registry, without uploading. Needs the
+# crates.io index. --allow-dirty: make test runs on uncommitted work too.
+dist-crate:
+	@mkdir -p $(DIST)
+	$(CARGO) publish --dry-run --allow-dirty -p chunkhash
+	@# cargo 1.95 leaves a dry run's .crate in target/package/tmp-crate, older ones in target/package.
+	cp "$$(ls -t target/package/tmp-crate/chunkhash-$(VERSION).crate target/package/chunkhash-$(VERSION).crate 2>/dev/null | head -n 1)" $(DIST)/
+
+test-dist: dist
+	DIST=$(DIST) scripts/test/dist.sh

@@ -1,5 +1,7 @@
 // Builds the package's two WebAssembly modules and embeds them: `make js`
-// runs it (after `rustup target add wasm32-unknown-unknown`). Needs `python3`
+// and `npm run build` run it (after `npm ci`, for TypeScript; the Rust
+// target wasm32-unknown-unknown is installed here with rustup when the
+// toolchain lacks it, see needTarget below). Needs `python3`
 // (its standard `lzma` module compresses the modules; see
 // scripts/python-lzma.mjs). Writes bindings/js/dist/:
 //   modules.mjs     both modules, the main one (bindings/js/wasm: every
@@ -47,7 +49,7 @@
 
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -104,6 +106,12 @@ const cargoHome = process.env.CARGO_HOME || join(homedir(), '.cargo');
 const remap = `--remap-path-prefix=${cargoHome}=/cargo`;
 
 const rustc = execFileSync(process.env.RUSTC || 'rustc', ['--version'], { encoding: 'utf8' }).trim();
+needTarget('wasm32-unknown-unknown');
+// TypeScript strips the comments at the end (scripts/shipped.mjs): say so
+// before the Rust builds rather than after them.
+await import('typescript').catch(() => {
+  throw new Error('chunkhash js build: TypeScript is missing: run `npm ci` in bindings/js first (`make js` does)');
+});
 mkdirSync(dist, { recursive: true });
 const report = { rustc, lzma: lzmaVersions(), modules: {} };
 const wasm = {};
@@ -280,4 +288,24 @@ function parse(bytes) {
     at = end;
   }
   return module;
+}
+
+/**
+ * Installs the Rust target `triple` when the toolchain lacks it: without it
+ * cargo stops with "can't find crate for `core`", which names neither the
+ * target nor the fix. The toolchain is the one `rustc` in the repository
+ * runs (rustup's choice there); without rustup, the error says what to add.
+ */
+function needTarget(triple) {
+  const sysroot = execFileSync(process.env.RUSTC || 'rustc', ['--print', 'sysroot'], { cwd: repo, encoding: 'utf8' }).trim();
+  if (existsSync(join(sysroot, 'lib', 'rustlib', triple))) return;
+  console.log(`chunkhash js: installing the Rust target ${triple} (rustup target add ${triple})`);
+  try {
+    execFileSync('rustup', ['target', 'add', triple], { cwd: repo, stdio: 'inherit' });
+  } catch (error) {
+    throw new Error(`chunkhash js build: the Rust target ${triple} is missing from ${sysroot} and \`rustup target add ${triple}\` failed (${error.message}): install it, then run \`npm run build\` again`);
+  }
+  if (!existsSync(join(sysroot, 'lib', 'rustlib', triple))) {
+    throw new Error(`chunkhash js build: the Rust target ${triple} is still missing from ${sysroot}: run \`rustup target add ${triple}\``);
+  }
 }

@@ -2,7 +2,7 @@
 // installed by `make test-js`), driven by playwright-core, loads
 // tests/browser/index.html from a local HTTP server; the page imports the
 // package as a native ES module and checks the project's vectors through
-// both builds.
+// both builds. CHUNKHASH_JS_PACKAGE serves another copy of the package.
 
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -14,9 +14,12 @@ import { chromium } from 'playwright-core';
 import { blake3Vectors, golden, repo } from './helpers.mjs';
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+// The package the page runs: this folder's, or an installed copy of the
+// packed tarball (`make test-dist` names its node_modules/chunkhash).
+const served = process.env.CHUNKHASH_JS_PACKAGE || packageDir;
 const CHROMIUM = process.env.CHUNKHASH_CHROMIUM || '/usr/bin/chromium';
 // What the page may load: the package and the vectors.
-const ROOTS = { lib: join(packageDir, 'lib'), dist: join(packageDir, 'dist'), tests: join(packageDir, 'tests'), vectors: join(repo, 'vectors') };
+const ROOTS = { lib: join(served, 'lib'), dist: join(served, 'dist'), tests: join(packageDir, 'tests'), vectors: join(repo, 'vectors') };
 const TYPES = { '.html': 'text/html', '.mjs': 'text/javascript', '.js': 'text/javascript', '.json': 'application/json' };
 
 function serve() {
@@ -57,7 +60,7 @@ test('the package runs in headless Chromium, both builds, on the vectors', async
   await page.goto(`http://127.0.0.1:${server.address().port}/tests/browser/index.html`);
   await page.waitForFunction(() => window.result !== undefined, null, { timeout: 60000 });
   const result = await page.evaluate(() => window.result);
-  t.diagnostic(`Chromium ${browser.version()}: ${JSON.stringify(result.builds)}`);
+  t.diagnostic(`Chromium ${browser.version()}, the package in ${served}: ${JSON.stringify(result.builds)}`);
   assert.deepEqual(errors, []);
   assert.equal(result.error, undefined);
   assert.deepEqual(result.failures, []);
