@@ -10,7 +10,7 @@ mod common;
 
 use chunkhash_store::location::{Location, S3};
 use chunkhash_store::{OpenOptions, PutOptions, Store};
-use common::{same_tree, write_files};
+use common::{is_stopped, same_tree, write_files};
 use std::fs;
 use std::net::TcpListener;
 use std::os::unix::process::ExitStatusExt;
@@ -749,10 +749,4 @@ fn a_reader_with_read_only_credentials_opens_the_store_during_a_put() {
     }
     assert_eq!(paused, 3, "a put ended before its pause step");
     println!("a read-only reader saw no damage at {paused} pause points of a put");
-}
-
-/// Whether process `pid` is stopped (state `T` in /proc/PID/stat).
-fn is_stopped(pid: u32) -> bool {
-    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('T'))
 }

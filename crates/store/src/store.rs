@@ -47,7 +47,9 @@ pub struct OpenOptions {
     /// The address algorithm the caller expects, if any: another one is an
     /// [`Error::UnexpectedAlgorithm`].
     pub expect: Option<Algorithm>,
-    /// Take the writer lock (needed by `put` and `reindex`).
+    /// Take the writer lock (needed by `put` and `reindex`). Without it
+    /// the store is only read: nothing is written, no lock is taken, and
+    /// what an interrupted or running writer left is read, not repaired.
     pub write: bool,
     /// Make every commit durable with fsync (default). Without it a crash
     /// of the process still leaves a sound store, a power cut may not.

@@ -9,27 +9,8 @@ mod common;
 use chunkhash_store::{OpenOptions, Store};
 use common::*;
 use std::fs;
-use std::os::unix::fs::MetadataExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use vectors::{test_seed, TestRng};
-
-/// Every file under `dir`: path, size, modification time, inode.
-fn listing(dir: &Path) -> Vec<(PathBuf, u64, i64, i64, u64)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in fs::read_dir(&dir).unwrap() {
-            let entry = entry.unwrap();
-            let metadata = fs::symlink_metadata(entry.path()).unwrap();
-            if metadata.is_dir() {
-                stack.push(entry.path());
-            }
-            out.push((entry.path(), metadata.len(), metadata.mtime(), metadata.mtime_nsec(), metadata.ino()));
-        }
-    }
-    out.sort();
-    out
-}
 
 /// A reader opened, then a put seals packs, writes its index file and its
 /// snapshot: the reader's `verify` checks what it opened (its snapshots,

@@ -10,7 +10,6 @@ use chunkhash_store::{Address, CreateOptions, OpenOptions, Store};
 use common::*;
 use std::collections::{BTreeMap, HashSet};
 use std::fs;
-use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use vectors::{test_seed, TestRng};
 
@@ -308,24 +307,6 @@ fn a_damaged_or_missing_index_file_loses_nothing() {
         let reader = restore_all("after");
         assert!(reader.notes().is_empty(), "{:?}", reader.notes());
     }
-}
-
-/// Every file under `dir`: name, size, modification time, inode.
-fn listing(dir: &Path) -> Vec<(PathBuf, u64, i64, i64, u64)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in fs::read_dir(&dir).unwrap() {
-            let entry = entry.unwrap();
-            let metadata = fs::symlink_metadata(entry.path()).unwrap();
-            if metadata.is_dir() {
-                stack.push(entry.path());
-            }
-            out.push((entry.path(), metadata.len(), metadata.mtime(), metadata.mtime_nsec(), metadata.ino()));
-        }
-    }
-    out.sort();
-    out
 }
 
 /// What a power cut may leave of an unsynced open pack (a page lost in the
