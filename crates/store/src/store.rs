@@ -348,7 +348,17 @@ impl Store {
         }
         let prefix_end = scan.sound_prefix_end();
         let tail_only = scan.records.last().is_some_and(|r| r.offset + u64::from(r.len) == prefix_end);
-        if !scan.damaged.is_empty() && tail_only {
+        if !scan.damaged.is_empty() && !tail_only {
+            let sealed = self.rewrite_sound_records(&bytes, &scan.records)?;
+            self.note(format!(
+                "{}: sealed the {} sound records of an interrupted put into a new pack, dropping damage ({problems})",
+                path.display(),
+                sealed.1.len()
+            ));
+            remove_file(&path)?;
+            return Ok(Some(sealed));
+        }
+        if !scan.damaged.is_empty() {
             let cut = bytes.len() as u64 - prefix_end;
             self.note(format!(
                 "{}: cut off {cut} bytes of a torn record left by an interrupted put ({problems})",
@@ -358,15 +368,6 @@ impl Store {
             let file =
                 std::fs::OpenOptions::new().write(true).open(&path).map_err(|e| Error::io("opening", &path, e))?;
             file.set_len(prefix_end).map_err(|e| Error::io("truncating", &path, e))?;
-        } else if !scan.damaged.is_empty() {
-            let sealed = self.rewrite_sound_records(&bytes, &scan.records)?;
-            self.note(format!(
-                "{}: sealed the {} sound records of an interrupted put into a new pack, dropping damage ({problems})",
-                path.display(),
-                sealed.1.len()
-            ));
-            remove_file(&path)?;
-            return Ok(Some(sealed));
         }
         self.note(format!("{}: sealed {} records of an interrupted put", path.display(), scan.records.len()));
         self.publish_pack(&path, &scan.id, None)?;
