@@ -52,7 +52,7 @@ pub(crate) fn pack_header(address: Algorithm, trailer: Algorithm) -> [u8; PACK_H
 }
 
 /// Checks a pack's header against the store's algorithms.
-pub(crate) fn check_header(bytes: &[u8], address: Algorithm) -> Result<(), String> {
+pub(crate) fn check_header(bytes: &[u8], address: Algorithm, trailer: Algorithm) -> Result<(), String> {
     if bytes.len() < PACK_HEADER_LEN {
         return Err(format!("{} bytes, shorter than a pack header", bytes.len()));
     }
@@ -61,6 +61,12 @@ pub(crate) fn check_header(bytes: &[u8], address: Algorithm) -> Result<(), Strin
     }
     if bytes[8] != address.id() {
         return Err(format!("header names address algorithm id {}, the store uses {}", bytes[8], address));
+    }
+    if bytes[9] != trailer.id() {
+        return Err(format!("header names trailer algorithm id {}, the store uses {}", bytes[9], trailer));
+    }
+    if bytes[10..PACK_HEADER_LEN].iter().any(|&b| b != 0) {
+        return Err("the header's reserved bytes are not zero".into());
     }
     Ok(())
 }
@@ -193,7 +199,7 @@ pub(crate) fn scan(bytes: &[u8], hasher: &mut AddressHasher, trailer_algorithm: 
     let mut records = Vec::new();
     let mut payloads = Vec::new();
     let header_len = PACK_HEADER_LEN.min(bytes.len());
-    if let Err(reason) = check_header(bytes, hasher.algorithm()) {
+    if let Err(reason) = check_header(bytes, hasher.algorithm(), trailer_algorithm) {
         damaged.push(Damaged { start: 0, end: header_len as u64, reason: format!("pack header: {reason}") });
     }
     let mut offset = header_len;
@@ -409,6 +415,83 @@ fn seal_parts(head: &[u8], payload: &[u8], algorithm: Algorithm, context: u64, o
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::address::Hashing;
+    use vectors::{test_seed, TestRng};
+
+    /// A pack of `count` records of random payloads, built here as the
+    /// writer builds one (header, then records sealed at their offsets).
+    fn build_pack(rng: &mut TestRng, count: usize) -> (Vec<u8>, Vec<RecordRef>) {
+        let mut hasher = AddressHasher::new(Algorithm::Blake3_160, Hashing::Batch);
+        let mut bytes = pack_header(Algorithm::Blake3_160, Algorithm::Crc32c).to_vec();
+        let mut records = Vec::new();
+        for _ in 0..count {
+            let len = rng.range(0..=300);
+            let payload = rng.bytes(len);
+            let address = hasher.address(&payload);
+            let offset = bytes.len() as u64;
+            let mut head = vec![RECORD_MAGIC];
+            head.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+            head.extend_from_slice(address.as_bytes());
+            let mut trailer = [0u8; MAX_TRAILER_LEN];
+            seal_parts(&head, &payload, Algorithm::Crc32c, offset, &mut trailer);
+            bytes.extend_from_slice(&head);
+            bytes.extend_from_slice(&payload);
+            bytes.extend_from_slice(&trailer[..trailer_len(Algorithm::Crc32c)]);
+            records.push(RecordRef { address, offset, len: (bytes.len() as u64 - offset) as u32 });
+        }
+        (bytes, records)
+    }
+
+    fn scan_of(bytes: &[u8]) -> Scan {
+        scan(bytes, &mut AddressHasher::new(Algorithm::Blake3_160, Hashing::Batch), Algorithm::Crc32c)
+    }
+
+    /// The records of `all` that do not overlap `damaged`.
+    fn outside(all: &[RecordRef], damaged: std::ops::Range<u64>) -> Vec<RecordRef> {
+        all.iter()
+            .filter(|r| r.offset + u64::from(r.len) <= damaged.start || r.offset >= damaged.end)
+            .copied()
+            .collect()
+    }
+
+    #[test]
+    fn a_scan_loses_exactly_the_records_that_damage_touches() {
+        let seed = test_seed("pack_scan_damage", 0x5ca_0001);
+        let mut rng = TestRng::new(seed);
+        let (pack, records) = build_pack(&mut rng, 24);
+        let sound = scan_of(&pack);
+        assert_eq!(sound.records, records);
+        assert!(sound.damaged.is_empty());
+        // Every single byte changed, one at a time: the header costs nothing,
+        // a record's byte costs that record only.
+        for at in 0..pack.len() {
+            let mut damaged = pack.clone();
+            damaged[at] ^= rng.range(1..=255) as u8;
+            let found = scan_of(&damaged);
+            let lost = if at < PACK_HEADER_LEN { 0..0 } else { at as u64..at as u64 + 1 };
+            assert_eq!(found.records, outside(&records, lost), "seed {seed:#x}: byte {at}");
+            assert!(!found.damaged.is_empty(), "seed {seed:#x}: byte {at}: no damage reported");
+        }
+        // Runs of zeros and of random bytes, and cuts.
+        for round in 0..400 {
+            let mut damaged = pack.clone();
+            let start = rng.range(PACK_HEADER_LEN..=pack.len() - 1);
+            let end = (start + rng.range(1..=700)).min(pack.len());
+            if round % 2 == 0 {
+                damaged[start..end].fill(0);
+            } else {
+                let noise = rng.bytes(end - start);
+                damaged[start..end].copy_from_slice(&noise);
+            }
+            let found = scan_of(&damaged);
+            assert_eq!(found.records, outside(&records, start as u64..end as u64), "seed {seed:#x}: {start}..{end}");
+            let cut = rng.range(0..=pack.len());
+            let found = scan_of(&pack[..cut]);
+            let kept: Vec<RecordRef> =
+                records.iter().filter(|r| r.offset + u64::from(r.len) <= cut as u64).copied().collect();
+            assert_eq!(found.records, kept, "seed {seed:#x}: cut at {cut}");
+        }
+    }
 
     #[test]
     fn trailers_sealed_in_parts_equal_the_registry_trailers() {

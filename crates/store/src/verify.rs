@@ -173,7 +173,7 @@ impl Store {
             if let Some(progress) = progress {
                 progress(bytes.len() as u64);
             }
-            if let Err(reason) = pack::check_header(&bytes, self.manifest.address) {
+            if let Err(reason) = pack::check_header(&bytes, self.manifest.address, self.manifest.trailer) {
                 damage(report, None, described.clone(), format!("pack header: {reason}"));
             }
             let mut sound = Vec::with_capacity(records.len());
