@@ -6,7 +6,7 @@
 mod common;
 
 use chunkhash_store::{OpenOptions, Store};
-use common::{same_tree, write_files};
+use common::{is_stopped, listing, same_tree, write_files};
 use std::fs;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
@@ -292,4 +292,94 @@ fn bench_runs_small_and_writes_json() {
     // Nothing left behind in --dir but the JSON.
     let left: Vec<_> = fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(left, vec![std::ffi::OsString::from("run.json")]);
+}
+
+/// The readers' commands, run beside a writer: each exits 0, and nothing
+/// reads as damage.
+fn readers_see_no_damage(dir: &Path, store: &str, earlier: &str, data: &Path, label: &str) {
+    let verified = run(dir, &["store", "verify", "--store", store]);
+    let (stdout, stderr) = (text(&verified.stdout), text(&verified.stderr));
+    assert_eq!(verified.status.code(), Some(0), "{label}: verify\n{stdout}\n{stderr}");
+    assert!(stdout.contains("every record is sound") && !stderr.contains("damaged"), "{label}: {stdout}\n{stderr}");
+    let listed = expect(dir, &["store", "ls", "--store", store], 0);
+    assert!(listed.contains(earlier), "{label}: {listed}");
+    for snapshot in listed.lines().filter_map(|line| line.split_whitespace().next()) {
+        expect(dir, &["store", "ls", "--store", store, snapshot], 0);
+    }
+    expect(dir, &["store", "stats", "--store", store], 0);
+    let out = dir.join(format!("out-{label}"));
+    let _ = fs::remove_dir_all(&out);
+    expect(dir, &["store", "get", "--store", store, earlier, &out.to_string_lossy()], 0);
+    assert!(same_tree(data, &out.join("v1")), "{label}: restored tree differs");
+    fs::remove_dir_all(&out).unwrap();
+}
+
+/// Readers beside a running put (issue 30). The writer is stopped at
+/// write steps spread over its put (the store's pause hook: SIGSTOP before
+/// step N), where it holds the lock with packs sealed but not indexed and
+/// a pack half written; there `verify`, `ls`, `stats` and `get` must exit
+/// 0, see no damage, and leave every file of the store as it was (name,
+/// size, mtime, inode: no write, no lock file touched, no recovery). Then
+/// the same readers run in a loop beside a put that is not stopped.
+#[test]
+fn readers_beside_a_running_put_see_no_damage_and_write_nothing() {
+    let dir = test_dir("readers_beside_put");
+    let mut rng = TestRng::new(test_seed("store_readers_beside_put", 0x5eed_4001));
+    write_files(&mut rng, &dir.join("v1"), 6, 50_000);
+    write_files(&mut rng, &dir.join("big"), 30, 400_000);
+    expect(
+        &dir,
+        &["store", "init", "--store", "baseline", "--chunk-min", "1K", "--chunk-avg", "4K", "--chunk-max", "16K"],
+        0,
+    );
+    let earlier = last_line(&expect(&dir, &["store", "put", "--store", "baseline", "v1"], 0));
+    let work = dir.join("work");
+    let put = |pause: Option<u64>| {
+        let mut command = chunkhash(&dir);
+        command.args(["store", "put", "--pack-target", "128K", "--store", "work", "big"]);
+        if let Some(step) = pause {
+            command.env("CHUNKHASH_STORE_PAUSE_AT", step.to_string());
+        }
+        command.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap()
+    };
+    let mut paused = 0;
+    let mut step = 1;
+    loop {
+        copy_dir(&dir.join("baseline"), &work);
+        let mut child = put(Some(step));
+        while !is_stopped(child.id()) && child.try_wait().unwrap().is_none() {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        if child.try_wait().unwrap().is_some() {
+            // The put has fewer steps: every pause point was reached.
+            assert!(child.wait_with_output().unwrap().status.success());
+            break;
+        }
+        let before = listing(&work);
+        readers_see_no_damage(&dir, "work", &earlier, &dir.join("v1"), &format!("step-{step}"));
+        assert_eq!(listing(&work), before, "step {step}: a reader changed the store");
+        Command::new("kill").args(["-CONT", &child.id().to_string()]).status().unwrap();
+        let output = child.wait_with_output().unwrap();
+        assert!(output.status.success(), "step {step}: {}", text(&output.stderr));
+        paused += 1;
+        step = 2 * step + 1;
+    }
+    assert!(paused >= 6, "only {paused} pause points");
+
+    // Free running: readers in a loop until the put ends.
+    copy_dir(&dir.join("baseline"), &work);
+    let mut child = put(None);
+    let mut rounds = 0;
+    while child.try_wait().unwrap().is_none() || rounds == 0 {
+        readers_see_no_damage(&dir, "work", &earlier, &dir.join("v1"), &format!("round-{rounds}"));
+        rounds += 1;
+    }
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let snapshot = last_line(&text(&output.stdout));
+    expect(&dir, &["store", "get", "--store", "work", &snapshot, "out-big"], 0);
+    assert!(same_tree(&dir.join("big"), &dir.join("out-big/big")));
+    println!(
+        "readers saw no damage and wrote nothing at {paused} pause points of a put, and in {rounds} rounds beside one"
+    );
 }

@@ -10,7 +10,7 @@ mod common;
 
 use chunkhash_store::location::{Location, S3};
 use chunkhash_store::{OpenOptions, PutOptions, Store};
-use common::{same_tree, write_files};
+use common::{is_stopped, same_tree, write_files};
 use std::fs;
 use std::net::TcpListener;
 use std::os::unix::process::ExitStatusExt;
@@ -21,6 +21,10 @@ use std::time::{Duration, Instant};
 use vectors::{test_seed, TestRng};
 
 const BUCKET: &str = "chunkhash-test";
+/// The server's one signed identity: it may read and list, nothing else.
+/// Requests without credentials (every other test's) act as `anonymous`,
+/// which may do anything, as on a server without identities.
+const READER_KEY: (&str, &str) = ("chunkhashreader", "chunkhash-reader-secret");
 
 /// A running `weed mini`, killed when dropped.
 struct Weed {
@@ -82,8 +86,18 @@ fn server() -> Arc<Weed> {
     ];
     let ports = free_ports(names.len());
     let log = fs::File::create(dir.join("weed.log")).unwrap();
+    // SeaweedFS's identities file (its s3.json format): actions per identity.
+    let identities = format!(
+        r#"{{"identities": [
+            {{"name": "anonymous", "actions": ["Admin", "Read", "List", "Tagging", "Write"]}},
+            {{"name": "reader", "credentials": [{{"accessKey": "{}", "secretKey": "{}"}}], "actions": ["Read", "List"]}}
+        ]}}"#,
+        READER_KEY.0, READER_KEY.1
+    );
+    fs::write(dir.join("s3.json"), identities).unwrap();
     let mut command = Command::new(binary);
     command.arg("mini").arg(format!("-dir={}", dir.join("data").display()));
+    command.arg(format!("-s3.config={}", dir.join("s3.json").display()));
     command.args(["-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-webdav=false", "-admin.ui=false"]);
     command.args(names.iter().zip(&ports).map(|(name, port)| format!("-{name}={port}")));
     command.stdin(Stdio::null()).stdout(log.try_clone().unwrap()).stderr(log);
@@ -674,4 +688,65 @@ fn a_failed_multipart_upload_is_aborted() {
     expect(&weed, &dir, &["--store", &store, "verify"], 0);
     expect(&weed, &dir, &["--store", &store, "get", &snapshot, "restored"], 0);
     assert!(same_tree(&dir.join("data"), &dir.join("restored/data")));
+}
+
+#[test]
+#[ignore = "needs a SeaweedFS S3 server: make test-store-s3"]
+fn a_reader_with_read_only_credentials_opens_the_store_during_a_put() {
+    let weed = server();
+    let dir = scratch("read-only");
+    let mut rng = TestRng::new(test_seed("a_reader_with_read_only_credentials", 26));
+    write_files(&mut rng, &dir.join("first"), 4, 200_000);
+    write_files(&mut rng, &dir.join("big"), 30, 400_000);
+    let reader = |store: &str, args: &[&str]| {
+        let mut command = chunkhash(&weed, &dir, &["--store", store]);
+        command.args(args).env("AWS_ACCESS_KEY_ID", READER_KEY.0).env("AWS_SECRET_ACCESS_KEY", READER_KEY.1);
+        command.output().unwrap()
+    };
+    let readers_see_no_damage = |store: &str, earlier: &str, label: &str| {
+        let verified = reader(store, &["verify"]);
+        let (stdout, stderr) = (text(&verified.stdout), text(&verified.stderr));
+        assert_eq!(verified.status.code(), Some(0), "{label}: verify\n{stdout}\n{stderr}");
+        assert!(stdout.contains("every record is sound") && !stderr.contains("damaged"), "{label}: {stderr}");
+        let listed = reader(store, &["ls"]);
+        assert!(listed.status.success() && text(&listed.stdout).contains(earlier), "{label}: {}", text(&listed.stderr));
+        let out = dir.join(format!("out-{label}"));
+        let got = reader(store, &["get", earlier, &out.to_string_lossy()]);
+        assert!(got.status.success(), "{label}: {}", text(&got.stderr));
+        assert!(same_tree(&dir.join("first"), &out.join("first")), "{label}");
+    };
+    // A put stopped at a write step (the store's pause hook), packs uploaded
+    // and not yet indexed: the read-only reader opens, verifies, lists and
+    // restores there, which it could not if it tried to index them.
+    let mut paused = 0;
+    for step in [8, 30, 60] {
+        let store = url(&format!("read-only-{step}"));
+        expect(&weed, &dir, &["--store", &store, "init"], 0);
+        let earlier = last_line(&expect(&weed, &dir, &["--store", &store, "put", "first"], 0));
+        if step == 8 {
+            // The credentials can read and cannot write.
+            let refused = reader(&store, &["put", "big"]);
+            assert_ne!(refused.status.code(), Some(0));
+            assert!(text(&refused.stderr).contains("AccessDenied"), "{}", text(&refused.stderr));
+        }
+        let mut child = chunkhash(&weed, &dir, &["--store", &store, "put", "--pack-target", "256K", "big"])
+            .env("CHUNKHASH_STORE_PAUSE_AT", step.to_string())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        while !is_stopped(child.id()) && child.try_wait().unwrap().is_none() {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        if child.try_wait().unwrap().is_none() {
+            readers_see_no_damage(&store, &earlier, &format!("step-{step}"));
+            paused += 1;
+            Command::new("kill").args(["-CONT", &child.id().to_string()]).status().unwrap();
+        }
+        let output = child.wait_with_output().unwrap();
+        assert!(output.status.success(), "step {step}: {}", text(&output.stderr));
+        readers_see_no_damage(&store, &earlier, &format!("after-{step}"));
+    }
+    assert_eq!(paused, 3, "a put ended before its pause step");
+    println!("a read-only reader saw no damage at {paused} pause points of a put");
 }

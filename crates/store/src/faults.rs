@@ -6,6 +6,9 @@
 //! moment: a write is first cut in half, as a torn write. With the variable
 //! unset (always, outside tests) a step costs one relaxed atomic add.
 //!
+//! `CHUNKHASH_STORE_PAUSE_AT=N` stops the process at the N-th step instead
+//! (see `is_crash_step`), for the tests of readers beside a writer.
+//!
 //! What this cannot show is a power cut: the page cache survives an abort,
 //! so writes the kernel acknowledged are all there afterwards. The fsyncs
 //! are what make the same hold across a power cut.
@@ -30,9 +33,23 @@ pub(crate) fn steps() -> u64 {
     STEPS.load(Ordering::Relaxed)
 }
 
-/// Counts a step; true when it is the one to crash at.
+/// The environment variable that pauses the process at a write step.
+pub(crate) const PAUSE_ENV: &str = "CHUNKHASH_STORE_PAUSE_AT";
+
+fn pause_at() -> Option<u64> {
+    static LIMIT: OnceLock<Option<u64>> = OnceLock::new();
+    *LIMIT.get_or_init(|| std::env::var(PAUSE_ENV).ok().and_then(|value| value.parse().ok()))
+}
+
+/// Counts a step; true when it is the one to crash at. With
+/// `CHUNKHASH_STORE_PAUSE_AT=N` the N-th step first stops the process
+/// (SIGSTOP, sent by `kill`, so no unsafe code) until a SIGCONT: a test can
+/// then look at the store exactly as a running writer leaves it there.
 fn is_crash_step() -> bool {
     let step = STEPS.fetch_add(1, Ordering::Relaxed) + 1;
+    if pause_at() == Some(step) {
+        let _ = std::process::Command::new("kill").args(["-STOP", &std::process::id().to_string()]).status();
+    }
     crash_at() == Some(step)
 }
 

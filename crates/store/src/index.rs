@@ -123,22 +123,25 @@ impl Index {
         }
         let body_len = bytes.len() - trailer_len(trailer_algorithm);
         trailer::verify(&bytes[..body_len], &bytes[body_len..], 0).map_err(|e| e.to_string())?;
-        let mut at = INDEX_HEADER_LEN;
-        let mut numbers = Vec::with_capacity(packs);
-        for _ in 0..packs {
-            let id: PackId = bytes[at..at + PACK_ID_LEN].try_into().unwrap_or_default();
-            numbers.push(self.pack_number(id));
-            at += PACK_ID_LEN;
+        let ids_end = INDEX_HEADER_LEN + packs * PACK_ID_LEN;
+        let entry_bytes = &bytes[ids_end..body_len];
+        // Every entry checked before any is merged: a file is merged whole or not at all.
+        for entry in entry_bytes.chunks_exact(entry_len) {
+            let pack = u32::from_le_bytes(entry[address_len..address_len + 4].try_into().unwrap_or_default()) as usize;
+            if pack >= packs {
+                return Err(format!("entry names pack {pack} of {packs}"));
+            }
         }
-        for _ in 0..entries {
-            let entry = &bytes[at..at + entry_len];
-            at += entry_len;
+        let numbers: Vec<u32> = bytes[INDEX_HEADER_LEN..ids_end]
+            .chunks_exact(PACK_ID_LEN)
+            .map(|id| self.pack_number(id.try_into().unwrap_or_default()))
+            .collect();
+        for entry in entry_bytes.chunks_exact(entry_len) {
             let address = Address::from_slice(&entry[..address_len]).ok_or("empty address")?;
             let pack = u32::from_le_bytes(entry[address_len..address_len + 4].try_into().unwrap_or_default()) as usize;
             let offset = u64::from_le_bytes(entry[address_len + 4..address_len + 12].try_into().unwrap_or_default());
             let len = u32::from_le_bytes(entry[address_len + 12..].try_into().unwrap_or_default());
-            let pack = *numbers.get(pack).ok_or_else(|| format!("entry names pack {pack} of {packs}"))?;
-            self.entries.entry(address).or_insert(Location { pack, offset, len });
+            self.entries.entry(address).or_insert(Location { pack: numbers[pack], offset, len });
         }
         Ok(())
     }

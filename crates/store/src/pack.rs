@@ -52,7 +52,7 @@ pub(crate) fn pack_header(address: Algorithm, trailer: Algorithm) -> [u8; PACK_H
 }
 
 /// Checks a pack's header against the store's algorithms.
-pub(crate) fn check_header(bytes: &[u8], address: Algorithm) -> Result<(), String> {
+pub(crate) fn check_header(bytes: &[u8], address: Algorithm, trailer: Algorithm) -> Result<(), String> {
     if bytes.len() < PACK_HEADER_LEN {
         return Err(format!("{} bytes, shorter than a pack header", bytes.len()));
     }
@@ -61,6 +61,12 @@ pub(crate) fn check_header(bytes: &[u8], address: Algorithm) -> Result<(), Strin
     }
     if bytes[8] != address.id() {
         return Err(format!("header names address algorithm id {}, the store uses {}", bytes[8], address));
+    }
+    if bytes[9] != trailer.id() {
+        return Err(format!("header names trailer algorithm id {}, the store uses {}", bytes[9], trailer));
+    }
+    if bytes[10..PACK_HEADER_LEN].iter().any(|&b| b != 0) {
+        return Err("the header's reserved bytes are not zero".into());
     }
     Ok(())
 }
@@ -132,61 +138,144 @@ pub(crate) fn parse_record_at(
     Ok((total, address, payload))
 }
 
+/// A stretch of a pack that holds no sound record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Damaged {
+    /// Where it starts.
+    pub(crate) start: u64,
+    /// Where the next sound record starts, or the pack's end.
+    pub(crate) end: u64,
+    /// What is wrong at `start`.
+    pub(crate) reason: String,
+}
+
+impl std::fmt::Display for Damaged {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "bytes {}..{}: {}", self.start, self.end, self.reason)
+    }
+}
+
 /// What a scan of a whole pack found.
 #[derive(Debug)]
 pub(crate) struct Scan {
-    /// The sound records, in order, up to the first unsound one.
+    /// Every sound record, in order, also those after damage.
     pub(crate) records: Vec<RecordRef>,
-    /// Where the sound records end.
-    pub(crate) sound_end: u64,
-    /// What is wrong at `sound_end`, if the pack does not end there.
-    pub(crate) problem: Option<String>,
-    /// The pack's name, from the sound records.
+    /// Every damaged stretch, in order; empty when the pack is sound.
+    pub(crate) damaged: Vec<Damaged>,
+    /// The pack's name, from its header and its sound records.
     pub(crate) id: PackId,
 }
 
+impl Scan {
+    /// Where the sound records before the first damage end.
+    pub(crate) fn sound_prefix_end(&self) -> u64 {
+        let first_damage = self.damaged.first().map_or(u64::MAX, |damaged| damaged.start);
+        self.records
+            .iter()
+            .map(|record| record.offset + u64::from(record.len))
+            .take_while(|&end| end <= first_damage)
+            .last()
+            .unwrap_or(PACK_HEADER_LEN as u64)
+    }
+}
+
 /// Scans a whole pack: structure, trailers, and addresses (hashed in one
-/// batch). Err when the header itself is wrong.
-pub(crate) fn scan(bytes: &[u8], hasher: &mut AddressHasher) -> Result<Scan, String> {
+/// batch). Damage does not stop it: after a record that fails, it searches
+/// forward for the next offset where a sound record starts (its magic
+/// byte, a length that fits, the store's trailer id where the trailer
+/// must be, a trailer that verifies with that offset as its context, and
+/// an address its payload hashes to) and goes on from there. A damaged
+/// length is never trusted: the search starts one byte after the record
+/// that failed. A damaged pack header is reported and the records are
+/// still read with the store's algorithms (records do not depend on it).
+///
+/// Cost: a sound pack is read once. In a damaged stretch most offsets are
+/// refused by their first byte or their length; an offset that passes
+/// those costs a checksum of the record it claims, so an adversarial
+/// stretch of n bytes (every byte a plausible record start) costs O(n^2).
+pub(crate) fn scan(bytes: &[u8], hasher: &mut AddressHasher, trailer_algorithm: Algorithm) -> Scan {
     let address_len = hasher.algorithm().digest_len();
-    check_header(bytes, hasher.algorithm())?;
-    let mut toc = blake3::Hasher::new();
-    toc.update(&bytes[..PACK_HEADER_LEN]);
+    let mut damaged = Vec::new();
     let mut records = Vec::new();
     let mut payloads = Vec::new();
-    let mut offset = PACK_HEADER_LEN;
-    let mut problem = None;
+    let header_len = PACK_HEADER_LEN.min(bytes.len());
+    if let Err(reason) = check_header(bytes, hasher.algorithm(), trailer_algorithm) {
+        damaged.push(Damaged { start: 0, end: header_len as u64, reason: format!("pack header: {reason}") });
+    }
+    let mut offset = header_len;
     while offset < bytes.len() {
-        match parse_record_at(bytes, offset, address_len) {
+        match parse_sound_at(bytes, offset, address_len, trailer_algorithm) {
             Ok((total, address, payload)) => {
                 records.push(RecordRef { address, offset: offset as u64, len: total as u32 });
                 payloads.push(payload);
                 offset += total;
             }
             Err(reason) => {
-                problem = Some(format!("at offset {offset}: {reason}"));
-                break;
+                let next = next_sound_record(bytes, offset + 1, address_len, trailer_algorithm, hasher);
+                damaged.push(Damaged { start: offset as u64, end: next as u64, reason });
+                offset = next;
             }
         }
     }
+    // Addresses in one batch. A record whose trailer holds but whose payload
+    // hashes to another address was replaced whole: its extent is sound (the
+    // trailer covers its length), so the records after it are in step.
     let mut addresses = Vec::with_capacity(payloads.len());
     hasher.addresses(&payloads, &mut addresses);
-    let mut sound = records.len();
-    if let Some(bad) = records.iter().zip(&addresses).position(|(record, address)| record.address != *address) {
-        let record = records[bad];
-        problem = Some(format!(
-            "at offset {}: the payload hashes to {}, not to the address {} the record claims",
-            record.offset, addresses[bad], record.address
-        ));
-        sound = bad;
+    let mut toc = blake3::Hasher::new();
+    toc.update(&bytes[..header_len]);
+    let mut sound = Vec::with_capacity(records.len());
+    for ((record, payload), computed) in records.into_iter().zip(&payloads).zip(&addresses) {
+        let (start, end) = (record.offset, record.offset + u64::from(record.len));
+        if record.address != *computed {
+            let reason =
+                format!("the payload hashes to {computed}, not to the address {} the record claims", record.address);
+            damaged.push(Damaged { start, end, reason });
+            continue;
+        }
+        hash_toc(&mut toc, &bytes[start as usize..end as usize], address_len, payload.len());
+        sound.push(record);
     }
-    records.truncate(sound);
-    for (record, payload) in records.iter().zip(&payloads) {
-        let start = record.offset as usize;
-        hash_toc(&mut toc, &bytes[start..start + record.len as usize], address_len, payload.len());
+    damaged.sort_by_key(|damaged| damaged.start);
+    Scan { records: sound, damaged, id: toc_id(&toc) }
+}
+
+/// `parse_record_at`, also requiring the store's trailer algorithm.
+fn parse_sound_at(
+    bytes: &[u8],
+    offset: usize,
+    address_len: usize,
+    trailer_algorithm: Algorithm,
+) -> Result<(usize, Address, &[u8]), String> {
+    let (total, payload_len) = record_extent(&bytes[offset..], address_len)?;
+    let id = bytes[offset + RECORD_HEADER_LEN + address_len + payload_len];
+    if id != trailer_algorithm.id() {
+        return Err(format!("trailer names algorithm id {id}, the store uses {trailer_algorithm}"));
     }
-    let sound_end = records.last().map_or(PACK_HEADER_LEN as u64, |r| r.offset + u64::from(r.len));
-    Ok(Scan { records, sound_end, problem, id: toc_id(&toc) })
+    let (address, payload) = parse_record(&bytes[offset..offset + total], offset as u64, address_len)?;
+    Ok((total, address, payload))
+}
+
+/// The first offset from `from` where a sound record starts (its address
+/// checked too, since no later record vouches for it), or the pack's end.
+fn next_sound_record(
+    bytes: &[u8],
+    from: usize,
+    address_len: usize,
+    trailer_algorithm: Algorithm,
+    hasher: &mut AddressHasher,
+) -> usize {
+    let mut at = from;
+    while let Some(found) = bytes.get(at..).and_then(|rest| rest.iter().position(|&b| b == RECORD_MAGIC)) {
+        at += found;
+        if let Ok((_, address, payload)) = parse_sound_at(bytes, at, address_len, trailer_algorithm) {
+            if hasher.address(payload) == address {
+                return at;
+            }
+        }
+        at += 1;
+    }
+    bytes.len()
 }
 
 /// The pack being filled. Records go to the file with vectored writes:
@@ -326,6 +415,83 @@ fn seal_parts(head: &[u8], payload: &[u8], algorithm: Algorithm, context: u64, o
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::address::Hashing;
+    use vectors::{test_seed, TestRng};
+
+    /// A pack of `count` records of random payloads, built here as the
+    /// writer builds one (header, then records sealed at their offsets).
+    fn build_pack(rng: &mut TestRng, count: usize) -> (Vec<u8>, Vec<RecordRef>) {
+        let mut hasher = AddressHasher::new(Algorithm::Blake3_160, Hashing::Batch);
+        let mut bytes = pack_header(Algorithm::Blake3_160, Algorithm::Crc32c).to_vec();
+        let mut records = Vec::new();
+        for _ in 0..count {
+            let len = rng.range(0..=300);
+            let payload = rng.bytes(len);
+            let address = hasher.address(&payload);
+            let offset = bytes.len() as u64;
+            let mut head = vec![RECORD_MAGIC];
+            head.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+            head.extend_from_slice(address.as_bytes());
+            let mut trailer = [0u8; MAX_TRAILER_LEN];
+            seal_parts(&head, &payload, Algorithm::Crc32c, offset, &mut trailer);
+            bytes.extend_from_slice(&head);
+            bytes.extend_from_slice(&payload);
+            bytes.extend_from_slice(&trailer[..trailer_len(Algorithm::Crc32c)]);
+            records.push(RecordRef { address, offset, len: (bytes.len() as u64 - offset) as u32 });
+        }
+        (bytes, records)
+    }
+
+    fn scan_of(bytes: &[u8]) -> Scan {
+        scan(bytes, &mut AddressHasher::new(Algorithm::Blake3_160, Hashing::Batch), Algorithm::Crc32c)
+    }
+
+    /// The records of `all` that do not overlap `damaged`.
+    fn outside(all: &[RecordRef], damaged: std::ops::Range<u64>) -> Vec<RecordRef> {
+        all.iter()
+            .filter(|r| r.offset + u64::from(r.len) <= damaged.start || r.offset >= damaged.end)
+            .copied()
+            .collect()
+    }
+
+    #[test]
+    fn a_scan_loses_exactly_the_records_that_damage_touches() {
+        let seed = test_seed("pack_scan_damage", 0x5ca_0001);
+        let mut rng = TestRng::new(seed);
+        let (pack, records) = build_pack(&mut rng, 24);
+        let sound = scan_of(&pack);
+        assert_eq!(sound.records, records);
+        assert!(sound.damaged.is_empty());
+        // Every single byte changed, one at a time: the header costs nothing,
+        // a record's byte costs that record only.
+        for at in 0..pack.len() {
+            let mut damaged = pack.clone();
+            damaged[at] ^= rng.range(1..=255) as u8;
+            let found = scan_of(&damaged);
+            let lost = if at < PACK_HEADER_LEN { 0..0 } else { at as u64..at as u64 + 1 };
+            assert_eq!(found.records, outside(&records, lost), "seed {seed:#x}: byte {at}");
+            assert!(!found.damaged.is_empty(), "seed {seed:#x}: byte {at}: no damage reported");
+        }
+        // Runs of zeros and of random bytes, and cuts.
+        for round in 0..400 {
+            let mut damaged = pack.clone();
+            let start = rng.range(PACK_HEADER_LEN..=pack.len() - 1);
+            let end = (start + rng.range(1..=700)).min(pack.len());
+            if round % 2 == 0 {
+                damaged[start..end].fill(0);
+            } else {
+                let noise = rng.bytes(end - start);
+                damaged[start..end].copy_from_slice(&noise);
+            }
+            let found = scan_of(&damaged);
+            assert_eq!(found.records, outside(&records, start as u64..end as u64), "seed {seed:#x}: {start}..{end}");
+            let cut = rng.range(0..=pack.len());
+            let found = scan_of(&pack[..cut]);
+            let kept: Vec<RecordRef> =
+                records.iter().filter(|r| r.offset + u64::from(r.len) <= cut as u64).copied().collect();
+            assert_eq!(found.records, kept, "seed {seed:#x}: cut at {cut}");
+        }
+    }
 
     #[test]
     fn trailers_sealed_in_parts_equal_the_registry_trailers() {

@@ -39,8 +39,9 @@ pub struct Listed {
 
 impl Store {
     /// Restores `snapshot` into `dest`, a new or empty directory: each
-    /// top-level entry of the snapshot becomes an entry of `dest`. Stops at
-    /// the first damaged chunk, removing the file it belongs to: nothing
+    /// top-level entry of the snapshot becomes an entry of `dest`. A file
+    /// with a damaged chunk is removed and the others are still restored;
+    /// the damage is then the error, naming each such file. Nothing
     /// unverified is ever written.
     pub fn get(
         &self,
@@ -65,8 +66,16 @@ impl Store {
             Err(error) => return Err(Error::io("reading", dest, error)),
         }
         let mut report = RestoreReport::default();
-        self.restore_tree(&root.tree, dest, &mut report, &mut progress)?;
-        Ok(report)
+        let mut damaged = Vec::new();
+        self.restore_tree(&root.tree, dest, &mut report, &mut damaged, &mut progress)?;
+        match damaged.len() {
+            0 => Ok(report),
+            1 => Err(damaged.remove(0)),
+            n => Err(Error::corrupt(
+                format!("{n} files of snapshot {snapshot}"),
+                damaged.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "),
+            )),
+        }
     }
 
     fn restore_tree(
@@ -74,6 +83,7 @@ impl Store {
         tree: &Address,
         dir: &Path,
         report: &mut RestoreReport,
+        damaged: &mut Vec<Error>,
         progress: &mut Option<&mut dyn FnMut(u64)>,
     ) -> Result<()> {
         let tree = self.read_tree(tree)?;
@@ -81,11 +91,18 @@ impl Store {
             let path = dir.join(OsStr::from_bytes(&entry.name));
             match entry.node {
                 Node::File { mode, size, content } => {
-                    let chunks = self.chunks_of(&content)?;
-                    let written = self.restore_file(&chunks, size, &path, progress);
+                    let written = self
+                        .chunks_of(&content)
+                        .map_err(|error| in_file(error, &path))
+                        .and_then(|chunks| self.restore_file(&chunks, size, &path, progress));
                     if let Err(error) = written {
                         let _ = fs::remove_file(&path);
-                        return Err(error);
+                        // Damage costs this file only; anything else stops the restore.
+                        if !error.is_damage() {
+                            return Err(error);
+                        }
+                        damaged.push(error);
+                        continue;
                     }
                     set_mode(&path, mode)?;
                     report.files += 1;
@@ -93,7 +110,10 @@ impl Store {
                 }
                 Node::Dir { mode, tree } => {
                     fs::create_dir(&path).map_err(|e| Error::io("creating", &path, e))?;
-                    self.restore_tree(&tree, &path, report, progress)?;
+                    match self.restore_tree(&tree, &path, report, damaged, progress) {
+                        Err(error) if error.is_damage() => damaged.push(in_file(error, &path)),
+                        result => result?,
+                    }
                     // After the entries, in case the mode forbids writing.
                     set_mode(&path, mode)?;
                     report.dirs += 1;

@@ -17,6 +17,8 @@ use std::path::{Path, PathBuf};
 pub(crate) const MANIFEST: &str = "manifest";
 /// The folder of snapshot pointers.
 pub(crate) const SNAPSHOTS: &str = "snapshots";
+/// Dropped index entries `reindex` names one by one before "and N more".
+const DROPPED_NAMED: usize = 8;
 /// A pack is sealed once it holds this many bytes.
 pub const DEFAULT_PACK_TARGET: u64 = 32 << 20;
 
@@ -45,7 +47,9 @@ pub struct OpenOptions {
     /// The address algorithm the caller expects, if any: another one is an
     /// [`Error::UnexpectedAlgorithm`].
     pub expect: Option<Algorithm>,
-    /// Take the writer lock (needed by `put` and `reindex`).
+    /// Take the writer lock (needed by `put` and `reindex`). Without it
+    /// the store is only read: nothing is written, no lock is taken, and
+    /// what an interrupted or running writer left is read, not repaired.
     pub write: bool,
     /// Make every commit durable with fsync (default). Without it a crash
     /// of the process still leaves a sound store, a power cut may not.
@@ -67,8 +71,13 @@ pub struct Store {
     pub(crate) manifest: Manifest,
     pub(crate) index: Index,
     lock: Option<WriterLock>,
-    /// Another process held the writer lock when this one opened.
-    pub(crate) writer_active: bool,
+    /// A reader's view: the snapshots listed when it opened, before it read
+    /// the index (so the index covers each of them). `None` for a writer,
+    /// which lists the folder each time.
+    view: Option<Vec<Address>>,
+    /// Index files that could not be read, with the reason: their packs
+    /// were scanned instead, and `verify` reports them.
+    pub(crate) damaged_index_files: Vec<(String, String)>,
     pub(crate) options: OpenOptions,
     notes: Vec<String>,
 }
@@ -127,10 +136,28 @@ impl Store {
     }
 
     /// Opens a store at any [`Location`].
+    ///
+    /// A writer (`options.write`) takes the lock and repairs what an
+    /// interrupted writer left (see `recover`). A reader never writes and
+    /// takes no lock: it lists the snapshots, then reads the index, then
+    /// scans in memory the packs no index file lists (sealed by a running
+    /// or interrupted writer), so it sees every snapshot it listed whole
+    /// whatever a writer does meanwhile. A pack still being filled is not
+    /// in `packs/` under a pack name, so readers never see it.
     pub fn open_location(location: Box<dyn Location>, options: OpenOptions) -> Result<Store> {
         let mut store = Store::open_unindexed(location, options)?;
-        store.load_index()?;
-        store.recover(true)?;
+        if options.write {
+            store.load_index()?;
+            store.recover(true)?;
+        } else {
+            store.view = Some(store.list_snapshots()?);
+            store.load_index()?;
+            for (id, records) in
+                store.scan_orphans(&[], "in memory (no index file lists it yet; the next put indexes it)")?
+            {
+                store.index.add(id, &records);
+            }
+        }
         Ok(store)
     }
 
@@ -155,7 +182,8 @@ impl Store {
             manifest,
             index: Index::default(),
             lock: None,
-            writer_active: false,
+            view: None,
+            damaged_index_files: Vec::new(),
             options,
             notes: Vec::new(),
         };
@@ -206,83 +234,56 @@ impl Store {
         AddressHasher::new(self.manifest.address, hashing)
     }
 
+    /// Reads every index file. One that cannot be read is skipped with a
+    /// note: the packs it listed are then found unindexed and scanned.
     fn load_index(&mut self) -> Result<()> {
+        let (index, damaged) = self.read_index_files()?;
+        for (name, reason) in &damaged {
+            self.note(format!(
+                "{name}: damaged ({reason}); its packs were scanned instead, \
+                 `chunkhash store reindex` rebuilds the index from the packs"
+            ));
+        }
+        self.index = index;
+        self.damaged_index_files = damaged;
+        Ok(())
+    }
+
+    /// The union of the index files, and those that could not be read
+    /// (described name, reason).
+    fn read_index_files(&self) -> Result<(Index, Vec<(String, String)>)> {
         let names = self.location.list(INDEX).map_err(io_error(&*self.location, "listing", INDEX))?;
         let mut index = Index::default();
+        let mut damaged = Vec::new();
         for name in names.iter().filter(|name| index::is_index_file(name)) {
             let name = format!("{INDEX}/{name}");
             let bytes = match self.location.read(&name) {
                 Ok(bytes) => bytes,
                 // Removed by a concurrent reindex, which wrote its
                 // replacement first: read the folder again.
-                Err(error) if error.kind() == io::ErrorKind::NotFound => return self.load_index(),
+                Err(error) if error.kind() == io::ErrorKind::NotFound => return self.read_index_files(),
                 Err(error) => return Err(Error::io("reading", self.location.describe(&name), error)),
             };
-            index.merge_file(&bytes, self.manifest.address).map_err(|reason| {
-                Error::corrupt(
-                    format!("index file {}", self.location.describe(&name)),
-                    format!("{reason}; `chunkhash store reindex` rebuilds the index from the packs"),
-                )
-            })?;
+            if let Err(reason) = index.merge_file(&bytes, self.manifest.address) {
+                damaged.push((self.describe(&name), reason));
+            }
         }
-        self.index = index;
-        Ok(())
+        Ok((index, damaged))
     }
 
-    /// Repairs what an interrupted writer left: the open pack is cut back
-    /// to its last sound record and sealed, and packs missing from the index
-    /// are indexed. A reader does this only when no writer is running (as
-    /// SQLite readers roll back a hot journal); with `index_orphans` false
-    /// only the open pack is handled.
+    /// Repairs what an interrupted writer left, holding the writer lock:
+    /// the open pack is cut back to its sound records and sealed, and
+    /// (with `index_orphans`) packs missing from the index are scanned and
+    /// indexed. Readers never do this; they scan such packs in memory.
     fn recover(&mut self, index_orphans: bool) -> Result<()> {
-        let _lock_for_recovery = if self.lock.is_some() {
-            None
-        } else {
-            if !self.needs_recovery(index_orphans)? {
-                return Ok(());
-            }
-            match self.take_lock() {
-                Ok(Ok(lock)) => Some(lock),
-                Ok(Err(_)) => {
-                    self.writer_active = true;
-                    return Ok(());
-                }
-                // A read-only store: nothing can be repaired, and readers
-                // ignore what a writer left unfinished.
-                Err(_) => return Ok(()),
-            }
-        };
         let _ = self.location.remove_temporaries();
         let mut recovered: Vec<(PackId, Vec<RecordRef>)> = Vec::new();
         if let Some(sealed) = self.recover_open_pack()? {
             recovered.push(sealed);
         }
         if index_orphans {
-            for id in self.orphan_packs()? {
-                if recovered.iter().any(|(done, _)| *done == id) {
-                    continue;
-                }
-                let name = pack::pack_file(&id);
-                let bytes = self.location.read(&name).map_err(io_error(&*self.location, "reading", &name))?;
-                let mut hasher = self.hasher(Hashing::Batch);
-                match pack::scan(&bytes, &mut hasher) {
-                    Ok(scan) => {
-                        if let Some(problem) = &scan.problem {
-                            self.note(format!(
-                                "{}: damaged {problem}; indexed the records before it",
-                                self.describe(&name)
-                            ));
-                        }
-                        self.note(format!(
-                            "{}: indexed {} records of a pack an interrupted put sealed but did not index",
-                            self.describe(&name),
-                            scan.records.len()
-                        ));
-                        recovered.push((id, scan.records));
-                    }
-                    Err(reason) => self.note(format!("{}: not indexed: {reason}", self.describe(&name))),
-                }
-            }
+            let done: Vec<PackId> = recovered.iter().map(|(id, _)| *id).collect();
+            recovered.extend(self.scan_orphans(&done, "of a pack an interrupted put sealed but did not index")?);
         }
         if !recovered.is_empty() {
             self.write_index_file(&recovered)?;
@@ -290,15 +291,33 @@ impl Store {
         Ok(())
     }
 
-    fn open_pack_path(&self) -> PathBuf {
-        self.location.staging().join(OPEN_PACK)
+    /// Scans the packs the index does not know (but those in `skip`), with
+    /// a note for each saying how it was `indexed`, and one for each
+    /// damaged stretch (its sound records are still returned).
+    fn scan_orphans(&mut self, skip: &[PackId], indexed: &str) -> Result<Vec<(PackId, Vec<RecordRef>)>> {
+        let mut found = Vec::new();
+        let mut hasher = self.hasher(Hashing::Batch);
+        for id in self.orphan_packs()? {
+            if skip.contains(&id) {
+                continue;
+            }
+            let name = pack::pack_file(&id);
+            let bytes = self.location.read(&name).map_err(io_error(&*self.location, "reading", &name))?;
+            let scan = pack::scan(&bytes, &mut hasher, self.manifest.trailer);
+            for damaged in &scan.damaged {
+                self.note(format!(
+                    "{}: damaged {damaged}; the sound records around it are indexed",
+                    self.describe(&name)
+                ));
+            }
+            self.note(format!("{}: indexed {} records {indexed}", self.describe(&name), scan.records.len()));
+            found.push((id, scan.records));
+        }
+        Ok(found)
     }
 
-    fn needs_recovery(&self, index_orphans: bool) -> Result<bool> {
-        if self.open_pack_path().exists() {
-            return Ok(true);
-        }
-        Ok(index_orphans && !self.orphan_packs()?.is_empty())
+    fn open_pack_path(&self) -> PathBuf {
+        self.location.staging().join(OPEN_PACK)
     }
 
     /// Packs in the folder that the index does not know.
@@ -307,7 +326,11 @@ impl Store {
         Ok(names.iter().filter_map(|name| pack::parse_pack_file(name)).filter(|id| !self.index.has_pack(id)).collect())
     }
 
-    /// Cuts a torn tail off the open pack and seals what is sound.
+    /// Seals the sound records of the open pack an interrupted put left.
+    /// A torn tail (the usual case: a crash stops appends) is cut off; damage
+    /// before sound records (a power cut may lose unsynced pages anywhere)
+    /// is dropped by writing the sound records into a new pack, since a
+    /// record's trailer binds it to its offset.
     fn recover_open_pack(&mut self) -> Result<Option<(PackId, Vec<RecordRef>)>> {
         let path = self.open_pack_path();
         let bytes = match std::fs::read(&path) {
@@ -316,32 +339,59 @@ impl Store {
             Err(error) => return Err(Error::io("reading", &path, error)),
         };
         let mut hasher = self.hasher(Hashing::Batch);
-        let scan = match pack::scan(&bytes, &mut hasher) {
-            Ok(scan) => scan,
-            Err(reason) => {
-                self.note(format!("{}: removed a pack an interrupted put had just started ({reason})", path.display()));
-                remove_file(&path)?;
-                return Ok(None);
-            }
-        };
-        if let Some(problem) = &scan.problem {
-            let cut = bytes.len() as u64 - scan.sound_end;
+        let scan = pack::scan(&bytes, &mut hasher, self.manifest.trailer);
+        let problems = scan.damaged.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ");
+        if scan.records.is_empty() {
+            self.note(format!("{}: removed a pack an interrupted put had just started ({problems})", path.display()));
+            remove_file(&path)?;
+            return Ok(None);
+        }
+        let prefix_end = scan.sound_prefix_end();
+        let tail_only = scan.records.last().is_some_and(|r| r.offset + u64::from(r.len) == prefix_end);
+        if !scan.damaged.is_empty() && !tail_only {
+            let sealed = self.rewrite_sound_records(&bytes, &scan.records)?;
             self.note(format!(
-                "{}: cut off {cut} bytes of a torn record left by an interrupted put ({problem})",
+                "{}: sealed the {} sound records of an interrupted put into a new pack, dropping damage ({problems})",
+                path.display(),
+                sealed.1.len()
+            ));
+            remove_file(&path)?;
+            return Ok(Some(sealed));
+        }
+        if !scan.damaged.is_empty() {
+            let cut = bytes.len() as u64 - prefix_end;
+            self.note(format!(
+                "{}: cut off {cut} bytes of a torn record left by an interrupted put ({problems})",
                 path.display()
             ));
             crate::faults::step("truncation");
             let file =
                 std::fs::OpenOptions::new().write(true).open(&path).map_err(|e| Error::io("opening", &path, e))?;
-            file.set_len(scan.sound_end).map_err(|e| Error::io("truncating", &path, e))?;
-        }
-        if scan.records.is_empty() {
-            remove_file(&path)?;
-            return Ok(None);
+            file.set_len(prefix_end).map_err(|e| Error::io("truncating", &path, e))?;
         }
         self.note(format!("{}: sealed {} records of an interrupted put", path.display(), scan.records.len()));
         self.publish_pack(&path, &scan.id, None)?;
         Ok(Some((scan.id, scan.records)))
+    }
+
+    /// Writes `records` (sound records of `bytes`) into a new pack and publishes it.
+    fn rewrite_sound_records(&self, bytes: &[u8], records: &[RecordRef]) -> Result<(PackId, Vec<RecordRef>)> {
+        let address_len = self.manifest.address.digest_len();
+        let mut payloads = Vec::with_capacity(records.len());
+        for record in records {
+            let (start, end) = (record.offset as usize, record.offset as usize + record.len as usize);
+            let (address, payload) = pack::parse_record(&bytes[start..end], record.offset, address_len)
+                .map_err(|reason| Error::corrupt(format!("record at offset {start}"), reason))?;
+            payloads.push((address, payload));
+        }
+        let staged = self.location.staging().join(format!(".salvaged.pack.tmp-{}", std::process::id()));
+        let mut writer =
+            PackWriter::create(&staged, self.manifest.address, self.manifest.trailer, self.location.upload_checksum())
+                .map_err(|e| Error::io("creating", &staged, e))?;
+        writer.append(&payloads).map_err(|e| Error::io("writing", &staged, e))?;
+        let finished = writer.finish();
+        self.publish_pack(&finished.staged, &finished.id, finished.sums)?;
+        Ok((finished.id, finished.records))
     }
 
     /// Moves a finished pack into `packs/` under its name.
@@ -356,8 +406,12 @@ impl Store {
 
     /// Writes one index file for `packs` and adds them to the index.
     pub(crate) fn write_index_file(&mut self, packs: &[(PackId, Vec<RecordRef>)]) -> Result<String> {
+        self.write_index_file_synced(packs, self.options.fsync)
+    }
+
+    fn write_index_file_synced(&mut self, packs: &[(PackId, Vec<RecordRef>)], fsync: bool) -> Result<String> {
         let (name, bytes) = index::encode_file(packs, self.manifest.address, self.manifest.trailer);
-        self.location.write(&name, &bytes, self.options.fsync).map_err(io_error(&*self.location, "writing", &name))?;
+        self.location.write(&name, &bytes, fsync).map_err(io_error(&*self.location, "writing", &name))?;
         for (id, records) in packs {
             self.index.add(*id, records);
         }
@@ -373,32 +427,10 @@ impl Store {
 
     /// Reads and verifies many records, hashing their payloads in one batch.
     pub(crate) fn read_verified(&self, addresses: &[Address], hasher: &mut AddressHasher) -> Result<Vec<Vec<u8>>> {
-        let address_len = self.manifest.address.digest_len();
         let mut records = Vec::with_capacity(addresses.len());
         for address in addresses {
             let location = self.index.get(address).ok_or(Error::MissingObject(*address))?;
-            let name = pack::pack_file(&self.index.pack(location.pack));
-            let what = || format!("object {address} in {} at offset {}", self.describe(&name), location.offset);
-            let mut bytes = vec![0u8; location.len as usize];
-            match self.location.read_at(&name, location.offset, &mut bytes) {
-                Ok(()) => {}
-                Err(error) if error.kind() == io::ErrorKind::NotFound => {
-                    return Err(Error::corrupt(what(), "the pack is missing"));
-                }
-                Err(error) if error.kind() == io::ErrorKind::UnexpectedEof => {
-                    return Err(Error::corrupt(what(), "the pack ends before the record (truncated)"));
-                }
-                Err(error) => return Err(Error::io("reading", self.describe(&name), error)),
-            }
-            let (stored, payload) = pack::parse_record(&bytes, location.offset, address_len)
-                .map_err(|reason| Error::corrupt(what(), reason))?;
-            if stored != *address {
-                return Err(Error::corrupt(what(), format!("the record there holds {stored}")));
-            }
-            let payload = payload.len();
-            bytes.drain(..pack::RECORD_HEADER_LEN + address_len);
-            bytes.truncate(payload);
-            records.push(bytes);
+            records.push(self.read_record(&self.index.pack(location.pack), location.offset, location.len, address)?);
         }
         let slices: Vec<&[u8]> = records.iter().map(Vec::as_slice).collect();
         let mut computed = Vec::with_capacity(slices.len());
@@ -414,6 +446,34 @@ impl Store {
             }
         }
         Ok(records)
+    }
+
+    /// The payload of the record of `len` bytes at `offset` in pack `id`,
+    /// its trailer checked and holding `address` (its hash not checked).
+    fn read_record(&self, id: &PackId, offset: u64, len: u32, address: &Address) -> Result<Vec<u8>> {
+        let address_len = self.manifest.address.digest_len();
+        let name = pack::pack_file(id);
+        let what = || format!("object {address} in {} at offset {offset}", self.describe(&name));
+        let mut bytes = vec![0u8; len as usize];
+        match self.location.read_at(&name, offset, &mut bytes) {
+            Ok(()) => {}
+            Err(error) if error.kind() == io::ErrorKind::NotFound => {
+                return Err(Error::corrupt(what(), "the pack is missing"));
+            }
+            Err(error) if error.kind() == io::ErrorKind::UnexpectedEof => {
+                return Err(Error::corrupt(what(), "the pack ends before the record (truncated)"));
+            }
+            Err(error) => return Err(Error::io("reading", self.describe(&name), error)),
+        }
+        let (stored, payload) =
+            pack::parse_record(&bytes, offset, address_len).map_err(|reason| Error::corrupt(what(), reason))?;
+        if stored != *address {
+            return Err(Error::corrupt(what(), format!("the record there holds {stored}")));
+        }
+        let payload = payload.len();
+        bytes.drain(..pack::RECORD_HEADER_LEN + address_len);
+        bytes.truncate(payload);
+        Ok(bytes)
     }
 
     pub(crate) fn read_tree(&self, address: &Address) -> Result<Tree> {
@@ -448,8 +508,18 @@ impl Store {
             .map_err(|reason| Error::corrupt(format!("snapshot {address}"), reason))
     }
 
-    /// Every snapshot, by address, sorted by address.
+    /// Every snapshot, by address, sorted by address. A store opened for
+    /// reading gives those that existed when it opened (its consistent
+    /// view; open it again to see later ones); one opened for writing
+    /// lists the folder each time.
     pub fn snapshots(&self) -> Result<Vec<Address>> {
+        match &self.view {
+            Some(view) => Ok(view.clone()),
+            None => self.list_snapshots(),
+        }
+    }
+
+    fn list_snapshots(&self) -> Result<Vec<Address>> {
         let names = self.location.list(SNAPSHOTS).map_err(io_error(&*self.location, "listing", SNAPSHOTS))?;
         let length = self.manifest.address.digest_len();
         Ok(names
@@ -640,8 +710,14 @@ impl Store {
     }
 
     /// Rebuilds the index from the packs alone: every pack is read and its
-    /// records checked; one new index file replaces all others. Returns the
-    /// problems found in packs (their sound records are still indexed).
+    /// records checked, the sound ones indexed (also those after damage);
+    /// one new index file replaces all others. Returns the problems found
+    /// (damaged stretches of packs, unreadable index files, entries dropped).
+    ///
+    /// Nothing reachable is lost: an entry of the old index whose address
+    /// the scan did not find is kept when its record is sound (checked:
+    /// trailer, stored address, hash), dropped and reported otherwise; the
+    /// old files are removed only once the new one is written and synced.
     pub fn reindex(dir: &Path, options: OpenOptions) -> Result<(Store, Vec<String>)> {
         let mut store = Store::open_unindexed(Box::new(Directory::new(dir)), OpenOptions { write: true, ..options })?;
         store.recover(false)?;
@@ -652,20 +728,52 @@ impl Store {
         for id in names.iter().filter_map(|name| pack::parse_pack_file(name)) {
             let name = pack::pack_file(&id);
             let bytes = store.location.read(&name).map_err(io_error(&*store.location, "reading", &name))?;
-            match pack::scan(&bytes, &mut hasher) {
-                Ok(scan) => {
-                    if let Some(problem) = scan.problem {
-                        problems.push(format!("{}: damaged {problem}", store.describe(&name)));
+            let scan = pack::scan(&bytes, &mut hasher, store.manifest.trailer);
+            for damaged in &scan.damaged {
+                problems.push(format!("{}: damaged {damaged}", store.describe(&name)));
+            }
+            packs.push((id, scan.records));
+        }
+        let old_files = store.location.list(INDEX).map_err(io_error(&*store.location, "listing", INDEX))?;
+        let (old, damaged_files) = store.read_index_files()?;
+        for (name, reason) in damaged_files {
+            problems.push(format!("{name}: damaged ({reason}); replaced by an index built from the packs"));
+        }
+        // What the old index reaches that the scan did not find.
+        let found: HashSet<Address> = packs.iter().flat_map(|(_, records)| records.iter().map(|r| r.address)).collect();
+        let mut dropped = Vec::new();
+        for (address, id, offset, len) in old.to_sorted_vec() {
+            if found.contains(&address) {
+                continue;
+            }
+            let sound =
+                store.read_record(&id, offset, len, &address).and_then(|payload| match hasher.address(&payload) {
+                    computed if computed == address => Ok(()),
+                    computed => {
+                        Err(Error::corrupt(format!("object {address}"), format!("its bytes hash to {computed}")))
                     }
-                    packs.push((id, scan.records));
+                });
+            match sound {
+                Ok(()) => {
+                    let record = RecordRef { address, offset, len };
+                    match packs.iter_mut().find(|(pack, _)| *pack == id) {
+                        Some((_, records)) => records.push(record),
+                        None => packs.push((id, vec![record])),
+                    }
                 }
-                Err(reason) => problems.push(format!("{}: {reason}", store.describe(&name))),
+                Err(error) => dropped.push(format!("dropped the index entry of {address}: {error}")),
             }
         }
-        let old = store.location.list(INDEX).map_err(io_error(&*store.location, "listing", INDEX))?;
+        if dropped.len() > DROPPED_NAMED {
+            let more = dropped.len() - DROPPED_NAMED;
+            dropped.truncate(DROPPED_NAMED);
+            dropped.push(format!("and {more} more index entries of damaged or missing records dropped"));
+        }
+        problems.extend(dropped);
         store.index = Index::default();
-        let new = store.write_index_file(&packs)?;
-        for name in old.iter().filter(|name| index::is_index_file(name)) {
+        // Synced whatever the options say: the old files go next.
+        let new = store.write_index_file_synced(&packs, true)?;
+        for name in old_files.iter().filter(|name| index::is_index_file(name)) {
             let name = format!("{INDEX}/{name}");
             if name != new {
                 store.location.remove(&name).map_err(io_error(&*store.location, "removing", &name))?;

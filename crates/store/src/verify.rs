@@ -115,19 +115,20 @@ impl Store {
         damaged: &mut HashMap<Address, usize>,
         progress: &mut Option<&mut dyn FnMut(u64)>,
     ) -> Result<()> {
+        // Packs unindexed at open were scanned then (a reader) or indexed
+        // (a writer), so one unknown now was sealed since by a running
+        // writer: newer than the view this check covers, not damage.
         for id in self.orphan_packs()? {
             let name = self.describe(&pack::pack_file(&id));
-            let reason = "a pack the index does not know";
-            if self.writer_active {
-                report.notes.push(format!("{name}: {reason}, being written by the running writer"));
-            } else {
-                report.damage.push(Damage {
-                    what: name,
-                    reason: format!("{reason}: `chunkhash store reindex` adds it"),
-                    address: None,
-                    files: Vec::new(),
-                });
-            }
+            report.notes.push(format!("{name}: sealed by a running writer after the store was opened; not checked"));
+        }
+        for (name, reason) in &self.damaged_index_files {
+            report.damage.push(Damage {
+                what: format!("index file {name}"),
+                reason: format!("{reason}; `chunkhash store reindex` rebuilds the index from the packs"),
+                address: None,
+                files: Vec::new(),
+            });
         }
         let mut by_pack: BTreeMap<u32, Vec<(Address, Location)>> = BTreeMap::new();
         for (address, location) in self.index.iter() {
@@ -172,7 +173,7 @@ impl Store {
             if let Some(progress) = progress {
                 progress(bytes.len() as u64);
             }
-            if let Err(reason) = pack::check_header(&bytes, self.manifest.address) {
+            if let Err(reason) = pack::check_header(&bytes, self.manifest.address, self.manifest.trailer) {
                 damage(report, None, described.clone(), format!("pack header: {reason}"));
             }
             let mut sound = Vec::with_capacity(records.len());
