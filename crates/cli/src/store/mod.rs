@@ -44,6 +44,20 @@ pub struct StoreFlags {
     #[arg(long, global = true, value_name = "SIZE")]
     pub s3_part_size: Option<String>,
 
+    /// S3: fail a connection that moves no byte for this long, then retry
+    /// (default 60s; e.g. 30s, 500ms)
+    #[arg(long, global = true, value_name = "TIME", value_parser = parse_time)]
+    pub s3_timeout: Option<std::time::Duration>,
+
+    /// S3: the longest a connect may take (default 10s)
+    #[arg(long, global = true, value_name = "TIME", value_parser = parse_time)]
+    pub s3_connect_timeout: Option<std::time::Duration>,
+
+    /// S3: tries per request on timeouts, dropped connections and 5xx, the
+    /// first included (default 5; 1 = no retries)
+    #[arg(long, global = true, value_name = "N")]
+    pub s3_tries: Option<u32>,
+
     /// Benchmarking only: upload to S3 without a checksum header
     #[arg(long, global = true, hide = true, conflicts_with = "s3_checksum")]
     pub s3_no_checksum: bool,
@@ -72,7 +86,12 @@ download is checked against the checksum the server stored, of whichever kind
 the object carries (none comes back for XXHASH3 from SeaweedFS: then the
 records' trailers and addresses are what is checked, as on disk). The
 manifest and snapshot pointers are written with If-None-Match: *, so writers
-need no lock. reindex works on directories only.
+need no lock. reindex works on directories only. https:// endpoints use the
+system's trusted certificates. A request that times out (--s3-timeout without
+a byte moving, --s3-connect-timeout to connect), loses its connection or gets
+HTTP 5xx is tried again, up to --s3-tries times in all, after a random wait
+that doubles at each try (from up to 0.2 s); messages never show the signed
+request URL or the credentials.
 
 Exit status: 0 on success; 1 when the store is damaged (verify found a problem,
 get met a damaged chunk) or an input could not be read or changed while read;
@@ -167,7 +186,13 @@ pub fn run(flags: StoreFlags, printer: &mut Printer) -> Result<()> {
         Some(text) => Some(chunkhash_bench::parse_size(text).map_err(|e| anyhow!("--s3-part-size: {e}"))? as u64),
         None => None,
     };
-    let dir = &StoreAt { path, s3_endpoint: flags.s3_endpoint, s3_checksum, s3_part_size };
+    let defaults = chunkhash_store::location::s3::Network::default();
+    let s3_network = chunkhash_store::location::s3::Network {
+        connect_timeout: flags.s3_connect_timeout.unwrap_or(defaults.connect_timeout),
+        timeout: flags.s3_timeout.unwrap_or(defaults.timeout),
+        tries: flags.s3_tries.unwrap_or(defaults.tries),
+    };
+    let dir = &StoreAt { path, s3_endpoint: flags.s3_endpoint, s3_checksum, s3_part_size, s3_network };
     let result = match flags.command {
         StoreCommand::Init(init) => self::init(dir, expect, &init, printer),
         StoreCommand::Put(put) => self::put(dir, expect, &put, printer),
@@ -200,6 +225,20 @@ fn parse_algorithm(name: &str) -> Result<Algorithm> {
     name.parse::<Algorithm>().map_err(|e| anyhow!("{e}"))
 }
 
+/// A time such as `30`, `30s`, `1.5s` or `500ms` (seconds without a unit).
+fn parse_time(text: &str) -> std::result::Result<std::time::Duration, String> {
+    let (number, scale) = match text.strip_suffix("ms") {
+        Some(number) => (number, 0.001),
+        None => (text.strip_suffix('s').unwrap_or(text), 1.0),
+    };
+    match number.trim().parse::<f64>() {
+        Ok(value) if value.is_finite() && value > 0.0 && value * scale < 1e9 => {
+            Ok(std::time::Duration::from_secs_f64(value * scale))
+        }
+        _ => Err(format!("{text} is not a time above zero such as 30s or 500ms")),
+    }
+}
+
 fn parse_size(text: &Option<String>, default: u32, what: &str) -> Result<u32> {
     match text {
         None => Ok(default),
@@ -217,6 +256,7 @@ struct StoreAt {
     s3_endpoint: Option<String>,
     s3_checksum: Option<chunkhash::s3::S3Checksum>,
     s3_part_size: Option<u64>,
+    s3_network: chunkhash_store::location::s3::Network,
 }
 
 impl StoreAt {
@@ -225,6 +265,7 @@ impl StoreAt {
         let Some(url) = self.path.to_str().filter(|path| path.starts_with("s3://")) else { return Ok(None) };
         let mut location = chunkhash_store::location::S3::new(url, self.s3_endpoint.as_deref())?;
         location.set_checksum(self.s3_checksum)?;
+        location.set_network(self.s3_network)?;
         if let Some(part_size) = self.s3_part_size {
             location.set_part_size(part_size)?;
         }

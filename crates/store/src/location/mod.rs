@@ -18,6 +18,8 @@
 
 mod directory;
 #[cfg(feature = "s3")]
+pub mod http;
+#[cfg(feature = "s3")]
 pub mod s3;
 pub mod upload;
 

@@ -67,13 +67,31 @@
 //! Smithy runtime, tokio and hyper (hundreds of crates); `object_store`
 //! (Apache Arrow) supports `PutMode::Create` but is async (tokio, reqwest)
 //! and sets checksums itself. HTTPS needs the `s3-tls` feature (rustls).
+//!
+//! **The network.** Timeouts, bounded retries with backoff and redacted
+//! error messages are in the `http` module ([`Network`], [`S3::set_network`]).
+//! Every request is safe to send again: GET, HEAD, LIST and DELETE change
+//! nothing or end in the same state; packs and index files are named by
+//! their content, so a PUT sent twice writes the same bytes; an UploadPart
+//! sent again replaces the part with the same bytes and checksum; a second
+//! CreateMultipartUpload starts another upload (the first, if it was made,
+//! stays empty until S3's `AbortIncompleteMultipartUpload` lifecycle rule
+//! removes it). Two need care. A CompleteMultipartUpload whose answer was
+//! lost may have completed: its retry may then get `NoSuchUpload`, and the
+//! object is read back and accepted if it holds the bytes sent. A
+//! conditional PUT (`If-None-Match: *`, the manifest and the snapshot
+//! pointers) whose answer was lost may have been stored: a retry then gets
+//! 412, and the object is read back and accepted if it holds the same
+//! bytes, else the error is `AlreadyExists` as on a first try.
 
+pub use super::http::Network;
+use super::http::{self, Reply};
 use super::upload::{self, ObjectSums, PartSums, S3Checksum, UploadChecksum};
 use super::{Location, WriterLock};
 use rusty_s3::actions::{CreateMultipartUpload, ListObjectsV2};
 use rusty_s3::{Bucket, Credentials, S3Action, UrlStyle};
 use std::collections::HashMap;
-use std::io::{self, Read};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -113,6 +131,9 @@ pub struct S3 {
     /// `""` or ending in `/`.
     prefix: String,
     agent: ureq::Agent,
+    network: Network,
+    /// Tries beyond the first, over all requests (see [`S3::retries`]).
+    retries: AtomicU64,
     staging: PathBuf,
     checksum: Option<S3Checksum>,
     part_size: u64,
@@ -121,7 +142,14 @@ pub struct S3 {
 
 impl std::fmt::Debug for S3 {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("S3").field("url", &self.describe("")).field("endpoint", self.bucket.base_url()).finish()
+        // Never the credentials themselves (rusty-s3's Debug of them shows
+        // the access key id): only whether there are any.
+        f.debug_struct("S3")
+            .field("url", &self.describe(""))
+            .field("endpoint", &http::redact(self.bucket.base_url().as_str()))
+            .field("signed", &self.credentials.is_some())
+            .field("network", &self.network)
+            .finish()
     }
 }
 
@@ -174,7 +202,9 @@ impl S3 {
             bucket,
             credentials: Credentials::from_env(),
             prefix,
-            agent: ureq::AgentBuilder::new().timeout_connect(Duration::from_secs(30)).build(),
+            agent: Network::default().agent(),
+            network: Network::default(),
+            retries: AtomicU64::new(0),
             staging,
             checksum: Some(DEFAULT_CHECKSUM),
             part_size: DEFAULT_PART_SIZE,
@@ -207,44 +237,68 @@ impl S3 {
         Ok(())
     }
 
+    /// Timeouts and tries (see [`Network`]); an `InvalidInput` error for a
+    /// zero timeout or no tries.
+    pub fn set_network(&mut self, network: Network) -> io::Result<()> {
+        network.check()?;
+        self.agent = network.agent();
+        self.network = network;
+        Ok(())
+    }
+
+    /// The timeouts and tries in use.
+    pub fn network(&self) -> Network {
+        self.network
+    }
+
+    /// Signs requests with these credentials instead of those from the
+    /// environment.
+    pub fn set_credentials(&mut self, access_key_id: &str, secret_access_key: &str, session_token: Option<&str>) {
+        self.credentials = Some(match session_token {
+            Some(token) => Credentials::new_with_token(access_key_id, secret_access_key, token),
+            None => Credentials::new(access_key_id, secret_access_key),
+        });
+    }
+
+    /// How many tries beyond the first all requests so far took (each a
+    /// timeout, a dropped connection or a 5xx that a later try got past,
+    /// or a request that failed after all its tries).
+    pub fn retries(&self) -> u64 {
+        self.retries.load(Ordering::Relaxed)
+    }
+
     fn key(&self, name: &str) -> String {
         format!("{}{name}", self.prefix)
     }
 
-    /// Sends a signed request; `headers` are signed and sent.
+    /// Sends a signed request and reads its whole answer, with the
+    /// network's timeouts and retries; `headers` are signed and sent.
     fn send(
         &self,
         action: &mut dyn S3ActionDyn,
         name: &str,
         headers: &[(&'static str, String)],
         body: Option<&[u8]>,
-    ) -> io::Result<ureq::Response> {
+    ) -> io::Result<Reply> {
+        self.send_counted(action, name, headers, body).0
+    }
+
+    /// [`send`](S3::send), and how many tries it took.
+    fn send_counted(
+        &self,
+        action: &mut dyn S3ActionDyn,
+        name: &str,
+        headers: &[(&'static str, String)],
+        body: Option<&[u8]>,
+    ) -> (io::Result<Reply>, u32) {
+        // Signed once: the signature lives an hour, far longer than the
+        // tries can take.
         let (method, url) = action.signed(headers);
-        let mut request = self.agent.request(method, &url);
-        for (header, value) in headers {
-            request = request.set(header, value);
-        }
-        let result = match body {
-            Some(body) => request.send_bytes(body),
-            None => request.call(),
-        };
-        match result {
-            Ok(response) => Ok(response),
-            Err(ureq::Error::Status(status, response)) => {
-                let text = response.into_string().unwrap_or_default();
-                let code = xml_field(&text, "Code").unwrap_or_default();
-                let message = xml_field(&text, "Message").unwrap_or_default();
-                let what = format!("{method} {}: HTTP {status} {code} {message}", self.describe(name));
-                let kind = match status {
-                    404 => io::ErrorKind::NotFound,
-                    412 => io::ErrorKind::AlreadyExists,
-                    _ if code == "BadDigest" => io::ErrorKind::InvalidData,
-                    _ => io::ErrorKind::Other,
-                };
-                Err(io::Error::new(kind, what.trim_end().to_string()))
-            }
-            Err(error) => Err(io::Error::other(format!("{method} {}: {error}", self.describe(name)))),
-        }
+        let what = format!("{method} {}", self.describe(name));
+        let (result, tries) =
+            http::with_retries(&self.network, || http::exchange(&self.agent, method, &url, headers, body, &what));
+        self.retries.fetch_add(u64::from(tries - 1), Ordering::Relaxed);
+        (result, tries)
     }
 
     /// Packs longer than this go up in parts: the part size, but for
@@ -264,6 +318,17 @@ impl S3 {
     /// One PUT of a whole object; `sums` of one part, when uploads carry a
     /// checksum.
     fn put(&self, name: &str, bytes: &[u8], sums: Option<&ObjectSums>, only_new: bool) -> io::Result<()> {
+        self.put_counted(name, bytes, sums, only_new).0
+    }
+
+    /// [`put`](S3::put), and how many tries it took.
+    fn put_counted(
+        &self,
+        name: &str,
+        bytes: &[u8],
+        sums: Option<&ObjectSums>,
+        only_new: bool,
+    ) -> (io::Result<()>, u32) {
         let key = self.key(name);
         let mut headers = Vec::new();
         if let Some(sums) = sums {
@@ -274,8 +339,8 @@ impl S3 {
         }
         let mut action = self.bucket.put_object(self.credentials.as_ref(), &key);
         crate::faults::step("upload");
-        self.send(&mut action, name, &headers, Some(bytes))?;
-        Ok(())
+        let (result, tries) = self.send_counted(&mut action, name, &headers, Some(bytes));
+        (result.map(drop), tries)
     }
 
     /// A multipart upload of `bytes` in parts of `self.part_size`, each with
@@ -290,7 +355,7 @@ impl S3 {
         }
         let mut create = self.bucket.create_multipart_upload(self.credentials.as_ref(), &key);
         crate::faults::step("upload");
-        let text = self.send(&mut create, name, &headers, Some(b""))?.into_string()?;
+        let text = self.send(&mut create, name, &headers, Some(b""))?.text();
         let created = CreateMultipartUpload::parse_response(&text).map_err(|e| {
             io::Error::new(
                 io::ErrorKind::InvalidData,
@@ -346,31 +411,27 @@ impl S3 {
         let mut complete =
             self.bucket.complete_multipart_upload(self.credentials.as_ref(), key, upload_id, std::iter::empty());
         crate::faults::step("upload");
-        let response = self.send(&mut complete, name, &headers, Some(listing.as_bytes()))?;
-        // S3 may answer 200 with an error in the body.
-        let text = response.into_string()?;
-        if let Some(code) = xml_field(&text, "Code") {
-            let message = xml_field(&text, "Message").unwrap_or_default();
-            return Err(io::Error::other(format!(
-                "POST {}: CompleteMultipartUpload: {code} {message}",
-                self.describe(name)
-            )));
+        // A 200 with an error in the body is an error (`http::exchange`).
+        match self.send_counted(&mut complete, name, &headers, Some(listing.as_bytes())) {
+            // An earlier try may have completed the upload before its answer
+            // was lost: S3 then no longer knows the upload id (NoSuchUpload).
+            (Err(error), tries) if tries > 1 && error.kind() == io::ErrorKind::NotFound => match self.get(name) {
+                Ok(stored) if stored == bytes => Ok(()),
+                _ => Err(error),
+            },
+            (result, _) => result.map(drop),
         }
-        Ok(())
     }
 
     /// A whole object, its checksum compared with the stored one.
     fn get(&self, name: &str) -> io::Result<Vec<u8>> {
         let key = self.key(name);
         let mut action = self.bucket.get_object(self.credentials.as_ref(), &key);
+        // The body is read inside the tries: one cut short is fetched again.
         let response = self.send(&mut action, name, &[("x-amz-checksum-mode", "ENABLED".to_string())], None)?;
         let stored = stored_checksum(&response);
         let part_size = response.header(PART_SIZE_HEADER).and_then(|size| size.parse().ok());
-        let mut bytes = Vec::new();
-        response
-            .into_reader()
-            .read_to_end(&mut bytes)
-            .map_err(|e| io::Error::new(e.kind(), format!("GET {}: {e}", self.describe(name))))?;
+        let bytes = response.body;
         if let Some((kind, stored)) = stored {
             let part_size = part_size.unwrap_or(self.part_size);
             check_download(&self.describe(name), kind, part_size, &stored, &bytes)?;
@@ -426,7 +487,7 @@ fn header_name(kind: S3Checksum) -> &'static str {
 
 /// The stored checksum a response names: its kind (by the header's name)
 /// and value.
-fn stored_checksum(response: &ureq::Response) -> Option<(S3Checksum, String)> {
+fn stored_checksum(response: &Reply) -> Option<(S3Checksum, String)> {
     S3Checksum::ALL
         .into_iter()
         .find_map(|kind| response.header(header_name(kind)).map(|value| (kind, value.trim().to_string())))
@@ -455,13 +516,6 @@ pub fn check_download(object: &str, kind: S3Checksum, part_size: u64, stored: &s
 /// `text` with XML's special characters escaped (ETags are quoted).
 fn xml_escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
-
-/// The text of the first `<field>` element (S3 error bodies are this simple).
-fn xml_field(text: &str, field: &str) -> Option<String> {
-    let start = text.find(&format!("<{field}>"))? + field.len() + 2;
-    let end = text[start..].find("</")? + start;
-    Some(text[start..end].to_string())
 }
 
 /// Signing, over `rusty-s3`'s actions (its trait is generic over the lifetime
@@ -533,7 +587,7 @@ impl Location for S3 {
             if let Some(token) = &token {
                 action.with_continuation_token(token.as_str());
             }
-            let text = self.send(&mut action, folder, &[], None)?.into_string()?;
+            let text = self.send(&mut action, folder, &[], None)?.text();
             let listed = ListObjectsV2::parse_response(&text).map_err(|e| {
                 io::Error::new(io::ErrorKind::InvalidData, format!("listing {}: {e}", self.describe(folder)))
             })?;
@@ -561,7 +615,15 @@ impl Location for S3 {
 
     fn write_new(&self, name: &str, bytes: &[u8], _fsync: bool) -> io::Result<()> {
         let sums = self.checksum.map(|kind| PartSums::of(UploadChecksum { kind, part_size: u64::MAX }, bytes));
-        self.put(name, bytes, sums.as_ref(), true)
+        match self.put_counted(name, bytes, sums.as_ref(), true) {
+            // An earlier try may have been stored before its answer was
+            // lost: then the object holds these very bytes.
+            (Err(error), tries) if tries > 1 && error.kind() == io::ErrorKind::AlreadyExists => match self.get(name) {
+                Ok(stored) if stored == bytes => Ok(()),
+                _ => Err(error),
+            },
+            (result, _) => result,
+        }
     }
 
     fn upload_checksum(&self) -> Option<UploadChecksum> {
@@ -668,6 +730,7 @@ mod tests {
 
     #[test]
     fn error_bodies_give_their_code() {
+        use crate::location::http::xml_field;
         let body = "<?xml version=\"1.0\"?><Error><Code>BadDigest</Code><Message>no</Message></Error>";
         assert_eq!(xml_field(body, "Code").as_deref(), Some("BadDigest"));
         assert_eq!(xml_field(body, "Message").as_deref(), Some("no"));

@@ -1,0 +1,399 @@
+//! The S3 location's HTTP: one request and its whole answer, timeouts,
+//! bounded retries with backoff, and error messages that never hold the
+//! presigned URL.
+//!
+//! **Timeouts.** [`Network::connect_timeout`] bounds the TCP connect;
+//! [`Network::timeout`] bounds every single read and write of the socket
+//! (ureq's `timeout_read`/`timeout_write`), so a server that accepts and
+//! never answers, or stops in the middle of a body, fails after that long
+//! without data. There is no limit on a whole request: a 5 GiB part on a
+//! slow link may take long as long as bytes keep moving.
+//!
+//! **Retries.** A try that fails in a way another try may not (a timeout, a
+//! refused or reset connection, a body cut short, HTTP 408, 429, 500, 502,
+//! 503 `SlowDown`, 504) is tried again, up to [`Network::tries`] in all,
+//! after a random wait of up to [`FIRST_BACKOFF`] doubled at each try,
+//! capped at [`MAX_BACKOFF`] ("full jitter", as in the AWS Architecture
+//! Blog's "Exponential Backoff and Jitter", 2015: many clients retrying at
+//! once spread out instead of coming back together). Every request the S3
+//! location makes is safe to send twice (see `s3.rs` for the conditional
+//! ones). A DNS failure, a TLS failure and every other 4xx are not retried:
+//! they are configuration, not weather.
+//!
+//! **Redaction.** A request's URL is presigned: its query holds the
+//! access key id (`X-Amz-Credential`), the signature and any session token.
+//! ureq's transport errors begin with that URL, so none of them is ever
+//! formatted here: messages are built from the method, the object's
+//! `s3://` name and the kind of failure, and anything else that reaches a
+//! message (ureq's own short message, the underlying I/O error) goes
+//! through [`redact`] first.
+
+use std::collections::hash_map::RandomState;
+use std::hash::{BuildHasher, Hasher};
+use std::io::{self, Read};
+use std::time::Duration;
+
+/// The connect timeout unless another is set: long enough for a slow DNS
+/// answer and a TLS handshake across the world, short enough that a
+/// mistyped or firewalled endpoint fails before a user gives up.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The read and write timeout unless another is set: the longest a socket
+/// may go without moving a byte. S3 sends the first byte of an answer in
+/// well under a second; CompleteMultipartUpload may take minutes but sends
+/// whitespace meanwhile (AWS's API reference), so 60 s of silence means a
+/// dead connection, not a slow one.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Tries per request unless another count is set (1 = no retries): with the
+/// backoff below, at most 0.2 + 0.4 + 0.8 + 1.6 = 3 s of waiting, which
+/// rides out a dropped connection or a burst of 503 SlowDown.
+pub const DEFAULT_TRIES: u32 = 5;
+
+/// The longest wait before the second try; doubled for each later one.
+pub const FIRST_BACKOFF: Duration = Duration::from_millis(200);
+
+/// No wait between tries is longer than this, however many tries are set.
+pub const MAX_BACKOFF: Duration = Duration::from_secs(5);
+
+/// How the S3 location talks to its server: timeouts and tries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Network {
+    /// The longest a TCP connect may take ([`DEFAULT_CONNECT_TIMEOUT`]).
+    pub connect_timeout: Duration,
+    /// The longest a connection may go without a byte read or written
+    /// ([`DEFAULT_TIMEOUT`]).
+    pub timeout: Duration,
+    /// Tries per request, the first included, at least 1 ([`DEFAULT_TRIES`]).
+    pub tries: u32,
+}
+
+impl Default for Network {
+    fn default() -> Network {
+        Network { connect_timeout: DEFAULT_CONNECT_TIMEOUT, timeout: DEFAULT_TIMEOUT, tries: DEFAULT_TRIES }
+    }
+}
+
+impl Network {
+    /// An `InvalidInput` error for a zero timeout or no tries.
+    pub fn check(&self) -> io::Result<()> {
+        let invalid = |why: &str| Err(io::Error::new(io::ErrorKind::InvalidInput, why.to_string()));
+        if self.connect_timeout.is_zero() || self.timeout.is_zero() {
+            return invalid("S3 timeouts must be longer than zero");
+        }
+        if self.tries == 0 {
+            return invalid("S3 requests need at least one try");
+        }
+        Ok(())
+    }
+
+    pub(super) fn agent(&self) -> ureq::Agent {
+        // With the `s3-tls` feature, ureq's rustls takes the platform's
+        // trust store (its `native-certs` feature): see the crate's Cargo.toml.
+        ureq::AgentBuilder::new()
+            .timeout_connect(self.connect_timeout)
+            .timeout_read(self.timeout)
+            .timeout_write(self.timeout)
+            .build()
+    }
+}
+
+/// A whole answer: status, headers and body.
+pub(super) struct Reply {
+    headers: Vec<(String, String)>,
+    pub(super) body: Vec<u8>,
+}
+
+impl Reply {
+    /// A header's value (names are case-insensitive).
+    pub(super) fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(header, _)| header.eq_ignore_ascii_case(name)).map(|(_, value)| value.as_str())
+    }
+
+    /// The body as text (S3's XML).
+    pub(super) fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+}
+
+/// A failed try: the error to report, and whether another try may succeed.
+pub(super) struct Failed {
+    error: io::Error,
+    retry: bool,
+}
+
+/// One try of a request: sent, and its whole answer read. `what` names it
+/// in messages (`PUT s3://bucket/key`); `url` never appears in one.
+pub(super) fn exchange(
+    agent: &ureq::Agent,
+    method: &str,
+    url: &str,
+    headers: &[(&'static str, String)],
+    body: Option<&[u8]>,
+    what: &str,
+) -> Result<Reply, Failed> {
+    let mut request = agent.request(method, url);
+    for (header, value) in headers {
+        request = request.set(header, value);
+    }
+    let result = match body {
+        Some(body) => request.send_bytes(body),
+        None => request.call(),
+    };
+    let response = match result {
+        Ok(response) => response,
+        Err(ureq::Error::Status(status, response)) => {
+            // A body cut short here only shortens the message.
+            let mut text = String::new();
+            let _ = response.into_reader().take(64 << 10).read_to_string(&mut text);
+            return Err(status_failure(what, status, &text));
+        }
+        Err(ureq::Error::Transport(transport)) => return Err(transport_failure(what, url, &transport)),
+    };
+    let status = response.status();
+    let headers = response
+        .headers_names()
+        .into_iter()
+        .filter_map(|name| response.header(&name).map(|value| (name.clone(), value.to_string())))
+        .collect();
+    let mut bytes = Vec::new();
+    if let Err(error) = response.into_reader().read_to_end(&mut bytes) {
+        // Cut short or stalled midway: another try reads it whole. A body
+        // that does not decode (InvalidData) would not decode again.
+        let retry = error.kind() != io::ErrorKind::InvalidData;
+        let message = format!("{what}: reading the answer: {}", redact(&error.to_string()));
+        return Err(Failed { error: io::Error::new(transport_kind(error.kind()), message), retry });
+    }
+    // S3 may answer a POST (CompleteMultipartUpload) with 200 and an error
+    // in the body, sent after the status (AWS's API reference).
+    if method == "POST" && root_element(&bytes) == Some("Error") {
+        return Err(status_failure(what, status, &String::from_utf8_lossy(&bytes)));
+    }
+    Ok(Reply { headers, body: bytes })
+}
+
+/// Runs `attempt` until it succeeds, fails for good, or has had
+/// `network.tries` tries, waiting between tries as the module docs say.
+/// Gives the result and the number of tries made.
+pub(super) fn with_retries<T>(
+    network: &Network,
+    mut attempt: impl FnMut() -> Result<T, Failed>,
+) -> (io::Result<T>, u32) {
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        match attempt() {
+            Ok(value) => return (Ok(value), tries),
+            Err(failed) if failed.retry && tries < network.tries => std::thread::sleep(backoff(tries)),
+            Err(failed) if tries > 1 => {
+                let message = format!("{} (after {tries} tries)", failed.error);
+                return (Err(io::Error::new(failed.error.kind(), message)), tries);
+            }
+            Err(failed) => return (Err(failed.error), tries),
+        }
+    }
+}
+
+/// The wait after try `tries` failed: uniform in zero to
+/// `FIRST_BACKOFF * 2^(tries - 1)`, at most `MAX_BACKOFF`.
+pub(super) fn backoff(tries: u32) -> Duration {
+    let ceiling = FIRST_BACKOFF.saturating_mul(1 << tries.saturating_sub(1).min(20)).min(MAX_BACKOFF);
+    // Randomness without a dependency: std's per-process random hash keys.
+    let mut hasher = RandomState::new().build_hasher();
+    hasher.write_u32(tries);
+    let fraction = (hasher.finish() >> 11) as f64 / (1u64 << 53) as f64;
+    ceiling.mul_f64(fraction)
+}
+
+/// An HTTP error status: S3's `Code` and `Message` from the body; the
+/// statuses and codes that a later try may not get are retried.
+fn status_failure(what: &str, status: u16, body: &str) -> Failed {
+    let code = xml_field(body, "Code").unwrap_or_default();
+    let message = xml_field(body, "Message").unwrap_or_default();
+    let text = format!("{what}: HTTP {status} {code} {}", redact(&message));
+    let kind = match status {
+        404 => io::ErrorKind::NotFound,
+        412 => io::ErrorKind::AlreadyExists,
+        _ if code == "BadDigest" => io::ErrorKind::InvalidData,
+        _ => io::ErrorKind::Other,
+    };
+    let retry = matches!(status, 408 | 429 | 500 | 502 | 503 | 504)
+        || matches!(code.as_str(), "InternalError" | "SlowDown" | "ServiceUnavailable" | "RequestTimeout");
+    Failed { error: io::Error::new(kind, text.trim_end().to_string()), retry }
+}
+
+/// A transport error, described without its URL.
+fn transport_failure(what: &str, url: &str, transport: &ureq::Transport) -> Failed {
+    use ureq::ErrorKind as Kind;
+    let source = std::error::Error::source(transport)
+        .and_then(|source| source.downcast_ref::<io::Error>())
+        .map(|error| error.kind());
+    // rustls reports a failed handshake or a bad record as InvalidData.
+    let tls = url.starts_with("https://") && source == Some(io::ErrorKind::InvalidData);
+    let (description, retry) = match transport.kind() {
+        _ if tls => ("TLS failed (handshake or stream)", false),
+        Kind::Dns => ("DNS lookup failed", false),
+        Kind::ConnectionFailed => ("could not connect", true),
+        Kind::Io => ("network error", source != Some(io::ErrorKind::InvalidData)),
+        Kind::BadStatus | Kind::BadHeader => ("the server's answer is not HTTP", true),
+        Kind::InvalidUrl | Kind::UnknownScheme => ("the endpoint is not an http:// or https:// URL", false),
+        _ => ("request failed", false),
+    };
+    let mut message = format!("{what}: {description}");
+    if let Some(detail) = transport.message() {
+        message.push_str(&format!(": {}", redact(detail)));
+    }
+    if let Some(source) = std::error::Error::source(transport) {
+        message.push_str(&format!(": {}", redact(&source.to_string())));
+    }
+    Failed { error: io::Error::new(source.map_or(io::ErrorKind::Other, transport_kind), message), retry }
+}
+
+/// The kind an I/O failure is reported as: the network's own kinds are
+/// kept; anything else is `Other`, so that no transport failure can read
+/// as a missing object (`NotFound`) or an existing one (`AlreadyExists`).
+fn transport_kind(kind: io::ErrorKind) -> io::ErrorKind {
+    use io::ErrorKind as K;
+    match kind {
+        K::TimedOut | K::WouldBlock => K::TimedOut,
+        K::ConnectionRefused
+        | K::ConnectionReset
+        | K::ConnectionAborted
+        | K::BrokenPipe
+        | K::UnexpectedEof
+        | K::InvalidData => kind,
+        _ => K::Other,
+    }
+}
+
+/// `text` with the query cut from every URL in it, and any word naming a
+/// presigned URL's secret parts (`X-Amz-Credential`, `X-Amz-Signature`,
+/// `X-Amz-Security-Token`) replaced: nothing a server or a library puts in
+/// a message can carry them out.
+pub fn redact(text: &str) -> String {
+    const SECRET_PARTS: [&str; 4] = ["x-amz-credential", "x-amz-signature", "x-amz-security-token", "signature="];
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_inclusive(char::is_whitespace) {
+        let trailing = word.len() - word.trim_end().len();
+        let (word, space) = word.split_at(word.len() - trailing);
+        let (word, query) = match (word.contains("://"), word.find('?')) {
+            (true, Some(at)) => (&word[..at], "?[redacted]"),
+            _ => (word, ""),
+        };
+        let lower = word.to_ascii_lowercase();
+        if SECRET_PARTS.iter().any(|part| lower.contains(part)) {
+            out.push_str("[redacted]");
+        } else {
+            out.push_str(word);
+            out.push_str(query);
+        }
+        out.push_str(space);
+    }
+    out
+}
+
+/// The name of the first element of an XML document.
+fn root_element(body: &[u8]) -> Option<&str> {
+    let text = std::str::from_utf8(body.get(..body.len().min(256))?).ok()?;
+    let mut rest = text.trim_start();
+    if rest.starts_with("<?") {
+        rest = rest[rest.find("?>")? + 2..].trim_start();
+    }
+    let rest = rest.strip_prefix('<')?;
+    let end = rest.find(|c: char| c == '>' || c.is_whitespace())?;
+    Some(&rest[..end])
+}
+
+/// The text of the first `<field>` element (S3 error bodies are this simple).
+pub(super) fn xml_field(text: &str, field: &str) -> Option<String> {
+    let start = text.find(&format!("<{field}>"))? + field.len() + 2;
+    let end = text[start..].find("</")? + start;
+    Some(text[start..end].to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redaction_cuts_queries_and_secret_words() {
+        let url = "http://127.0.0.1:9/b/k?X-Amz-Algorithm=AWS4&X-Amz-Credential=AKIDEXAMPLE%2F2026&X-Amz-Signature=abc";
+        let text = format!("{url}: Connection Failed: Connect error: refused");
+        let redacted = redact(&text);
+        assert_eq!(redacted, "http://127.0.0.1:9/b/k?[redacted] Connection Failed: Connect error: refused");
+        assert_eq!(redact("see X-Amz-Signature=1234 here"), "see [redacted] here");
+        assert_eq!(redact("/b/k?x-amz-security-token=TOKEN"), "[redacted]");
+        // Ordinary text is kept as it was, spacing included.
+        assert_eq!(redact("is it  there?\tno\n"), "is it  there?\tno\n");
+    }
+
+    #[test]
+    fn backoff_is_full_jitter_under_a_doubling_cap() {
+        for tries in 1..40 {
+            let ceiling = FIRST_BACKOFF.saturating_mul(1 << (tries - 1).min(20)).min(MAX_BACKOFF);
+            let waits: Vec<Duration> = (0..50).map(|_| backoff(tries)).collect();
+            assert!(waits.iter().all(|wait| *wait <= ceiling), "{tries}: {waits:?}");
+            // Random, not fixed: 50 draws are not all equal.
+            assert!(waits.iter().any(|wait| *wait != waits[0]), "{tries}: {waits:?}");
+        }
+        assert!(backoff(1) <= FIRST_BACKOFF && backoff(30) <= MAX_BACKOFF);
+    }
+
+    #[test]
+    fn statuses_worth_another_try() {
+        for status in [408, 429, 500, 502, 503, 504] {
+            assert!(status_failure("GET s3://b/k", status, "").retry, "{status}");
+        }
+        for status in [400, 403, 404, 409, 412, 501] {
+            assert!(!status_failure("GET s3://b/k", status, "").retry, "{status}");
+        }
+        let slow = status_failure("PUT s3://b/k", 503, "<Error><Code>SlowDown</Code><Message>m</Message></Error>");
+        assert!(slow.retry);
+        assert_eq!(slow.error.to_string(), "PUT s3://b/k: HTTP 503 SlowDown m");
+        assert_eq!(status_failure("GET s3://b/k", 404, "").error.kind(), io::ErrorKind::NotFound);
+        assert_eq!(status_failure("PUT s3://b/k", 412, "").error.kind(), io::ErrorKind::AlreadyExists);
+    }
+
+    #[test]
+    fn root_elements() {
+        assert_eq!(root_element(b"<?xml version=\"1.0\"?>\n<Error><Code>x</Code></Error>"), Some("Error"));
+        assert_eq!(
+            root_element(b"  \n <CompleteMultipartUploadResult xmlns=\"x\">"),
+            Some("CompleteMultipartUploadResult")
+        );
+        assert_eq!(root_element(b"PACK\x00\x01"), None);
+    }
+
+    #[test]
+    fn network_settings_are_checked() {
+        Network::default().check().unwrap();
+        assert!(Network { tries: 0, ..Network::default() }.check().is_err());
+        assert!(Network { timeout: Duration::ZERO, ..Network::default() }.check().is_err());
+    }
+
+    #[test]
+    fn retries_stop_at_the_count_and_on_final_errors() {
+        let network = Network { tries: 3, ..Network::default() };
+        let mut calls = 0;
+        let (result, tries) = with_retries(&network, || -> Result<(), Failed> {
+            calls += 1;
+            Err(status_failure("GET s3://b/k", 503, ""))
+        });
+        assert_eq!((calls, tries), (3, 3));
+        assert!(result.unwrap_err().to_string().ends_with("(after 3 tries)"));
+        let (result, tries) =
+            with_retries(&network, || -> Result<(), Failed> { Err(status_failure("GET s3://b/k", 403, "")) });
+        assert_eq!(tries, 1);
+        assert_eq!(result.unwrap_err().to_string(), "GET s3://b/k: HTTP 403");
+        let mut calls = 0;
+        let (result, tries) = with_retries(&network, || {
+            calls += 1;
+            if calls < 3 {
+                Err(status_failure("GET s3://b/k", 500, ""))
+            } else {
+                Ok(calls)
+            }
+        });
+        assert_eq!((result.unwrap(), tries), (3, 3));
+    }
+}
