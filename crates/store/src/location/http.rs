@@ -243,8 +243,14 @@ fn transport_failure(what: &str, url: &str, transport: &ureq::Transport) -> Fail
     if let Some(detail) = transport.message() {
         message.push_str(&format!(": {}", redact(detail)));
     }
-    if let Some(source) = std::error::Error::source(transport) {
-        message.push_str(&format!(": {}", redact(&source.to_string())));
+    // The innermost cause says what happened ("Connection refused", "timed
+    // out reading response"); the layers between repeat ureq's wording.
+    let mut cause = std::error::Error::source(transport);
+    while let Some(inner) = cause.and_then(|error| error.source()) {
+        cause = Some(inner);
+    }
+    if let Some(cause) = cause {
+        message.push_str(&format!(": {}", redact(&cause.to_string())));
     }
     Failed { error: io::Error::new(source.map_or(io::ErrorKind::Other, transport_kind), message), retry }
 }
