@@ -263,6 +263,22 @@ fn a_stalled_connection_fails_within_the_timeout() {
         assert!(elapsed >= timeout && elapsed < timeout * 10, "{case}: {elapsed:?}");
         assert_redacted(&error.to_string());
     }
+    // A server that accepts and never reads: an upload larger than the
+    // socket buffers blocks in write, and the write timeout ends it.
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let endpoint = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        let held: Vec<TcpStream> = listener.incoming().flatten().collect();
+        drop(held);
+    });
+    let s3 = location(&endpoint, timeout, 1);
+    let started = Instant::now();
+    let error = s3.write("packs/big.pack", &vec![0; 64 << 20], false).unwrap_err();
+    let elapsed = started.elapsed();
+    println!("unread upload: failed after {elapsed:?} (timeout {timeout:?}): {error}");
+    assert_eq!(error.kind(), std::io::ErrorKind::TimedOut, "{error}");
+    assert!(elapsed >= timeout && elapsed < timeout * 10 + Duration::from_secs(2), "{elapsed:?}");
+    assert_redacted(&error.to_string());
 }
 
 #[test]

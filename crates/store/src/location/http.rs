@@ -234,6 +234,7 @@ fn transport_failure(what: &str, url: &str, transport: &ureq::Transport) -> Fail
         _ if tls => ("TLS failed (handshake or stream)", false),
         Kind::Dns => ("DNS lookup failed", false),
         Kind::ConnectionFailed => ("could not connect", true),
+        Kind::Io if matches!(source, Some(io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock)) => ("timed out", true),
         Kind::Io => ("network error", source != Some(io::ErrorKind::InvalidData)),
         Kind::BadStatus | Kind::BadHeader => ("the server's answer is not HTTP", true),
         Kind::InvalidUrl | Kind::UnknownScheme => ("the endpoint is not an http:// or https:// URL", false),
@@ -249,7 +250,8 @@ fn transport_failure(what: &str, url: &str, transport: &ureq::Transport) -> Fail
     while let Some(inner) = cause.and_then(|error| error.source()) {
         cause = Some(inner);
     }
-    if let Some(cause) = cause {
+    if let Some(cause) = cause.filter(|cause| !(description == "timed out" && cause.to_string().contains("timed out")))
+    {
         message.push_str(&format!(": {}", redact(&cause.to_string())));
     }
     Failed { error: io::Error::new(source.map_or(io::ErrorKind::Other, transport_kind), message), retry }
