@@ -237,7 +237,7 @@ fn transport_failure(what: &str, url: &str, transport: &ureq::Transport) -> Fail
         Kind::Io if matches!(source, Some(io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock)) => ("timed out", true),
         Kind::Io => ("network error", source != Some(io::ErrorKind::InvalidData)),
         Kind::BadStatus | Kind::BadHeader => ("the server's answer is not HTTP", true),
-        Kind::InvalidUrl | Kind::UnknownScheme => ("the endpoint is not an http:// or https:// URL", false),
+        Kind::InvalidUrl | Kind::UnknownScheme => ("the endpoint URL is not usable", false),
         _ => ("request failed", false),
     };
     let mut message = format!("{what}: {description}");
