@@ -5,6 +5,7 @@
 use crate::address::{Address, AddressHasher, Hashing};
 use crate::error::{Error, Result};
 use crate::object::{self, Content, Entry, Node, Snapshot, Tree, INLINE_ADDRESSES, LIST_FANOUT};
+use crate::restore::{MAX_SNAPSHOT_ENTRIES, MAX_TREE_DEPTH};
 use crate::sizes::ChunkSizes;
 use crate::store::{Commit, Store};
 use fastcdc::v2020::{self, Normalization};
@@ -222,14 +223,17 @@ impl<'a> Ingest<'a> {
                     reason: "not a regular file, directory or symbolic link".into(),
                 });
             };
-            let index = self.add_item(&mut items, name, input.clone(), kind, metadata.mode() & 0o7777)?;
+            let index = self.add_item(&mut items, name, input.clone(), kind, metadata.mode() & 0o7777, 1)?;
             top.push(index);
         }
         top.sort_by(|&a, &b| items_name(&items, a).cmp(items_name(&items, b)));
         Ok((items, top))
     }
 
-    /// Adds an item, and everything under it when it is a directory.
+    /// Adds an item, and everything under it when it is a directory, whose
+    /// tree would be `depth` levels below the snapshot's top tree. A tree
+    /// deeper than `get` follows, or more entries than a snapshot may hold,
+    /// is refused here rather than stored and found unrestorable.
     fn add_item(
         &mut self,
         items: &mut Vec<Item>,
@@ -237,8 +241,15 @@ impl<'a> Ingest<'a> {
         path: PathBuf,
         kind: Kind,
         mode: u32,
+        depth: usize,
     ) -> Result<usize> {
         let index = items.len();
+        if index as u64 >= MAX_SNAPSHOT_ENTRIES {
+            return Err(Error::BadInput {
+                path,
+                reason: format!("more than {MAX_SNAPSHOT_ENTRIES} entries, the most a snapshot holds"),
+            });
+        }
         let is_dir = matches!(kind, Kind::Dir);
         match &kind {
             Kind::File => self.report.files += 1,
@@ -247,12 +258,18 @@ impl<'a> Ingest<'a> {
         }
         items.push(Item { name, path, kind, mode, size: 0, children: Vec::new(), chunks: Vec::new(), tree: None });
         if is_dir {
-            self.add_children(items, index)?;
+            if depth > MAX_TREE_DEPTH {
+                return Err(Error::BadInput {
+                    path: items[index].path.clone(),
+                    reason: format!("directories nest deeper than {MAX_TREE_DEPTH} levels, the most a snapshot holds"),
+                });
+            }
+            self.add_children(items, index, depth)?;
         }
         Ok(index)
     }
 
-    fn add_children(&mut self, items: &mut Vec<Item>, index: usize) -> Result<()> {
+    fn add_children(&mut self, items: &mut Vec<Item>, index: usize, depth: usize) -> Result<()> {
         let dir = items[index].path.clone();
         let mut entries = Vec::new();
         for entry in fs::read_dir(&dir).map_err(io_error("reading the directory", &dir))? {
@@ -278,7 +295,7 @@ impl<'a> Ingest<'a> {
                     .push(format!("{}: skipped: not a regular file, directory or symbolic link", path.display()));
                 continue;
             };
-            let child = self.add_item(items, name.as_bytes().to_vec(), path, kind, mode)?;
+            let child = self.add_item(items, name.as_bytes().to_vec(), path, kind, mode, depth + 1)?;
             items[index].children.push(child);
         }
         Ok(())

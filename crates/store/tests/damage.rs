@@ -213,6 +213,25 @@ fn a_file_changing_while_read_fails_the_put_and_loses_nothing() {
 }
 
 #[test]
+fn trees_deeper_than_get_follows_are_refused_by_put() {
+    let dir = test_dir("put_too_deep");
+    let data = dir.join("data");
+    let mut deepest = data.clone();
+    for _ in 0..chunkhash_store::MAX_TREE_DEPTH {
+        deepest.push("d");
+    }
+    fs::create_dir_all(&deepest).unwrap();
+    let mut store = create(&dir.join("store"), SMALL_CHUNKS);
+    // data and 1024 levels of d below it: the deepest "d" is 1025 levels down.
+    let error = store.put(std::slice::from_ref(&data), PutOptions::default()).unwrap_err().to_string();
+    assert!(error.contains("directories nest deeper than 1024 levels"), "{error}");
+    // One level less is stored and restored.
+    let report = put(&mut store, std::slice::from_ref(&data.join("d")));
+    store.get(&report.snapshot, &dir.join("out"), None).unwrap();
+    assert!(dir.join("out").join(deepest.strip_prefix(&data).unwrap()).is_dir());
+}
+
+#[test]
 fn one_writer_at_a_time_and_readers_alongside() {
     let (dir, _, snapshot) = stored_tree("one_writer", 0x5eed_0601);
     let store_dir = dir.join("store");
