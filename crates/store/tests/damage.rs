@@ -212,6 +212,76 @@ fn a_file_changing_while_read_fails_the_put_and_loses_nothing() {
     store.get(&snapshot, &dir.join("out"), None).unwrap();
 }
 
+/// `put` after its walk finds `b` swapped by `swap` (called once `a`, the
+/// file before it, is read): the put completes without `b`, says why in
+/// `skipped`, and the snapshot restores `a` alone.
+fn put_with_b_swapped(test: &str, swap: impl Fn(&Path)) -> (PathBuf, chunkhash_store::PutReport) {
+    let dir = test_dir(test);
+    let data = dir.join("data");
+    fs::create_dir_all(&data).unwrap();
+    fs::write(data.join("a"), b"first").unwrap();
+    fs::write(data.join("b"), b"second").unwrap();
+    fs::write(dir.join("secret"), b"not to be stored").unwrap();
+    let mut store = create(&dir.join("store"), SMALL_CHUNKS);
+    let a = data.join("a");
+    let mut hook = |path: &Path| {
+        if path == a {
+            swap(&path.with_file_name("b"));
+        }
+    };
+    let report = store
+        .put(std::slice::from_ref(&data), PutOptions { after_read: Some(&mut hook), ..PutOptions::default() })
+        .unwrap();
+    assert_eq!((report.files, report.bytes), (1, 5), "{report:?}");
+    let out = dir.join("out");
+    store.get(&report.snapshot, &out, None).unwrap();
+    let names: Vec<_> = fs::read_dir(out.join("data")).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names, ["a"]);
+    assert!(store.verify(None).unwrap().damage.is_empty());
+    (dir, report)
+}
+
+#[test]
+fn a_file_swapped_for_a_symlink_after_the_walk_is_skipped_not_followed() {
+    let (_, report) = put_with_b_swapped("swapped_symlink", |b| {
+        fs::remove_file(b).unwrap();
+        std::os::unix::fs::symlink("../secret", b).unwrap();
+    });
+    assert_eq!(report.skipped.len(), 1, "{:?}", report.skipped);
+    assert!(
+        report.skipped[0].ends_with("b: skipped: replaced by a symbolic link after the walk; not followed"),
+        "{:?}",
+        report.skipped
+    );
+}
+
+#[test]
+fn a_file_swapped_for_a_fifo_after_the_walk_is_skipped_without_blocking() {
+    // Nothing ever opens the FIFO for writing: a blocking open would hang.
+    let (_, report) = put_with_b_swapped("swapped_fifo", |b| {
+        fs::remove_file(b).unwrap();
+        let status = std::process::Command::new("mkfifo").arg(b).status().unwrap();
+        assert!(status.success(), "mkfifo failed");
+    });
+    assert_eq!(report.skipped.len(), 1, "{:?}", report.skipped);
+    assert!(
+        report.skipped[0].ends_with("b: skipped: replaced by a FIFO, socket or device after the walk; not read"),
+        "{:?}",
+        report.skipped
+    );
+}
+
+#[test]
+fn a_file_swapped_for_another_file_after_the_walk_is_skipped() {
+    let (_, report) = put_with_b_swapped("swapped_file", |b| {
+        let other = b.with_file_name("other");
+        fs::write(&other, b"other bytes").unwrap();
+        fs::rename(&other, b).unwrap();
+    });
+    assert_eq!(report.skipped.len(), 1, "{:?}", report.skipped);
+    assert!(report.skipped[0].ends_with("b: skipped: replaced by another file after the walk"), "{:?}", report.skipped);
+}
+
 #[test]
 fn trees_deeper_than_get_follows_are_refused_by_put() {
     let dir = test_dir("put_too_deep");
