@@ -5,6 +5,8 @@
 mod address;
 mod error;
 mod faults;
+#[doc(hidden)]
+pub mod fuzzing;
 mod index;
 mod ingest;
 pub mod location;
