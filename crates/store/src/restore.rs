@@ -472,22 +472,28 @@ mod tests {
         fs::remove_dir_all(&base).unwrap();
     }
 
+    /// `levels` trees, each naming the next twice, above a tree holding one
+    /// 1-byte file: 2^levels paths to it. The root claims one file.
+    fn subtree_bomb(store: &mut Store, levels: usize) -> Address {
+        snapshot(store, 1, 1, |store, commit| {
+            let chunk = add(store, commit, b"x");
+            let file = Node::File { mode: 0o644, size: 1, content: Content { level: 0, addresses: vec![chunk] } };
+            let mut tree =
+                add(store, commit, &Tree { entries: vec![Entry { name: b"f".to_vec(), node: file }] }.encode());
+            for _ in 0..levels {
+                tree =
+                    add(store, commit, &Tree { entries: vec![dir("a", 0o755, tree), dir("b", 0o755, tree)] }.encode());
+            }
+            tree
+        })
+    }
+
     #[test]
     fn a_subtree_bomb_fails_quickly_and_verify_reads_each_tree_once() {
         // 60 trees, each naming the next twice: 2^60 paths to one file. The
         // root claims one file; restoring it all would never end.
         let (base, mut store) = new_store("bomb");
-        let bomb = snapshot(&mut store, 1, 1, |store, commit| {
-            let chunk = add(store, commit, b"x");
-            let file = Node::File { mode: 0o644, size: 1, content: Content { level: 0, addresses: vec![chunk] } };
-            let mut tree =
-                add(store, commit, &Tree { entries: vec![Entry { name: b"f".to_vec(), node: file }] }.encode());
-            for _ in 0..60 {
-                tree =
-                    add(store, commit, &Tree { entries: vec![dir("a", 0o755, tree), dir("b", 0o755, tree)] }.encode());
-            }
-            tree
-        });
+        let bomb = subtree_bomb(&mut store, 60);
         let error = store.get(&bomb, &base.join("out"), None).unwrap_err().to_string();
         assert!(error.contains("more than the 268435456 a snapshot may hold"), "{error}");
         assert!(!base.join("out").exists(), "nothing is written");
@@ -499,17 +505,7 @@ mod tests {
 
         // Within the entry limit, the root's counts decide: 2^10 files where
         // the root claims one.
-        let small = snapshot(&mut store, 1, 1, |store, commit| {
-            let chunk = add(store, commit, b"x");
-            let file = Node::File { mode: 0o644, size: 1, content: Content { level: 0, addresses: vec![chunk] } };
-            let mut tree =
-                add(store, commit, &Tree { entries: vec![Entry { name: b"f".to_vec(), node: file }] }.encode());
-            for _ in 0..10 {
-                tree =
-                    add(store, commit, &Tree { entries: vec![dir("a", 0o755, tree), dir("b", 0o755, tree)] }.encode());
-            }
-            tree
-        });
+        let small = subtree_bomb(&mut store, 10);
         let error = store.get(&small, &base.join("small"), None).unwrap_err().to_string();
         assert!(error.contains("its trees hold 1024 files of 1024 bytes, its root says 1 files of 1 bytes"), "{error}");
         fs::remove_dir_all(&base).unwrap();
