@@ -25,7 +25,8 @@ shift
 # Every target: the longest input it is given (the hashing targets need
 # room for 16 chunks and more; the parsers, lines and names of a few
 # hundred bytes) and its runs in make test (about 5 s each on the 2-core
-# machine, 40 s for all).
+# machine, 40 s for all; the store's targets, the last eight, about 3 s
+# each).
 TARGETS='
 hex                   512    60000
 algorithm_names       128    40000
@@ -35,6 +36,14 @@ blake3_one_shot       20000  40000
 blake3_hasher_splits  512    1500
 blake3_hash_many      2048   1200
 registry_streaming    8192   10000
+store_objects         1024   50000
+store_pack_record     1024   50000
+store_pack_scan       4096   30000
+store_index           2048   60000
+store_manifest        512    100000
+store_names           128    100000
+prolly_node           2048   80000
+prolly_proof          4096   80000
 '
 declare -A MAX_LEN SMOKE_RUNS
 all=()

@@ -6,6 +6,8 @@ free-threaded build nothing holds one), so they really overlap."""
 from __future__ import annotations
 
 import random
+
+import hashlib
 import sys
 import threading
 from pathlib import Path
@@ -149,3 +151,49 @@ def test_shared_hasher_with_a_pool() -> None:
     hasher = chunkhash.blake3(max_threads=2)
     run_threads(lambda _: [hasher.update(data) for _ in range(4)])
     assert hasher.digest() == chunkhash.blake3(data * (4 * THREADS)).digest()
+
+def test_a_buffer_written_while_hashed() -> None:
+    """Another thread writes into a 64 MiB bytearray while it is hashed with
+    the GIL released (one-shot BLAKE3, a hasher's update, a registry
+    algorithm): each digest is of some mix of old and new bytes, so only its
+    length is known, but nothing crashes or reads outside the buffer (the
+    length is fixed when the buffer is exported, and a bytearray cannot be
+    resized while exported). Once the writer stops, hashing the buffer again
+    gives the digest of its final contents."""
+    size = 64 << 20
+    data = bytearray(size)
+    stop = threading.Event()
+    rounds = 0
+
+    def writer() -> None:
+        nonlocal rounds
+        value = 1
+        while not stop.is_set():
+            # Slices spread over the whole buffer, so each hash meets some.
+            for start in range(0, size, 1 << 20):
+                data[start : start + 4096] = bytes([value]) * 4096
+            value = value % 255 + 1
+            rounds += 1
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    try:
+        while rounds == 0:  # the writer is running before the first hash
+            threading.Event().wait(0.001)
+        for _ in range(3):
+            assert len(chunkhash.blake3(data).digest()) == 32
+            hasher = chunkhash.blake3()
+            hasher.update(data)
+            assert len(hasher.digest()) == 32
+            assert len(chunkhash.hash("sha256", data)) == 32
+            assert len(chunkhash.hash("xxh3_64", memoryview(data))) == 8
+    finally:
+        stop.set()
+        thread.join()
+    assert rounds > 0
+    final = bytes(data)
+    assert chunkhash.blake3(data).digest() == chunkhash.blake3(final).digest()
+    assert chunkhash.hash("sha256", data) == hashlib.sha256(final).digest()
+    hasher = chunkhash.new("xxh3_64")
+    hasher.update(data)
+    assert hasher.digest() == chunkhash.hash("xxh3_64", final)

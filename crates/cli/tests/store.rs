@@ -122,6 +122,23 @@ fn every_subcommand_and_its_exit_codes() {
 
 /// The store after a crash: it opens, verifies clean, and restores the
 /// earlier snapshot exactly.
+#[test]
+fn get_restores_special_bits_only_when_asked() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = test_dir("special_bits");
+    fs::create_dir_all(dir.join("data/shared")).unwrap();
+    fs::write(dir.join("data/tool"), b"#!/bin/sh\n").unwrap();
+    fs::set_permissions(dir.join("data/tool"), fs::Permissions::from_mode(0o4755)).unwrap();
+    fs::set_permissions(dir.join("data/shared"), fs::Permissions::from_mode(0o1777)).unwrap();
+    expect(&dir, &["store", "init", "--store", "st"], 0);
+    let snapshot = last_line(&expect(&dir, &["store", "put", "--store", "st", "data"], 0));
+    let mode = |path: &str| fs::symlink_metadata(dir.join(path)).unwrap().permissions().mode() & 0o7777;
+    expect(&dir, &["store", "get", "--store", "st", &snapshot, "plain"], 0);
+    assert_eq!((mode("plain/data/tool"), mode("plain/data/shared")), (0o755, 0o777));
+    expect(&dir, &["store", "get", "--store", "st", "--preserve-special-bits", &snapshot, "kept"], 0);
+    assert_eq!((mode("kept/data/tool"), mode("kept/data/shared")), (0o4755, 0o1777));
+}
+
 fn assert_sound_after_crash(dir: &Path, store: &Path, earlier: &str, data: &Path, label: &str) {
     let opened = Store::open(store, OpenOptions::default()).unwrap_or_else(|e| panic!("{label}: open: {e}"));
     let report = opened.verify(None).unwrap();

@@ -68,7 +68,13 @@ impl Address {
     /// Parses hex of any address length.
     pub fn from_hex(hex: &str) -> Result<Address> {
         let bad = || Error::BadAddress(format!("{hex:?} is not an address (20 or 32 bytes in hex)"));
-        if !hex.len().is_multiple_of(2) || hex.len() > 2 * MAX_ADDRESS_LEN || !hex.is_ascii() {
+        // Hex digits only: `from_str_radix` alone also takes a sign ("+f"),
+        // which made "+f" and "0f" the same address (found by the
+        // store_names fuzz target).
+        if !hex.len().is_multiple_of(2)
+            || hex.len() > 2 * MAX_ADDRESS_LEN
+            || !hex.bytes().all(|b| b.is_ascii_hexdigit())
+        {
             return Err(bad());
         }
         let bytes: Option<Vec<u8>> =
@@ -208,6 +214,14 @@ fn truncate(bytes: &[u8], len: usize) -> Address {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hex_with_a_sign_is_not_an_address() {
+        // The store_names fuzz target's find: "+1" read as 0x01.
+        assert!(Address::from_hex("6b4a+1d0da61d0f6b1").is_err());
+        assert!(Address::from_hex(&format!("+f{}", "00".repeat(19))).is_err());
+        assert_eq!(Address::from_hex("6B4a01").unwrap().to_hex(), "6b4a01");
+    }
 
     #[test]
     fn every_mode_gives_the_registry_address() {

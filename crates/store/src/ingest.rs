@@ -5,14 +5,15 @@
 use crate::address::{Address, AddressHasher, Hashing};
 use crate::error::{Error, Result};
 use crate::object::{self, Content, Entry, Node, Snapshot, Tree, INLINE_ADDRESSES, LIST_FANOUT};
+use crate::restore::{MAX_SNAPSHOT_ENTRIES, MAX_TREE_DEPTH};
 use crate::sizes::ChunkSizes;
 use crate::store::{Commit, Store};
 use fastcdc::v2020::{self, Normalization};
 use std::ffi::OsStr;
-use std::fs::{self, File};
+use std::fs::{self, File, Metadata};
 use std::io::{self, Read};
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -65,14 +66,23 @@ pub struct PutReport {
     pub hash_time: Duration,
     /// Time of the whole put, commit included.
     pub elapsed: Duration,
-    /// Inputs left out (special files found in directories), with why.
+    /// Inputs left out, with why: special files found in directories, and
+    /// files that were no longer the regular file the walk found when
+    /// opened (swapped for a symbolic link, a FIFO, a device or another
+    /// file).
     pub skipped: Vec<String>,
 }
 
 enum Kind {
-    File,
+    /// A regular file, with the device and inode the walk found.
+    File {
+        dev: u64,
+        ino: u64,
+    },
     Dir,
     Symlink(Vec<u8>),
+    /// A file left out after the walk (in `PutReport::skipped`).
+    Skipped,
 }
 
 /// One input found by the walk.
@@ -175,7 +185,7 @@ impl<'a> Ingest<'a> {
     fn run(&mut self, store: &Store, commit: &mut Commit, inputs: &[PathBuf], time: u64) -> Result<Address> {
         let (mut items, top) = self.walk(inputs)?;
         for index in 0..items.len() {
-            if matches!(items[index].kind, Kind::File) {
+            if matches!(items[index].kind, Kind::File { .. }) {
                 self.read_file(store, commit, &mut items, index)?;
             }
         }
@@ -211,7 +221,7 @@ impl<'a> Ingest<'a> {
             let kind = if metadata.is_dir() {
                 Kind::Dir
             } else if metadata.is_file() {
-                Kind::File
+                Kind::File { dev: metadata.dev(), ino: metadata.ino() }
             } else if metadata.file_type().is_symlink() {
                 Kind::Symlink(
                     fs::read_link(input).map_err(io_error("reading the link", input))?.as_os_str().as_bytes().to_vec(),
@@ -222,14 +232,17 @@ impl<'a> Ingest<'a> {
                     reason: "not a regular file, directory or symbolic link".into(),
                 });
             };
-            let index = self.add_item(&mut items, name, input.clone(), kind, metadata.mode() & 0o7777)?;
+            let index = self.add_item(&mut items, name, input.clone(), kind, metadata.mode() & 0o7777, 1)?;
             top.push(index);
         }
         top.sort_by(|&a, &b| items_name(&items, a).cmp(items_name(&items, b)));
         Ok((items, top))
     }
 
-    /// Adds an item, and everything under it when it is a directory.
+    /// Adds an item, and everything under it when it is a directory, whose
+    /// tree would be `depth` levels below the snapshot's top tree. A tree
+    /// deeper than `get` follows, or more entries than a snapshot may hold,
+    /// is refused here rather than stored and found unrestorable.
     fn add_item(
         &mut self,
         items: &mut Vec<Item>,
@@ -237,38 +250,60 @@ impl<'a> Ingest<'a> {
         path: PathBuf,
         kind: Kind,
         mode: u32,
+        depth: usize,
     ) -> Result<usize> {
         let index = items.len();
+        if index as u64 >= MAX_SNAPSHOT_ENTRIES {
+            return Err(Error::BadInput {
+                path,
+                reason: format!("more than {MAX_SNAPSHOT_ENTRIES} entries, the most a snapshot holds"),
+            });
+        }
         let is_dir = matches!(kind, Kind::Dir);
         match &kind {
-            Kind::File => self.report.files += 1,
+            Kind::File { .. } => self.report.files += 1,
             Kind::Dir => self.report.dirs += 1,
             Kind::Symlink(_) => self.report.symlinks += 1,
+            Kind::Skipped => {}
         }
         items.push(Item { name, path, kind, mode, size: 0, children: Vec::new(), chunks: Vec::new(), tree: None });
         if is_dir {
-            self.add_children(items, index)?;
+            if depth > MAX_TREE_DEPTH {
+                return Err(Error::BadInput {
+                    path: items[index].path.clone(),
+                    reason: format!("directories nest deeper than {MAX_TREE_DEPTH} levels, the most a snapshot holds"),
+                });
+            }
+            self.add_children(items, index, depth)?;
         }
         Ok(index)
     }
 
-    fn add_children(&mut self, items: &mut Vec<Item>, index: usize) -> Result<()> {
+    fn add_children(&mut self, items: &mut Vec<Item>, index: usize, depth: usize) -> Result<()> {
         let dir = items[index].path.clone();
         let mut entries = Vec::new();
         for entry in fs::read_dir(&dir).map_err(io_error("reading the directory", &dir))? {
             let entry = entry.map_err(io_error("reading the directory", &dir))?;
             let file_type = entry.file_type().map_err(io_error("reading", &entry.path()))?;
-            entries.push((entry.file_name(), file_type));
+            // A file's device and inode, to check that what `read_file`
+            // opens is the file walked (an lstat relative to the directory).
+            let identity = if file_type.is_file() {
+                let metadata = entry.metadata().map_err(io_error("reading", &entry.path()))?;
+                Some((metadata.dev(), metadata.ino()))
+            } else {
+                None
+            };
+            entries.push((entry.file_name(), file_type, identity));
         }
         entries.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-        for (name, file_type) in entries {
+        for (name, file_type, identity) in entries {
             let path = dir.join(&name);
             let (kind, mode) = if file_type.is_dir() {
                 let metadata = fs::symlink_metadata(&path).map_err(io_error("reading", &path))?;
                 (Kind::Dir, metadata.mode() & 0o7777)
-            } else if file_type.is_file() {
+            } else if let Some((dev, ino)) = identity {
                 // The mode comes from the open file, when it is read.
-                (Kind::File, 0)
+                (Kind::File { dev, ino }, 0)
             } else if file_type.is_symlink() {
                 let target = fs::read_link(&path).map_err(io_error("reading the link", &path))?;
                 (Kind::Symlink(target.as_os_str().as_bytes().to_vec()), 0o777)
@@ -278,21 +313,29 @@ impl<'a> Ingest<'a> {
                     .push(format!("{}: skipped: not a regular file, directory or symbolic link", path.display()));
                 continue;
             };
-            let child = self.add_item(items, name.as_bytes().to_vec(), path, kind, mode)?;
+            let child = self.add_item(items, name.as_bytes().to_vec(), path, kind, mode, depth + 1)?;
             items[index].children.push(child);
         }
         Ok(())
     }
 
     /// Reads one file into the arena, cutting chunks as it goes; hashes and
-    /// stores the waiting chunks whenever the arena is full.
+    /// stores the waiting chunks whenever the arena is full. A file that is
+    /// no longer the one walked is left out, with a message in `skipped`.
     fn read_file(&mut self, store: &Store, commit: &mut Commit, items: &mut [Item], index: usize) -> Result<()> {
         let path = items[index].path.clone();
-        let mut file = File::open(&path).map_err(io_error("opening", &path))?;
-        let before = file.metadata().map_err(io_error("reading", &path))?;
-        if !before.is_file() {
-            return Err(Error::FileChanged { path, reason: "it is no longer a regular file".into() });
-        }
+        let Kind::File { dev, ino } = items[index].kind else {
+            return Ok(());
+        };
+        let (mut file, before) = match open_walked(&path, dev, ino)? {
+            Ok(opened) => opened,
+            Err(reason) => {
+                self.report.skipped.push(format!("{}: skipped: {reason}", path.display()));
+                self.report.files -= 1;
+                items[index].kind = Kind::Skipped;
+                return Ok(());
+            }
+        };
         items[index].mode = before.permissions().mode() & 0o7777;
         let size = before.len();
         let mut read = 0u64;
@@ -393,7 +436,8 @@ impl<'a> Ingest<'a> {
         for &child in children {
             let item = &mut items[child];
             let node = match &item.kind {
-                Kind::File => {
+                Kind::Skipped => continue,
+                Kind::File { .. } => {
                     let chunks = std::mem::take(&mut item.chunks);
                     let (mode, size) = (item.mode, item.size);
                     Node::File { mode, size, content: self.content(store, commit, chunks)? }
@@ -443,6 +487,38 @@ fn top_name(input: &Path) -> Result<Vec<u8>> {
         return Err(Error::BadInput { path: input.to_path_buf(), reason: "cannot be stored under that name".into() });
     }
     Ok(name)
+}
+
+/// Opens a file the walk found as the regular file of device `dev` and
+/// inode `ino`, without following a symbolic link (`O_NOFOLLOW`) or
+/// waiting for a FIFO's writer (`O_NONBLOCK`, which regular files ignore;
+/// `O_NOCTTY`, so a terminal never becomes the process's), then checks what
+/// it opened. The inner `Err` says why the file is not what was walked: it
+/// was swapped after the walk, and is skipped rather than failing the put,
+/// as special files found by the walk are.
+fn open_walked(path: &Path, dev: u64, ino: u64) -> Result<std::result::Result<(File, Metadata), String>> {
+    let opened =
+        fs::OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY).open(path);
+    let file = match opened {
+        Ok(file) => file,
+        // O_NOFOLLOW refuses a symbolic link with ELOOP; a socket cannot be
+        // opened (ENXIO).
+        Err(error) if error.raw_os_error() == Some(libc::ELOOP) => {
+            return Ok(Err("replaced by a symbolic link after the walk; not followed".into()));
+        }
+        Err(error) if error.raw_os_error() == Some(libc::ENXIO) => {
+            return Ok(Err("replaced by a socket or device after the walk".into()));
+        }
+        Err(error) => return Err(Error::io("opening", path, error)),
+    };
+    let metadata = file.metadata().map_err(io_error("reading", path))?;
+    if !metadata.is_file() {
+        return Ok(Err("replaced by a FIFO, socket or device after the walk; not read".into()));
+    }
+    if (metadata.dev(), metadata.ino()) != (dev, ino) {
+        return Ok(Err("replaced by another file after the walk".into()));
+    }
+    Ok(Ok((file, metadata)))
 }
 
 /// One `read`, retried when interrupted.

@@ -5,6 +5,8 @@
 mod address;
 mod error;
 mod faults;
+#[doc(hidden)]
+pub mod fuzzing;
 mod index;
 mod ingest;
 pub mod location;
@@ -22,7 +24,7 @@ pub use error::{io_message, Error, Result};
 pub use index::{Index, Location as RecordLocation};
 pub use ingest::{PutOptions, PutReport};
 pub use manifest::{ChunkerSettings, Manifest, FORMAT_VERSION};
-pub use restore::{listed_path, Listed, RestoreReport};
+pub use restore::{listed_path, GetOptions, Listed, RestoreReport, MAX_SNAPSHOT_ENTRIES, MAX_TREE_DEPTH};
 pub use sizes::ChunkSizes;
 pub use store::{CreateOptions, OpenOptions, Store, DEFAULT_PACK_TARGET};
 pub use verify::{Damage, Stats, VerifyReport};

@@ -482,23 +482,33 @@ impl Store {
             .map_err(|reason| Error::corrupt(format!("tree {address}"), reason))
     }
 
-    /// The chunk addresses of a file, reading its chunk lists.
-    pub(crate) fn chunks_of(&self, content: &Content) -> Result<Vec<Address>> {
-        let mut level = content.clone();
-        while level.level > 0 {
-            let mut next = Content { level: level.level - 1, addresses: Vec::new() };
-            for list in &level.addresses {
-                let bytes = self.read_object(list)?;
-                let child = Content::decode_list(&bytes, self.manifest.address.digest_len())
-                    .map_err(|reason| Error::corrupt(format!("chunk list {list}"), reason))?;
-                if child.level != next.level {
-                    return Err(Error::corrupt(format!("chunk list {list}"), "its level does not fit its place"));
-                }
-                next.addresses.extend(child.addresses);
-            }
-            level = next;
+    /// Calls `visit` with the chunk addresses of a file in order, a chunk
+    /// list at a time, reading the lists as it goes, so a file's whole list
+    /// of chunks is never in memory. Lists for which `skip` is true are not
+    /// read (`verify` skips those it has checked). Recursion is one level
+    /// per list level, at most 8.
+    pub(crate) fn visit_chunks(
+        &self,
+        content: &Content,
+        skip: &mut dyn FnMut(&Address) -> bool,
+        visit: &mut dyn FnMut(&[Address]) -> Result<()>,
+    ) -> Result<()> {
+        if content.level == 0 {
+            return visit(&content.addresses);
         }
-        Ok(level.addresses)
+        for list in &content.addresses {
+            if skip(list) {
+                continue;
+            }
+            let bytes = self.read_object(list)?;
+            let child = Content::decode_list(&bytes, self.manifest.address.digest_len())
+                .map_err(|reason| Error::corrupt(format!("chunk list {list}"), reason))?;
+            if child.level + 1 != content.level {
+                return Err(Error::corrupt(format!("chunk list {list}"), "its level does not fit its place"));
+            }
+            self.visit_chunks(&child, skip, visit)?;
+        }
+        Ok(())
     }
 
     /// The snapshot root at `address`.

@@ -8,10 +8,11 @@ use crate::error::{Error, Result};
 use crate::index::Location;
 use crate::object::{Content, Node};
 use crate::pack::{self, PACK_HEADER_LEN};
+use crate::restore::MAX_TREE_DEPTH;
 use crate::sizes::ChunkSizes;
 use crate::store::Store;
 use chunkhash::trailer::trailer_len;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io;
 
 /// Files named per damaged chunk before "and N more".
@@ -91,7 +92,7 @@ impl Store {
         for snapshot in self.snapshots()? {
             report.snapshots += 1;
             let label = snapshot.to_hex()[..12].to_string();
-            let mut walk = Walk { store: self, owners: &mut owners, report: &mut report, label };
+            let mut walk = Walk { store: self, owners: &mut owners, report: &mut report, label, seen: HashSet::new() };
             walk.snapshot(&snapshot);
         }
         for (address, &at) in &damaged {
@@ -278,6 +279,11 @@ struct Walk<'a> {
     owners: &'a mut HashMap<Address, Vec<String>>,
     report: &'a mut VerifyReport,
     label: String,
+    /// Trees and chunk lists of this snapshot already walked: a subtree
+    /// named many times (copies of a directory, or a crafted snapshot whose
+    /// trees each name the next twice) is checked once, at its first path,
+    /// so the walk reads each distinct object once.
+    seen: HashSet<Address>,
 }
 
 impl Walk<'_> {
@@ -295,12 +301,23 @@ impl Walk<'_> {
             self.damage(format!("snapshot {address}"), error);
         }
         match self.store.snapshot(address) {
-            Ok(root) => self.tree(&root.tree, ""),
+            Ok(root) => self.tree(&root.tree, "", 0),
             Err(error) => self.damage(format!("snapshot {address}: its root"), error),
         }
     }
 
-    fn tree(&mut self, address: &Address, dir: &str) {
+    /// Walks the tree at `address`, `depth` directory levels below the top
+    /// (recursion bounded by `MAX_TREE_DEPTH`).
+    fn tree(&mut self, address: &Address, dir: &str, depth: usize) {
+        if depth > MAX_TREE_DEPTH {
+            let what = format!("{}:{}", self.label, or_root(dir));
+            let reason = format!("directories nest deeper than {MAX_TREE_DEPTH} levels, the limit; not walked further");
+            self.report.damage.push(Damage { what, reason, address: None, files: Vec::new() });
+            return;
+        }
+        if !self.seen.insert(*address) {
+            return;
+        }
         let tree = match self.store.read_tree(address) {
             Ok(tree) => tree,
             Err(error) => {
@@ -317,7 +334,7 @@ impl Walk<'_> {
             };
             match entry.node {
                 Node::File { content, .. } => self.file(&content, &path),
-                Node::Dir { tree, .. } => self.tree(&tree, &path),
+                Node::Dir { tree, .. } => self.tree(&tree, &path, depth + 1),
                 Node::Symlink { .. } => {}
             }
         }
@@ -325,25 +342,27 @@ impl Walk<'_> {
 
     fn file(&mut self, content: &Content, path: &str) {
         let file = format!("{}:{path}", self.label);
-        match self.store.chunks_of(content) {
-            Ok(chunks) => {
-                for chunk in chunks {
-                    if !self.store.index.contains(&chunk) {
-                        self.report.damage.push(Damage {
-                            what: format!("chunk {chunk}"),
-                            reason: "it is not in the store".into(),
-                            address: Some(chunk),
-                            files: vec![file.clone()],
-                        });
-                        continue;
-                    }
-                    let owners = self.owners.entry(chunk).or_default();
-                    if owners.last() != Some(&file) {
-                        owners.push(file.clone());
-                    }
+        let Walk { store, owners, report, seen, .. } = self;
+        let result = store.visit_chunks(content, &mut |list| !seen.insert(*list), &mut |chunks| {
+            for chunk in chunks {
+                if !store.index.contains(chunk) {
+                    report.damage.push(Damage {
+                        what: format!("chunk {chunk}"),
+                        reason: "it is not in the store".into(),
+                        address: Some(*chunk),
+                        files: vec![file.clone()],
+                    });
+                    continue;
+                }
+                let owners = owners.entry(*chunk).or_default();
+                if owners.last() != Some(&file) {
+                    owners.push(file.clone());
                 }
             }
-            Err(error) => self.damage(format!("{file}: its chunk list"), error),
+            Ok(())
+        });
+        if let Err(error) = result {
+            self.damage(format!("{file}: its chunk list"), error);
         }
     }
 }

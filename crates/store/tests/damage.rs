@@ -212,6 +212,82 @@ fn a_file_changing_while_read_fails_the_put_and_loses_nothing() {
     store.get(&snapshot, &dir.join("out"), None).unwrap();
 }
 
+/// `put` after its walk finds `b` swapped by `swap` (called once `a`, the
+/// file before it, is read): the put completes without `b`, says `why` in
+/// `skipped`, and the snapshot restores `a` alone.
+fn put_with_b_swapped(test: &str, why: &str, swap: impl Fn(&Path)) {
+    let dir = test_dir(test);
+    let data = dir.join("data");
+    fs::create_dir_all(&data).unwrap();
+    fs::write(data.join("a"), b"first").unwrap();
+    fs::write(data.join("b"), b"second").unwrap();
+    fs::write(dir.join("secret"), b"not to be stored").unwrap();
+    let mut store = create(&dir.join("store"), SMALL_CHUNKS);
+    let a = data.join("a");
+    let mut hook = |path: &Path| {
+        if path == a {
+            swap(&path.with_file_name("b"));
+        }
+    };
+    let report = store
+        .put(std::slice::from_ref(&data), PutOptions { after_read: Some(&mut hook), ..PutOptions::default() })
+        .unwrap();
+    assert_eq!((report.files, report.bytes), (1, 5), "{report:?}");
+    let out = dir.join("out");
+    store.get(&report.snapshot, &out, None).unwrap();
+    let names: Vec<_> = fs::read_dir(out.join("data")).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names, ["a"]);
+    assert!(store.verify(None).unwrap().damage.is_empty());
+    assert_eq!(report.skipped.len(), 1, "{:?}", report.skipped);
+    assert!(report.skipped[0].ends_with(&format!("b: skipped: {why}")), "{:?}", report.skipped);
+}
+
+#[test]
+fn a_file_swapped_for_a_symlink_after_the_walk_is_skipped_not_followed() {
+    put_with_b_swapped("swapped_symlink", "replaced by a symbolic link after the walk; not followed", |b| {
+        fs::remove_file(b).unwrap();
+        std::os::unix::fs::symlink("../secret", b).unwrap();
+    });
+}
+
+#[test]
+fn a_file_swapped_for_a_fifo_after_the_walk_is_skipped_without_blocking() {
+    // Nothing ever opens the FIFO for writing: a blocking open would hang.
+    put_with_b_swapped("swapped_fifo", "replaced by a FIFO, socket or device after the walk; not read", |b| {
+        fs::remove_file(b).unwrap();
+        let status = std::process::Command::new("mkfifo").arg(b).status().unwrap();
+        assert!(status.success(), "mkfifo failed");
+    });
+}
+
+#[test]
+fn a_file_swapped_for_another_file_after_the_walk_is_skipped() {
+    put_with_b_swapped("swapped_file", "replaced by another file after the walk", |b| {
+        let other = b.with_file_name("other");
+        fs::write(&other, b"other bytes").unwrap();
+        fs::rename(&other, b).unwrap();
+    });
+}
+
+#[test]
+fn trees_deeper_than_get_follows_are_refused_by_put() {
+    let dir = test_dir("put_too_deep");
+    let data = dir.join("data");
+    let mut deepest = data.clone();
+    for _ in 0..chunkhash_store::MAX_TREE_DEPTH {
+        deepest.push("d");
+    }
+    fs::create_dir_all(&deepest).unwrap();
+    let mut store = create(&dir.join("store"), SMALL_CHUNKS);
+    // data and 1024 levels of d below it: the deepest "d" is 1025 levels down.
+    let error = store.put(std::slice::from_ref(&data), PutOptions::default()).unwrap_err().to_string();
+    assert!(error.contains("directories nest deeper than 1024 levels"), "{error}");
+    // One level less is stored and restored.
+    let report = put(&mut store, std::slice::from_ref(&data.join("d")));
+    store.get(&report.snapshot, &dir.join("out"), None).unwrap();
+    assert!(dir.join("out").join(deepest.strip_prefix(&data).unwrap()).is_dir());
+}
+
 #[test]
 fn one_writer_at_a_time_and_readers_alongside() {
     let (dir, _, snapshot) = stored_tree("one_writer", 0x5eed_0601);

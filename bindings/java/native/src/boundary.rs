@@ -6,6 +6,15 @@
 //! JNI function is called, as the JNI specification requires. Outputs are
 //! written after every pin is released, with `SetByteArrayRegion`, or into a
 //! pinned output array that is released with copy-back.
+//!
+//! Another Java thread may write into an input while it is hashed (Java
+//! does not stop it; a critical pin only keeps the array in place). That
+//! changes which bytes are hashed, never where they are read: an array's
+//! length is fixed when it is made and read before the pin, a direct
+//! buffer's memory is its capacity, read at the call and kept alive by the
+//! buffer object for the call, and every slice lies inside those bounds. The
+//! digest is of some mix of old and new bytes, as documented in `Blake3` and
+//! `Checksums` and tested by `ConcurrentWriteTest`.
 
 use core::marker::PhantomData;
 use jni::objects::{JByteArray, JByteBuffer, JIntArray, JObject, JPrimitiveArray};

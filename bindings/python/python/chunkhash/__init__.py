@@ -22,7 +22,11 @@ converts arguments. Inputs are any C-contiguous buffer (bytes, bytearray,
 memoryview, mmap, numpy arrays); `str` must be encoded first, as with
 hashlib. Large inputs release the GIL (see `chunkhash._chunkhash`'s docs
 and BENCHMARKS.md for the threshold); objects are safe to share between
-threads, on free-threaded builds too.
+threads, on free-threaded builds too. A buffer another thread writes into
+while it is hashed (a bytearray, a numpy array) gives the digest of some
+mix of its old and new bytes, as with hashlib, never a crash or a read
+outside it: its length is fixed when it is exported, and it cannot be
+resized while exported. Hash it again once the writes are done.
 """
 
 from __future__ import annotations

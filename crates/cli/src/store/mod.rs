@@ -14,7 +14,7 @@ use crate::status::Printer;
 use anyhow::{anyhow, bail, Result};
 use chunkhash::Algorithm;
 use chunkhash_store::object::Node;
-use chunkhash_store::{ChunkerSettings, CreateOptions, Error, Hashing, OpenOptions, PutOptions, Store};
+use chunkhash_store::{ChunkerSettings, CreateOptions, Error, GetOptions, Hashing, OpenOptions, PutOptions, Store};
 use clap::{Args, Subcommand};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -110,6 +110,9 @@ pub enum StoreCommand {
         snapshot: String,
         /// Where to restore it
         dest: PathBuf,
+        /// Restore the setuid, setgid and sticky bits as stored (as tar's -p); off by default
+        #[arg(long)]
+        preserve_special_bits: bool,
     },
     /// List the snapshots, or the entries of one snapshot
     Ls {
@@ -196,7 +199,9 @@ pub fn run(flags: StoreFlags, printer: &mut Printer) -> Result<()> {
     let result = match flags.command {
         StoreCommand::Init(init) => self::init(dir, expect, &init, printer),
         StoreCommand::Put(put) => self::put(dir, expect, &put, printer),
-        StoreCommand::Get { snapshot, dest } => self::get(dir, expect, &snapshot, &dest, printer),
+        StoreCommand::Get { snapshot, dest, preserve_special_bits } => {
+            self::get(dir, expect, &snapshot, &dest, preserve_special_bits, printer)
+        }
         StoreCommand::Ls { snapshot } => self::ls(dir, expect, snapshot.as_deref(), printer),
         StoreCommand::Verify => self::verify(dir, expect, printer),
         StoreCommand::Stats => self::stats(dir, expect, printer),
@@ -365,14 +370,21 @@ fn put(dir: &StoreAt, expect: Option<Algorithm>, flags: &PutFlags, printer: &mut
     Ok(())
 }
 
-fn get(dir: &StoreAt, expect: Option<Algorithm>, snapshot: &str, dest: &Path, printer: &mut Printer) -> Result<()> {
+fn get(
+    dir: &StoreAt,
+    expect: Option<Algorithm>,
+    snapshot: &str,
+    dest: &Path,
+    preserve_special_bits: bool,
+    printer: &mut Printer,
+) -> Result<()> {
     let store = open(dir, expect, OpenOptions::default(), printer)?;
     let address = store.resolve(snapshot)?;
     let total = store.snapshot(&address)?.bytes;
     let mut progress = Progress::new(Some(total));
     printer.progress = Some(progress.bar());
     let mut count = |bytes: u64| progress.add(bytes);
-    let result = store.get(&address, dest, Some(&mut count));
+    let result = store.get_with(&address, dest, GetOptions { preserve_special_bits, progress: Some(&mut count) });
     progress.finish();
     printer.progress = None;
     let report = result?;

@@ -39,9 +39,9 @@
 mod apply;
 mod boundary;
 mod diff;
-mod node;
+pub(crate) mod node;
 mod nodes;
-mod proof;
+pub(crate) mod proof;
 
 pub use boundary::{MAX_ENTRY_BYTES, MIN_NODE_BYTES, TARGET_NODE_BYTES};
 pub use diff::Change;

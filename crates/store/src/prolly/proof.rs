@@ -64,13 +64,13 @@ fn refuse<T>(reason: impl Into<String>) -> Result<T, ProofError> {
 }
 
 /// The parts of a proof's bytes.
-struct Parsed<'a> {
-    algorithm: Algorithm,
-    key: &'a [u8],
-    nodes: Vec<&'a [u8]>,
+pub(crate) struct Parsed<'a> {
+    pub(crate) algorithm: Algorithm,
+    pub(crate) key: &'a [u8],
+    pub(crate) nodes: Vec<&'a [u8]>,
 }
 
-fn parse(bytes: &[u8]) -> Result<Parsed<'_>, String> {
+pub(crate) fn parse(bytes: &[u8]) -> Result<Parsed<'_>, String> {
     let mut reader = Reader { bytes, address_len: 0 };
     if reader.byte()? != PROOF_TAG {
         return Err("not a map proof".into());

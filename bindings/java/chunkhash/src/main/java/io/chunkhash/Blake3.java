@@ -15,6 +15,11 @@ import java.util.Objects;
  * a key that is not 32 bytes, negative lengths and bad offsets throw
  * {@link IllegalArgumentException}; an {@code (off, len)} outside an array throws
  * {@link IndexOutOfBoundsException}.
+ *
+ * <p>An array or buffer another thread writes into while it is hashed gives the
+ * digest of some mix of its old and new bytes, never a crash or a read outside
+ * it: the native side reads the length fixed at the call (an array's length,
+ * a direct buffer's capacity). Hash it again once the writes are done.
  */
 public final class Blake3 {
     /** Bytes in a default-length hash. */

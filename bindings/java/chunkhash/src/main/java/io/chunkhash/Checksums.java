@@ -9,7 +9,10 @@ import java.util.Objects;
  * the registry's byte order, as {@code chunkhash sum} prints them), 64-bit
  * values for digests of at most 8 bytes (the bytes read big-endian: CRC32C of
  * "123456789" is 0xe3069283), batches in one native call, and streaming
- * {@link java.util.zip.Checksum}s. All methods are thread-safe.
+ * {@link java.util.zip.Checksum}s. All methods are thread-safe. An input
+ * another thread writes into while it is hashed gives the digest of some mix
+ * of its old and new bytes, never a crash or a read outside it (as for
+ * {@link Blake3}).
  */
 public final class Checksums {
     private Checksums() {}

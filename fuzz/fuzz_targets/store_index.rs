@@ -1,0 +1,9 @@
+//! An index file: no input panics, hangs or allocates more than it holds; one
+//! accepted and encoded again gives the same (the checks are in
+//! `chunkhash_store::fuzzing::index_file`, beside the decoders).
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| chunkhash_store::fuzzing::index_file(data));

@@ -1,0 +1,9 @@
+//! A pack header and one pack record: no input panics, hangs or allocates more than it holds; one
+//! accepted and encoded again gives the same (the checks are in
+//! `chunkhash_store::fuzzing::pack_record`, beside the decoders).
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| chunkhash_store::fuzzing::pack_record(data));
