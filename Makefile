@@ -68,7 +68,7 @@ lint: xxhash-c
 	$(CARGO) clippy -q -p chunkhash-bench --all-targets --features c-xxhash -- -D warnings
 	RUSTDOCFLAGS='-D warnings' $(CARGO) doc -q -p chunkhash --no-deps
 	RUSTDOCFLAGS='-D warnings' $(CARGO) doc -q -p chunkhash --no-deps --no-default-features
-	RUSTDOCFLAGS='-D warnings' $(CARGO) doc -q -p chunkhash --no-deps --features s3
+	RUSTDOCFLAGS='-D warnings' $(CARGO) doc -q -p chunkhash --no-deps --features s3,digest
 
 # --all-features turns on the bench crate's `c-xxhash` (the XXH3 test
 # against the reference C library), which links Debian's libxxhash.
@@ -114,13 +114,16 @@ test-c:
 	$(MAKE) -C bindings/c test-native
 
 # The registry with its families off (no_std without them; the tests check
-# that missing algorithms are errors), and every family without std.
+# that missing algorithms are errors), and every family without std; the
+# `digest` traits without the families (BLAKE3's alone, no_std).
 test-features:
 	$(CARGO) build -q -p chunkhash --no-default-features
 	$(CARGO) build -q -p chunkhash --no-default-features --features xxhash,crc,blake2,sha2,compat
 	$(CARGO) clippy -q -p chunkhash --no-default-features -- -D warnings
 	$(CARGO) clippy -q -p chunkhash --no-default-features --features crc -- -D warnings
 	$(CARGO) test -q -p chunkhash --no-default-features --features std --test registry --test trailer
+	$(CARGO) clippy -q -p chunkhash --no-default-features --features digest -- -D warnings
+	$(CARGO) test -q -p chunkhash --no-default-features --features std,digest --test digest_traits
 
 # vectors/golden.json against independent references (hashlib, zlib, xxhash,
 # crc32c, awscrt, blake3); installs the pinned Python packages it needs.

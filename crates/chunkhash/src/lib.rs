@@ -91,6 +91,10 @@
 //! - `s3`: the `s3` module, every checksum S3 records for an object
 //!   (ten kinds and the ETag, single-part and multipart) in one pass on two
 //!   threads; turns on `std` and every family it needs.
+//! - `digest`: RustCrypto's `digest` traits (0.11) for [`blake3::Hasher`]
+//!   (`Digest`, `ExtendableOutput`, `Mac` for the keyed hash) and for
+//!   SHA-2 and BLAKE2b types, so `hmac`, `hkdf` and `Digest`-generic code
+//!   take them; see the `traits` module.
 //! - `xxhash`, `crc`, `blake2`, `sha2` (all default): the registry's
 //!   families, each computed by the fastest well-kept code measured, picked
 //!   at run time for the CPU it runs on (table below). With one off, its
@@ -212,6 +216,8 @@ mod registry;
 #[cfg(feature = "s3")]
 pub mod s3;
 pub mod trailer;
+#[cfg(feature = "digest")]
+pub mod traits;
 mod wrapper;
 pub mod xxh3;
 
