@@ -115,7 +115,8 @@ test-c:
 
 # The registry with its families off (no_std without them; the tests check
 # that missing algorithms are errors), and every family without std; the
-# `digest` traits without the families (BLAKE3's alone, no_std).
+# `digest` traits without the families (BLAKE3's alone, no_std); the
+# command without its benchmark subcommands (no chunkhash-bench).
 test-features:
 	$(CARGO) build -q -p chunkhash --no-default-features
 	$(CARGO) build -q -p chunkhash --no-default-features --features xxhash,crc,blake2,sha2,compat
@@ -124,6 +125,7 @@ test-features:
 	$(CARGO) test -q -p chunkhash --no-default-features --features std --test registry --test trailer
 	$(CARGO) clippy -q -p chunkhash --no-default-features --features digest -- -D warnings
 	$(CARGO) test -q -p chunkhash --no-default-features --features std,digest --test digest_traits
+	$(CARGO) clippy -q -p chunkhash-cli --no-default-features --features command -- -D warnings
 
 # vectors/golden.json against independent references (hashlib, zlib, xxhash,
 # crc32c, awscrt, blake3); installs the pinned Python packages it needs.

@@ -15,7 +15,8 @@
 //!   time with [`run_interleaved_on`]), [`Timing`], medians, the core clock, a
 //!   thread's on-CPU time.
 //! - `rng`: [`SeededRng`] and [`random_input`], seeded benchmark inputs.
-//! - `size`: byte sizes as tables print them and `--sizes` reads them.
+//! - `size`: byte sizes as tables print them (`--sizes` reads them with
+//!   `chunkhash_store::parse_size`, re-exported here).
 //! - [`run`]: [`run::Plan`], [`run::measure`], [`run::Run`] and its table.
 //! - [`json`], [`compare`], [`plot`]: a run saved, compared, drawn.
 //! - [`store`]: [`store::Plan`], [`store::measure`], [`store::Run`], the
@@ -46,7 +47,8 @@ pub use harness::{
     run_interleaved_best_of, run_interleaved_on, spin_cycles, spread, thread_cpu_seconds, Case, Clock, Timing,
 };
 pub use rng::{random_input, SeededRng};
-pub use size::{format_size, parse_size};
+pub use chunkhash_store::parse_size;
+pub use size::format_size;
 
 /// The options the benchmark programs share: `--rounds N`, `--slice-ms MS`
 /// per case and round, `--sizes 64,4K,1M`, and `--only NAME` (lowercase;

@@ -95,7 +95,7 @@ fn settings(flags: &S3sumFlags) -> Result<Settings> {
     let part_size = match &flags.part_size {
         None => None,
         Some(text) => {
-            let size = chunkhash_bench::parse_size(text).map_err(|e| anyhow!("--part-size: {e}"))?;
+            let size = chunkhash_store::parse_size(text).map_err(|e| anyhow!("--part-size: {e}"))?;
             if size == 0 {
                 bail!("--part-size: the part size must be at least 1 byte");
             }
