@@ -86,9 +86,9 @@
 //! - `parallel`: `blake3::Hasher::update_parallel`, multi-threaded with rayon.
 //! - `compat` (default): MD5 and SHA-1, for compatibility only (S3 ETags
 //!   and checksums, md5sum and sha1sum files): both are broken against
-//!   collisions, never use them in new designs (`src/compat.rs` says why
+//!   collisions, never use them in new designs (`src/md5_sha1.rs` says why
 //!   these crates).
-//! - `s3`: the `s3` module, every checksum S3 records for an object
+//! - `s3`: the `s3_checksums` module, every checksum S3 records for an object
 //!   (ten kinds and the ETag, single-part and multipart) in one pass on two
 //!   threads; turns on `std` and every family it needs.
 //! - `digest`: RustCrypto's `digest` traits (0.11) for [`blake3::Hasher`]
@@ -214,7 +214,7 @@ pub mod hex;
 mod platform;
 mod registry;
 #[cfg(feature = "s3")]
-pub mod s3;
+pub mod s3_checksums;
 pub mod trailer;
 #[cfg(feature = "digest")]
 pub mod traits;
@@ -223,10 +223,10 @@ pub mod xxh3;
 
 #[cfg(feature = "blake2")]
 mod blake2b;
-#[cfg(feature = "compat")]
-mod compat;
 #[cfg(feature = "crc")]
 pub mod crc;
+#[cfg(feature = "compat")]
+mod md5_sha1;
 #[cfg(feature = "sha2")]
 mod sha2;
 #[cfg(feature = "xxhash")]

@@ -8,11 +8,11 @@
 //! object (S3's `FULL_OBJECT` type), made from the parts' CRCs with
 //! [`chunkhash::crc_combine`], and for the others the kind's hash of the
 //! parts' digests concatenated, then `-N` for N parts (`COMPOSITE`): the
-//! composition `s3sum` uses too, [`chunkhash::s3::MultipartChecksum`].
+//! composition `s3sum` uses too, [`chunkhash::s3_checksums::MultipartChecksum`].
 
-pub use chunkhash::s3::S3Checksum;
+pub use chunkhash::s3_checksums::S3Checksum;
 
-use chunkhash::s3::{base64, MultipartChecksum, MultipartSum};
+use chunkhash::s3_checksums::{base64, MultipartChecksum, MultipartSum};
 use std::io;
 
 /// The kinds a store's uploads can carry, the default first: the CRCs
@@ -140,10 +140,10 @@ impl ObjectSums {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chunkhash::s3::S3Hasher;
+    use chunkhash::s3_checksums::S3Hasher;
     use vectors::{test_seed, TestRng};
 
-    /// The whole object's value equals `s3sum`'s (`chunkhash::s3::S3Hasher`,
+    /// The whole object's value equals `s3sum`'s (`chunkhash::s3_checksums::S3Hasher`,
     /// single-part below the part size, multipart above it; both compose
     /// with `MultipartChecksum`, which `chunkhash`'s tests check against
     /// composites and CRCs built independently), and each part's value is

@@ -169,7 +169,7 @@ impl core::fmt::Display for S3Checksum {
 /// upload runs one for its kind (`chunkhash_store::location::upload`).
 ///
 /// ```
-/// use chunkhash::s3::{MultipartChecksum, S3Checksum};
+/// use chunkhash::s3_checksums::{MultipartChecksum, S3Checksum};
 ///
 /// let mut sum = MultipartChecksum::new(S3Checksum::Sha256, 6).unwrap().keeping_part_digests();
 /// sum.update(b"hello ").update(b"world");
@@ -370,7 +370,7 @@ fn crc_integer(digest: &Digest) -> u64 {
 /// Computes S3's checksums of one object, fed in pieces of any size.
 ///
 /// ```
-/// use chunkhash::s3::{S3Checksum, S3Hasher};
+/// use chunkhash::s3_checksums::{S3Checksum, S3Hasher};
 ///
 /// let mut hasher = S3Hasher::new(&S3Checksum::ALL);
 /// hasher.update(b"hello world");
