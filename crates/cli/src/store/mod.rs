@@ -222,7 +222,7 @@ fn parse_size(text: &Option<String>, default: u32, what: &str) -> Result<u32> {
 struct StoreAt {
     path: PathBuf,
     s3_endpoint: Option<String>,
-    s3_checksum: Option<chunkhash::s3::S3Checksum>,
+    s3_checksum: Option<chunkhash::s3_checksums::S3Checksum>,
     s3_part_size: Option<u64>,
 }
 
