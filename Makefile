@@ -28,7 +28,7 @@ TEST_PARTS = lint pydeps peers test-rust test-features test-c check-golden test-
 FUZZ_SECONDS ?= 600
 
 .PHONY: run test test-quick test-rust test-c test-features check-golden test-matrix test-crc-backends test-miri test-fuzz fuzz \
-	lint pydeps peers install js test-js python-venv python-wheel java test-python test-java java-bench test-s3 test-store-s3 xxhash-c bench-xxh3 bench-s3sum bench-scale-out bench-store-s3
+	bench-compare lint pydeps peers install js test-js python-venv python-wheel java test-python test-java java-bench test-s3 test-store-s3 xxhash-c bench-xxh3 bench-s3sum bench-scale-out bench-store-s3
 
 # The main job: `chunkhash bench` with its defaults (every algorithm, 64 B to
 # 1 MiB); needs no input and ends well under a minute.
@@ -41,6 +41,14 @@ test:
 # The edit loop: the workspace's cargo tests on the detected kernels only.
 test-quick: pydeps peers xxhash-c
 	$(CARGO) test --workspace --all-features
+
+# The working tree against another ref on the same benchmark rows, run
+# alternately in one session; one table of baseline, new and change with
+# the noise rule of `chunkhash bench --compare` (CONTRIBUTING.md):
+#   make bench-compare BASE=main [BENCH_ARGS='-a blake3 --sizes 64,1M'] [STORE=1] [PASSES=3]
+bench-compare:
+	BASE='$(BASE)' BENCH_ARGS='$(BENCH_ARGS)' STORE='$(STORE)' PASSES='$(or $(PASSES),3)' CARGO='$(CARGO)' \
+	  scripts/bench_compare.sh
 
 # Installs the C library (header, libchunkhash.a, libchunkhash.so, chunkhash.pc):
 #   make install PREFIX=/usr/local   (also DESTDIR, LIBDIR, INCLUDEDIR)

@@ -21,6 +21,9 @@
 //! - [`json`], [`compare`], [`plot`]: a run saved, compared, drawn.
 //! - [`store`]: [`store::Plan`], [`store::measure`], [`store::Run`], the
 //!   corpus and the JSON of `chunkhash store bench`.
+//! - [`two_builds`]: two builds of the command run alternately on the same
+//!   benchmarks, one table of baseline, new and change (`make
+//!   bench-compare`, the `bench_compare` program).
 //! - [`prolly`]: the prolly map's workloads of `chunkhash store bench-kv`
 //!   (sysbench inserts, key updates, proofs; SQLite beside them with the
 //!   `sqlite` feature).
@@ -41,13 +44,14 @@ pub mod plot;
 pub mod prolly;
 pub mod run;
 pub mod store;
+pub mod two_builds;
 
+pub use chunkhash_store::parse_size;
 pub use harness::{
     consume, core_ghz, core_ghz_on, median, median_paired_ratio, median_ratio, run_interleaved,
     run_interleaved_best_of, run_interleaved_on, spin_cycles, spread, thread_cpu_seconds, Case, Clock, Timing,
 };
 pub use rng::{random_input, SeededRng};
-pub use chunkhash_store::parse_size;
 pub use size::format_size;
 
 /// The options the benchmark programs share: `--rounds N`, `--slice-ms MS`
