@@ -115,6 +115,7 @@ fn format_value(value: f64, unit: &str) -> String {
         "ns/op" if value >= 1e6 => format!("{:.2} ms/op", value / 1e6),
         "ns/op" if value >= 1e4 => format!("{:.1} us/op", value / 1e3),
         "ns/op" => format!("{value:.1} ns/op"),
+        "s" if value < 1.0 => format!("{:.2} ms", value * 1e3),
         _ => format!("{value:.3} {unit}"),
     }
 }
@@ -142,11 +143,9 @@ fn rows_of(run: &Value) -> Result<Vec<RowSamples>, String> {
                     let fsync = if row["fsync"].as_bool() == Some(true) { " fsync" } else { "" };
                     (format!("store put {}{fsync}", text(row, "method")), "s", &row["runs_s"])
                 }
+                // The engine names the method (its algorithm and hashing too).
                 "chunkhash store bench-kv" => {
-                    let parts =
-                        [text(row, "workload"), text(row, "engine"), text(row, "algorithm"), text(row, "hashing")];
-                    let name = parts.iter().filter(|part| !part.is_empty()).cloned().collect::<Vec<_>>().join(" ");
-                    (format!("kv {name}"), "s", &row["runs_s"])
+                    (format!("kv {} {}", text(row, "workload"), text(row, "engine")), "s", &row["runs_s"])
                 }
                 other => return Err(format!("unknown benchmark tool {other:?}")),
             };
@@ -181,6 +180,11 @@ mod tests {
         let store = json!({"tool": "chunkhash store bench", "rows": [
             {"method": "blake3-160", "fsync": false, "runs_s": [2.0, 2.1]},
         ]});
+        let kv = json!({"tool": "chunkhash store bench-kv", "rows": [
+            {"workload": "insert", "engine": "blake3-batch", "runs_s": [0.0012, 0.0013]},
+        ]});
+        comparison.add(Build::Base, &kv).unwrap();
+        comparison.add(Build::New, &kv).unwrap();
         comparison.add(Build::Base, &store).unwrap();
         comparison.add(Build::New, &store).unwrap();
         let mut out = Vec::new();
@@ -190,7 +194,8 @@ mod tests {
         assert!(text.contains("100.0 ns/op") && text.contains("120.0 ns/op") && text.contains("+20.0%"), "{text}");
         assert!(text.contains("REGRESSION"), "{text}");
         assert!(text.contains("store put blake3-160"), "{text}");
-        assert!(text.contains("1 of 2 rows regressed"), "{text}");
+        assert!(text.contains("kv insert blake3-batch") && text.contains("1.25 ms"), "{text}");
+        assert!(text.contains("1 of 3 rows regressed"), "{text}");
 
         // The same change inside wide noise is not a regression.
         let mut noisy = Comparison::new();

@@ -61,15 +61,23 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
 
 /// Runs `binary command... --json FILE` and reads the file.
 fn run_once(binary: &Path, command: &[String], json: &Path) -> Result<serde_json::Value, String> {
-    let status = Command::new(binary)
+    // The table and progress lines are not needed (the JSON has the rows);
+    // standard error is shown if the run fails.
+    let output = Command::new(binary)
         .args(command)
         .arg("--json")
         .arg(json)
-        .stdout(Stdio::null())
-        .status()
+        .stdin(Stdio::null())
+        .output()
         .map_err(|e| format!("{}: {e}", binary.display()))?;
-    if !status.success() {
-        return Err(format!("{} {} failed ({status})", binary.display(), command.join(" ")));
+    if !output.status.success() {
+        return Err(format!(
+            "{} {} failed ({}):\n{}",
+            binary.display(),
+            command.join(" "),
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        ));
     }
     let text = std::fs::read_to_string(json).map_err(|e| format!("{}: {e}", json.display()))?;
     serde_json::from_str(&text).map_err(|e| format!("{}: {e}", json.display()))
