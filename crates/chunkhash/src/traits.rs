@@ -34,12 +34,17 @@
 //!   `HashMarker` promises a cryptographic hash, and a `Digest` without it
 //!   would only invite HMAC over a CRC.
 //!
-//! `hmac::Hmac` (as opposed to `SimpleHmac`) needs a hash's block-level
-//! core (`digest`'s `EagerHash`, the compression function over whole
-//! blocks), which none of these types exposes; the official `blake3` crate
-//! does not either, and its tests use `SimpleHmac` too.
+//! `hmac::Hmac` and `hkdf::Hkdf` (as opposed to `SimpleHmac` and
+//! `SimpleHkdf`, which take any `Digest`) want a hash's block-level core
+//! (`digest`'s `EagerHash`). BLAKE3's [`Hasher`] offers [`Blake3Core`]: the
+//! whole hasher fed whole 64-byte blocks (BLAKE3 has no Merkle-Damgard
+//! compression function to expose, and needs none: its hasher takes input
+//! cut anywhere). The official `blake3` crate offers no core; its tests use
+//! `SimpleHmac`. The SHA-2 and BLAKE2b types here offer none either: for
+//! `Hmac` over SHA-2, RustCrypto's own `sha2` types are the ones to use.
 
 use crate::blake3::{Hasher, OutputReader, KEY_LEN, OUT_LEN};
+use ::rustcrypto_digest::block_api::{Block, Buffer, BufferKindUser, CoreProxy, Eager, FixedOutputCore, UpdateCore};
 use ::rustcrypto_digest::common::{BlockSizeUser, KeySizeUser};
 #[cfg(any(feature = "sha2", feature = "blake2"))]
 use ::rustcrypto_digest::consts::U128;
@@ -121,6 +126,62 @@ impl KeyInit for Hasher {
 }
 
 impl MacMarker for Hasher {}
+
+/// BLAKE3's [`Hasher`] seen block by block, the core `hmac::Hmac` and
+/// `hkdf::Hkdf` build on (`digest`'s `EagerHash`, through `CoreProxy`): it
+/// holds a whole hasher and feeds it each 64-byte block, then the buffered
+/// rest when finalized. Gives the same bytes as the hasher itself.
+#[derive(Clone, Default)]
+pub struct Blake3Core(Hasher);
+
+impl core::fmt::Debug for Blake3Core {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_tuple("Blake3Core").field(&self.0).finish()
+    }
+}
+
+impl HashMarker for Blake3Core {}
+
+impl BlockSizeUser for Blake3Core {
+    type BlockSize = U64;
+}
+
+impl OutputSizeUser for Blake3Core {
+    type OutputSize = U32;
+}
+
+impl BufferKindUser for Blake3Core {
+    type BufferKind = Eager;
+}
+
+impl UpdateCore for Blake3Core {
+    fn update_blocks(&mut self, blocks: &[Block<Self>]) {
+        for block in blocks {
+            self.0.update(block);
+        }
+    }
+}
+
+impl FixedOutputCore for Blake3Core {
+    fn finalize_fixed_core(&mut self, buffer: &mut Buffer<Self>, out: &mut Output<Self>) {
+        self.0.update(buffer.get_data());
+        out.copy_from_slice(self.0.finalize().as_bytes());
+    }
+}
+
+impl CoreProxy for Hasher {
+    type Core = Blake3Core;
+
+    fn compose(core: Blake3Core, buffer: Buffer<Blake3Core>) -> Hasher {
+        let mut hasher = core.0;
+        hasher.update(buffer.get_data());
+        hasher
+    }
+
+    fn decompose(self) -> (Blake3Core, Buffer<Blake3Core>) {
+        (Blake3Core(self), Buffer::<Blake3Core>::default())
+    }
+}
 
 /// A `Digest` type over one of the registry's wrappers (`crate::wrapper`).
 #[cfg(any(feature = "sha2", feature = "blake2"))]

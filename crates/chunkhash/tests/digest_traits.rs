@@ -3,7 +3,7 @@
 //! checked against the same generic code over independent implementations:
 //! the official `blake3` crate (its `traits-preview` feature) and
 //! RustCrypto's `sha2` (with `hmac::Hmac`, the block-level HMAC, where ours
-//! go through `SimpleHmac`); known answers from RFC 4231 (HMAC-SHA-2), RFC
+//! go through `SimpleHmac`; BLAKE3 goes through both); known answers from RFC 4231 (HMAC-SHA-2), RFC
 //! 5869 (HKDF) and CPython's `hmac` over `hashlib.blake2b` for BLAKE2b.
 #![cfg(feature = "digest")]
 
@@ -75,6 +75,20 @@ fn a_digest_generic_function_takes_chunkhash_hashers() {
     }
 }
 
+/// The block-level view taken apart and put back together mid-message.
+#[test]
+fn core_proxy_round_trip() {
+    use digest::block_api::CoreProxy;
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(&[5u8; 1000]);
+    let (core, buffer) = hasher.decompose();
+    let mut hasher = blake3::Hasher::compose(core, buffer);
+    hasher.update(&[6u8; 100]);
+    let mut expected = vec![5u8; 1000];
+    expected.extend([6u8; 100]);
+    assert_eq!(blake3::Hasher::finalize(&hasher), blake3::hash(&expected));
+}
+
 /// The block size HMAC pads to, and `reset` keeping nothing of the input.
 #[test]
 fn block_sizes_and_reset() {
@@ -120,6 +134,12 @@ fn hmac_over_blake3_matches_the_official_crate() {
             Mac::update(&mut official, &data);
             let tag = ours.finalize().into_bytes();
             assert_eq!(tag, official.finalize().into_bytes(), "key {key_len} bytes, data {len} bytes");
+            // hmac::Hmac, over the block-level core (chunkhash::traits::Blake3Core).
+            let mut eager = hmac::Hmac::<blake3::Hasher>::new_from_slice(&key).unwrap();
+            let split = rng.range(0..=len);
+            Mac::update(&mut eager, &data[..split]);
+            Mac::update(&mut eager, &data[split..]);
+            assert_eq!(eager.finalize().into_bytes(), tag, "Hmac: key {key_len} bytes, data {len} bytes");
         }
     }
 }
@@ -197,6 +217,9 @@ fn hkdf_over_blake3_matches_the_official_crate() {
         SimpleHkdf::<blake3::Hasher>::new(Some(&salt), &ikm).expand(&info, &mut ours).unwrap();
         SimpleHkdf::<::blake3::Hasher>::new(Some(&salt), &ikm).expand(&info, &mut official).unwrap();
         assert_eq!(ours, official, "salt {salt_len}, ikm {ikm_len}, info {info_len}, {out_len} bytes out");
+        let mut eager = vec![0u8; out_len];
+        hkdf::Hkdf::<blake3::Hasher>::new(Some(&salt), &ikm).expand(&info, &mut eager).unwrap();
+        assert_eq!(eager, official, "Hkdf: salt {salt_len}, ikm {ikm_len}, info {info_len}, {out_len} bytes out");
     }
     // Longer than 255 hash lengths is refused, not truncated.
     let mut too_long = vec![0u8; 255 * 32 + 1];
