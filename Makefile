@@ -28,7 +28,7 @@ TEST_PARTS = lint pydeps peers test-rust test-features test-c check-golden test-
 FUZZ_SECONDS ?= 600
 
 .PHONY: run test test-quick test-rust test-c test-features check-golden test-matrix test-crc-backends test-miri test-fuzz fuzz \
-	lint pydeps peers install dist dist-python dist-js dist-java dist-c dist-crate test-dist js test-js python-venv python-wheel java test-python test-blake3-py test-java java-bench test-s3 test-store-s3 xxhash-c bench-xxh3 bench-s3sum bench-scale-out bench-store-s3 \
+	bench-compare lint pydeps peers install dist dist-python dist-js dist-java dist-c dist-crate test-dist js test-js python-venv python-wheel java test-python test-blake3-py test-java java-bench test-s3 test-store-s3 xxhash-c bench-xxh3 bench-s3sum bench-scale-out bench-store-s3 \
 	bench-store-s3-chaos
 
 # The main job: `chunkhash bench` with its defaults (every algorithm, 64 B to
@@ -42,6 +42,14 @@ test:
 # The edit loop: the workspace's cargo tests on the detected kernels only.
 test-quick: pydeps peers xxhash-c
 	$(CARGO) test --workspace --all-features
+
+# The working tree against another ref on the same benchmark rows, run
+# alternately in one session; one table of baseline, new and change with
+# the noise rule of `chunkhash bench --compare` (CONTRIBUTING.md):
+#   make bench-compare BASE=main [BENCH_ARGS='-a blake3 --sizes 64,1M'] [STORE=1] [PASSES=3]
+bench-compare:
+	BASE='$(BASE)' BENCH_ARGS='$(BENCH_ARGS)' STORE='$(STORE)' PASSES='$(or $(PASSES),3)' CARGO='$(CARGO)' \
+	  scripts/bench_compare.sh
 
 # Installs the C library (header, libchunkhash.a, libchunkhash.so, chunkhash.pc):
 #   make install PREFIX=/usr/local   (also DESTDIR, LIBDIR, INCLUDEDIR)
@@ -69,7 +77,7 @@ lint: xxhash-c
 	$(CARGO) clippy -q -p chunkhash-bench --all-targets --features c-xxhash -- -D warnings
 	RUSTDOCFLAGS='-D warnings' $(CARGO) doc -q -p chunkhash --no-deps
 	RUSTDOCFLAGS='-D warnings' $(CARGO) doc -q -p chunkhash --no-deps --no-default-features
-	RUSTDOCFLAGS='-D warnings' $(CARGO) doc -q -p chunkhash --no-deps --features s3
+	RUSTDOCFLAGS='-D warnings' $(CARGO) doc -q -p chunkhash --no-deps --features s3,digest
 
 # --all-features turns on the bench crate's `c-xxhash` (the XXH3 test
 # against the reference C library), which links Debian's libxxhash.
@@ -115,13 +123,18 @@ test-c:
 	$(MAKE) -C bindings/c test-native
 
 # The registry with its families off (no_std without them; the tests check
-# that missing algorithms are errors), and every family without std.
+# that missing algorithms are errors), and every family without std; the
+# `digest` traits without the families (BLAKE3's alone, no_std); the
+# command without its benchmark subcommands (no chunkhash-bench).
 test-features:
 	$(CARGO) build -q -p chunkhash --no-default-features
 	$(CARGO) build -q -p chunkhash --no-default-features --features xxhash,crc,blake2,sha2,compat
 	$(CARGO) clippy -q -p chunkhash --no-default-features -- -D warnings
 	$(CARGO) clippy -q -p chunkhash --no-default-features --features crc -- -D warnings
 	$(CARGO) test -q -p chunkhash --no-default-features --features std --test registry --test trailer
+	$(CARGO) clippy -q -p chunkhash --no-default-features --features digest -- -D warnings
+	$(CARGO) test -q -p chunkhash --no-default-features --features std,digest --test digest_traits
+	$(CARGO) clippy -q -p chunkhash-cli --no-default-features --features command -- -D warnings
 
 # vectors/golden.json against independent references (hashlib, zlib, xxhash,
 # crc32c, awscrt, blake3); installs the pinned Python packages it needs.

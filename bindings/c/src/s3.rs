@@ -1,9 +1,9 @@
-//! S3's checksums of a buffer in one call (`chunkhash::s3`).
+//! S3's checksums of a buffer in one call (`chunkhash::s3_checksums`).
 
 use core::ffi::c_char;
 
 #[cfg(feature = "s3")]
-use chunkhash::s3::{S3Checksum, S3Hasher};
+use chunkhash::s3_checksums::{S3Checksum, S3Hasher};
 
 use crate::{guard, Input, OutParam};
 

@@ -1,9 +1,9 @@
 //! `chunkhash.s3.checksums`' native half: S3's checksums of a file or a
-//! buffer (`chunkhash::s3`), computed without the GIL.
+//! buffer (`chunkhash::s3_checksums`), computed without the GIL.
 
 use std::path::PathBuf;
 
-use chunkhash::s3::{S3Checksum, S3Hasher};
+use chunkhash::s3_checksums::{S3Checksum, S3Hasher};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 

@@ -13,7 +13,26 @@ pub const NOISE_FACTOR: f64 = 2.0;
 /// The regression threshold for a pair of rows: relative growth of the
 /// median time beyond which the change is more than the measured noise.
 pub fn threshold(base: &Row, new: &Row) -> f64 {
-    MIN_CHANGE.max(NOISE_FACTOR * (base.noise + new.noise))
+    noise_limit(base.noise, new.noise)
+}
+
+/// The noise rule over two measurements' noises (each the interquartile
+/// range of its rounds over their median): a relative change of the median
+/// time beyond this is more than noise. `threshold` for `chunkhash bench`
+/// rows; `bench_compare` for every benchmark it runs.
+pub fn noise_limit(base_noise: f64, new_noise: f64) -> f64 {
+    MIN_CHANGE.max(NOISE_FACTOR * (base_noise + new_noise))
+}
+
+/// The verdict of a relative change of time against its noise limit.
+pub fn verdict(change: f64, limit: f64) -> &'static str {
+    if change > limit {
+        "REGRESSION"
+    } else if change < -limit {
+        "faster"
+    } else {
+        "ok"
+    }
 }
 
 /// Prints each row's change against `base`; returns how many regressed.
@@ -50,14 +69,10 @@ pub fn compare(out: &mut impl Write, base: &Run, new: &Run) -> io::Result<usize>
         compared += 1;
         let change = row.ns_per_op / old.ns_per_op - 1.0;
         let limit = threshold(old, row);
-        let verdict = if change > limit {
+        let verdict = verdict(change, limit);
+        if change > limit {
             regressions += 1;
-            "REGRESSION"
-        } else if change < -limit {
-            "faster"
-        } else {
-            "ok"
-        };
+        }
         writeln!(
             out,
             "{:<12} {:>8} {:>10} {:>12.1} {:>12.1} {:>+8.1}% {:>8.1}%  {}",

@@ -15,13 +15,17 @@
 //!   time with [`run_interleaved_on`]), [`Timing`], medians, the core clock, a
 //!   thread's on-CPU time.
 //! - `rng`: [`SeededRng`] and [`random_input`], seeded benchmark inputs.
-//! - `size`: byte sizes as tables print them and `--sizes` reads them.
+//! - `size`: byte sizes as tables print them (`--sizes` reads them with
+//!   `chunkhash_store::parse_size`, re-exported here).
 //! - [`run`]: [`run::Plan`], [`run::measure`], [`run::Run`] and its table.
 //! - [`json`], [`compare`], [`plot`]: a run saved, compared, drawn.
 //! - [`recorded`]: series read back from the recorded outputs in `runs/`,
 //!   which `plot_recorded` draws for BENCHMARKS.md.
 //! - [`store`]: [`store::Plan`], [`store::measure`], [`store::Run`], the
 //!   corpus and the JSON of `chunkhash store bench`.
+//! - [`two_builds`]: two builds of the command run alternately on the same
+//!   benchmarks, one table of baseline, new and change (`make
+//!   bench-compare`, the `bench_compare` program).
 //! - [`prolly`]: the prolly map's workloads of `chunkhash store bench-kv`
 //!   (sysbench inserts, key updates, proofs; SQLite beside them with the
 //!   `sqlite` feature).
@@ -43,13 +47,15 @@ pub mod prolly;
 pub mod recorded;
 pub mod run;
 pub mod store;
+pub mod two_builds;
 
+pub use chunkhash_store::parse_size;
 pub use harness::{
     consume, core_ghz, core_ghz_on, median, median_paired_ratio, median_ratio, run_interleaved,
     run_interleaved_best_of, run_interleaved_on, spin_cycles, spread, thread_cpu_seconds, Case, Clock, Timing,
 };
 pub use rng::{random_input, SeededRng};
-pub use size::{format_size, parse_size};
+pub use size::format_size;
 
 /// The options the benchmark programs share: `--rounds N`, `--slice-ms MS`
 /// per case and round, `--sizes 64,4K,1M`, and `--only NAME` (lowercase;

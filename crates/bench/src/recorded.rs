@@ -6,7 +6,7 @@
 //! looked for, never an empty plot.
 
 use crate::plot::Series;
-use crate::size::parse_size;
+use crate::parse_size;
 
 /// Why a recorded output could not be read.
 pub type ReadError = String;

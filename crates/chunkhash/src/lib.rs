@@ -86,11 +86,15 @@
 //! - `parallel`: `blake3::Hasher::update_parallel`, multi-threaded with rayon.
 //! - `compat` (default): MD5 and SHA-1, for compatibility only (S3 ETags
 //!   and checksums, md5sum and sha1sum files): both are broken against
-//!   collisions, never use them in new designs (`src/compat.rs` says why
+//!   collisions, never use them in new designs (`src/md5_sha1.rs` says why
 //!   these crates).
-//! - `s3`: the `s3` module, every checksum S3 records for an object
+//! - `s3`: the `s3_checksums` module, every checksum S3 records for an object
 //!   (ten kinds and the ETag, single-part and multipart) in one pass on two
 //!   threads; turns on `std` and every family it needs.
+//! - `digest`: RustCrypto's `digest` traits (0.11) for [`blake3::Hasher`]
+//!   (`Digest`, `ExtendableOutput`, `Mac` for the keyed hash) and for
+//!   SHA-2 and BLAKE2b types, so `hmac`, `hkdf` and `Digest`-generic code
+//!   take them; see the `traits` module.
 //! - `xxhash`, `crc`, `blake2`, `sha2` (all default): the registry's
 //!   families, each computed by the fastest well-kept code measured, picked
 //!   at run time for the CPU it runs on (table below). With one off, its
@@ -181,17 +185,19 @@ pub mod hex;
 mod platform;
 mod registry;
 #[cfg(feature = "s3")]
-pub mod s3;
+pub mod s3_checksums;
 pub mod trailer;
+#[cfg(feature = "digest")]
+pub mod traits;
 mod wrapper;
 pub mod xxh3;
 
 #[cfg(feature = "blake2")]
 mod blake2b;
-#[cfg(feature = "compat")]
-mod compat;
 #[cfg(feature = "crc")]
 pub mod crc;
+#[cfg(feature = "compat")]
+mod md5_sha1;
 #[cfg(feature = "sha2")]
 mod sha2;
 #[cfg(feature = "xxhash")]

@@ -228,11 +228,11 @@ registry! {
     /// MD5 (RFC 1321), for compatibility only (S3 ETags, `md5sum` files):
     /// broken against collisions, never for new designs.
     Md5 = 15 { name: "MD5", bsd_tag: "MD5", aliases: ["md5"],
-        digest_len: 16, cryptographic: true, feature: "compat", wrapper: crate::compat::Md5 }
+        digest_len: 16, cryptographic: true, feature: "compat", wrapper: crate::md5_sha1::Md5 }
     /// SHA-1 (FIPS 180-4), for compatibility only (S3's `SHA1` checksum,
     /// `sha1sum` files): broken against collisions, never for new designs.
     Sha1 = 16 { name: "SHA-1", bsd_tag: "SHA1", aliases: ["sha1"],
-        digest_len: 20, cryptographic: true, feature: "compat", wrapper: crate::compat::Sha1 }
+        digest_len: 20, cryptographic: true, feature: "compat", wrapper: crate::md5_sha1::Sha1 }
 }
 
 /// The largest [`Algorithm::digest_len`]: 64 bytes (BLAKE2b-512, SHA-512).

@@ -31,6 +31,7 @@ pub enum Command {
     #[command(after_long_help = CHECK_HELP, args_override_self = true, override_usage = CHECK_USAGE)]
     Check(CheckFlags),
     /// Measure ns/op, MB/s and cycles/byte per algorithm and input size
+    #[cfg(feature = "bench")]
     #[command(after_long_help = BENCH_HELP, args_override_self = true, override_usage = BENCH_USAGE)]
     Bench(BenchFlags),
     /// A content-addressed chunk store: init, put, get, ls, verify, stats, reindex, bench
@@ -50,6 +51,7 @@ const TOP_HELP: &str = "\
 
 const SUM_USAGE: &str = "chunkhash sum [OPTIONS] [FILE]...\n       chunkhash [OPTIONS] [FILE]...";
 const CHECK_USAGE: &str = "chunkhash check [OPTIONS] [FILE]...\n       chunkhash sum -c [OPTIONS] [FILE]...";
+#[cfg(feature = "bench")]
 const BENCH_USAGE: &str = "chunkhash bench [OPTIONS]";
 
 const SUM_HELP: &str = "\
@@ -101,6 +103,7 @@ Exit status: 0 if every listed file matched, 1 if any mismatched or could not
 be read, or a check file had no properly formatted line, or any improperly
 formatted line under --strict; 2 for bad usage.";
 
+#[cfg(feature = "bench")]
 const BENCH_HELP: &str = "\
 Each algorithm and size is one row: the median over --rounds interleaved rounds
 (every round runs each row for about --slice-ms), reported as ns/op, MB/s
@@ -228,6 +231,7 @@ pub struct IoFlags {
 }
 
 /// `chunkhash bench`.
+#[cfg(feature = "bench")]
 #[derive(Debug, Args)]
 pub struct BenchFlags {
     /// Comma-separated algorithms, or `all` (the default)

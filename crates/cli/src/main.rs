@@ -15,6 +15,7 @@
 
 #![deny(unsafe_code)]
 
+#[cfg(feature = "bench")]
 mod bench;
 mod check;
 mod flags;
@@ -68,6 +69,7 @@ fn run(flags: flags::Flags, printer: &mut Printer) -> Result<()> {
         }
         Task::Sum(settings) => in_pool(settings.io.threads, || sum::run(&settings, printer))?,
         Task::Check(settings) => in_pool(settings.io.threads, || check::run(&settings, printer))?,
+        #[cfg(feature = "bench")]
         Task::Bench(settings) => bench::run(&settings, printer)?,
         Task::Store(flags) => store::run(*flags, printer)?,
         Task::S3sum(flags) => s3sum::run(flags, printer)?,

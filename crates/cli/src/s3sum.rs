@@ -1,9 +1,9 @@
 //! `chunkhash s3sum`: every checksum S3 records for a file, as S3 reports
-//! it, from one read of the file on two cores (`chunkhash::s3`).
+//! it, from one read of the file on two cores (`chunkhash::s3_checksums`).
 
 use crate::status::Printer;
 use anyhow::{anyhow, bail, Result};
-use chunkhash::s3::{S3Checksum, S3Hasher, S3Sums};
+use chunkhash::s3_checksums::{S3Checksum, S3Hasher, S3Sums};
 use clap::Args;
 use std::fs::File;
 use std::io::{self, Read, Write};
@@ -44,7 +44,7 @@ on two threads. MD5 and SHA-1 are here for S3's sake: never for new designs.
 Exit status: 0 if every file was read, 1 if any could not be, 2 for bad usage.";
 
 /// Reads this many bytes at a time: large enough that each read hashes on
-/// two threads (see `chunkhash::s3::PARALLEL_MIN`).
+/// two threads (see `chunkhash::s3_checksums::PARALLEL_MIN`).
 const BUFFER: usize = 4 << 20;
 
 struct Settings {
@@ -95,7 +95,7 @@ fn settings(flags: &S3sumFlags) -> Result<Settings> {
     let part_size = match &flags.part_size {
         None => None,
         Some(text) => {
-            let size = chunkhash_bench::parse_size(text).map_err(|e| anyhow!("--part-size: {e}"))?;
+            let size = chunkhash_store::parse_size(text).map_err(|e| anyhow!("--part-size: {e}"))?;
             if size == 0 {
                 bail!("--part-size: the part size must be at least 1 byte");
             }

@@ -1,11 +1,14 @@
 //! Checked settings, built from the raw flags: every combination that makes
 //! no sense is refused here, with a message, before any file is touched.
 
-use crate::flags::{BenchFlags, CheckFlags, CheckOptions, Command, Flags, IoFlags, SumFlags};
+#[cfg(feature = "bench")]
+use crate::flags::BenchFlags;
+use crate::flags::{CheckFlags, CheckOptions, Command, Flags, IoFlags, SumFlags};
 use crate::format::Format;
 use crate::method::{self, Algorithm, Blake3Mode, LengthError, Method};
 use anyhow::{anyhow, bail, Context, Result};
 use chunkhash::blake3;
+#[cfg(feature = "bench")]
 use chunkhash_bench::run::Plan;
 use std::io::Read;
 use std::path::PathBuf;
@@ -22,6 +25,7 @@ pub enum Task {
     /// Check files.
     Check(CheckSettings),
     /// Benchmark.
+    #[cfg(feature = "bench")]
     Bench(BenchSettings),
     /// `chunkhash store ...` (checked by the store module).
     Store(Box<crate::store::StoreFlags>),
@@ -82,6 +86,7 @@ pub struct CheckSettings {
 }
 
 /// `bench`, checked.
+#[cfg(feature = "bench")]
 #[derive(Debug)]
 pub struct BenchSettings {
     /// What to measure: algorithms, sizes, batch and threads rows, rounds.
@@ -113,6 +118,7 @@ impl Task {
             }
             Some(Command::Sum(sum)) => Ok(Task::Sum(sum_settings(sum, stdin)?)),
             Some(Command::Check(check)) => Ok(Task::Check(check_settings(check)?)),
+            #[cfg(feature = "bench")]
             Some(Command::Bench(bench)) => Ok(Task::Bench(bench_settings(bench)?)),
             Some(Command::Store(store)) => Ok(Task::Store(Box::new(store))),
             Some(Command::S3sum(s3sum)) => Ok(Task::S3sum(s3sum)),
@@ -251,8 +257,10 @@ fn check_settings(flags: CheckFlags) -> Result<CheckSettings> {
 
 /// The default sizes: a small record, a 1 KiB and a 4 KiB block (btrfs's
 /// table), a 64 KiB chunk and 1 MiB.
+#[cfg(feature = "bench")]
 pub const DEFAULT_SIZES: [usize; 5] = [64, 1024, 4096, 64 * 1024, 1 << 20];
 
+#[cfg(feature = "bench")]
 fn bench_settings(flags: BenchFlags) -> Result<BenchSettings> {
     let algorithms = match flags.algorithms.as_deref().map(str::trim) {
         None | Some("all") => Algorithm::all().to_vec(),
@@ -308,16 +316,18 @@ fn bench_settings(flags: BenchFlags) -> Result<BenchSettings> {
 
 /// The largest size `--sizes` accepts: the benchmark holds one input of the
 /// largest size in memory (and the batch rows a few more).
+#[cfg(feature = "bench")]
 pub const MAX_BENCH_SIZE: usize = 256 << 20;
 
 /// Parses `--sizes`: comma-separated sizes with optional B/K/KiB/M/MiB.
+#[cfg(feature = "bench")]
 pub fn parse_sizes(list: &str) -> Result<Vec<usize>> {
     let mut sizes = Vec::new();
     for item in list.split(',') {
         if item.trim().is_empty() {
             bail!("bad --sizes {list:?}: empty item");
         }
-        let size = chunkhash_bench::parse_size(item).map_err(|e| anyhow!("bad --sizes {list:?}: {e}"))?;
+        let size = chunkhash_store::parse_size(item).map_err(|e| anyhow!("bad --sizes {list:?}: {e}"))?;
         if size == 0 || size > MAX_BENCH_SIZE {
             bail!("bad --sizes {list:?}: sizes go from 1 B to 256 MiB");
         }
@@ -357,6 +367,7 @@ mod tests {
         assert!(resolve_length(Algorithm::Blake3, &(method::MAX_LENGTH + 1).to_string()).is_err());
     }
 
+    #[cfg(feature = "bench")]
     #[test]
     fn sizes_parse_and_bad_ones_are_refused() {
         assert_eq!(parse_sizes("64,4K, 1MiB").unwrap(), vec![64, 4096, 1 << 20]);

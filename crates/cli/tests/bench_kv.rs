@@ -1,5 +1,6 @@
 //! `chunkhash store bench-kv` run as a real process: a small run writes its
 //! table and JSON, and bad flags are usage errors.
+#![cfg(feature = "bench")]
 
 use std::fs;
 use std::path::{Path, PathBuf};

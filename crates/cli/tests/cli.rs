@@ -704,7 +704,7 @@ for h, tag, fn, prefix in algos:
     }
 }
 
-/// `s3sum`: the values of `chunkhash::s3` (compared there with composites
+/// `s3sum`: the values of `chunkhash::s3_checksums` (compared there with composites
 /// built part by part, and in the Python tests with hashlib, awscrt and
 /// xxhash), printed as lines and as JSON; bad flags and files are errors.
 #[test]
@@ -748,11 +748,11 @@ fn s3sum_lines_json_and_errors() {
 }
 
 /// `s3sum` on a file of several read buffers, whole and in parts, equals
-/// `chunkhash::s3` fed the same bytes in one call (whose values the
+/// `chunkhash::s3_checksums` fed the same bytes in one call (whose values the
 /// library's and the Python tests compare with independent references).
 #[test]
 fn s3sum_equals_the_library() {
-    use chunkhash::s3::{S3Checksum, S3Hasher};
+    use chunkhash::s3_checksums::{S3Checksum, S3Hasher};
     let dir = Dir::new("s3sum_equals_the_library");
     let data = vectors::input_pattern(9 << 20 | 12345);
     dir.write("big", &data);

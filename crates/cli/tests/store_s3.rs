@@ -197,7 +197,7 @@ fn put_get_verify_round_trip() {
     };
     for pack in &packs {
         let bytes = s3.read(&format!("packs/{pack}")).unwrap();
-        let expected = chunkhash::s3::base64(&chunkhash::crc::crc64_nvme(&bytes).to_be_bytes());
+        let expected = chunkhash::s3_checksums::base64(&chunkhash::crc::crc64_nvme(&bytes).to_be_bytes());
         assert_eq!(stored("round-trip", pack), Some(expected), "{pack}");
     }
     // The benchmark's --s3-no-checksum: no header, so no stored value.
@@ -252,13 +252,13 @@ fn the_server_checks_the_checksum_header_and_returns_it() {
     let s3 = location(&weed, "checksum");
     let bytes = b"a record, sealed".to_vec();
     s3.write("probe", &bytes, false).unwrap();
-    let value = chunkhash::s3::base64(&chunkhash::crc::crc64_nvme(&bytes).to_be_bytes());
+    let value = chunkhash::s3_checksums::base64(&chunkhash::crc::crc64_nvme(&bytes).to_be_bytes());
     let object = format!("{}/{BUCKET}/checksum/probe", weed.endpoint);
     let head = ureq::head(&object).set("x-amz-checksum-mode", "ENABLED").call().unwrap();
     assert_eq!(head.header("x-amz-checksum-crc64nvme"), Some(value.as_str()));
     // The same header with the value of other bytes: rejected, so the
     // header the store sends is read by the server and was right.
-    let wrong = chunkhash::s3::base64(&chunkhash::crc::crc64_nvme(b"other bytes").to_be_bytes());
+    let wrong = chunkhash::s3_checksums::base64(&chunkhash::crc::crc64_nvme(b"other bytes").to_be_bytes());
     match ureq::put(&object).set("x-amz-checksum-crc64nvme", &wrong).send_bytes(&bytes) {
         Err(ureq::Error::Status(400, response)) => {
             assert!(response.into_string().unwrap().contains("BadDigest"));
@@ -413,7 +413,7 @@ fn head(weed: &Weed, key: &str) -> ureq::Response {
 #[test]
 #[ignore = "needs a SeaweedFS S3 server: make test-store-s3"]
 fn every_upload_checksum_kind_single_and_multipart() {
-    use chunkhash::s3::{S3Checksum, S3Hasher};
+    use chunkhash::s3_checksums::{S3Checksum, S3Hasher};
     let weed = server();
     let dir = scratch("kinds");
     multipart_data(&dir, "every_upload_checksum_kind", 26);
@@ -439,7 +439,7 @@ fn every_upload_checksum_kind_single_and_multipart() {
         let parts = (bytes.len() as u64).div_ceil(part_size);
         assert_eq!(parts, 3, "{kind}: a pack of {} bytes", bytes.len());
         let s3_kind = S3Checksum::from_name(kind).unwrap();
-        // What chunkhash::s3 (s3sum's code, its own part bookkeeping) says
+        // What chunkhash::s3_checksums (s3sum's code, its own part bookkeeping) says
         // S3 keeps for this object uploaded in 5 MiB parts.
         let expected = S3Hasher::with_part_size(&[s3_kind], part_size).unwrap().update(&bytes).clone().finalize();
         let response = head(&weed, &format!("{prefix}/packs/{}", packs[0]));

@@ -25,6 +25,6 @@ pub use index::{Index, Location as RecordLocation};
 pub use ingest::{PutOptions, PutReport};
 pub use manifest::{ChunkerSettings, Manifest, FORMAT_VERSION};
 pub use restore::{listed_path, GetOptions, Listed, RestoreReport, MAX_SNAPSHOT_ENTRIES, MAX_TREE_DEPTH};
-pub use sizes::ChunkSizes;
+pub use sizes::{parse_size, ChunkSizes};
 pub use store::{CreateOptions, OpenOptions, Store, DEFAULT_PACK_TARGET};
 pub use verify::{Damage, Stats, VerifyReport};

@@ -1,4 +1,7 @@
-//! Chunk size distributions, for `stats`, `put` and the benchmark.
+//! Chunk size distributions, for `stats`, `put` and the benchmark; and
+//! byte sizes as settings are written (`4 MiB`), for the command's options
+//! (`--pack-target`, `--chunk-avg`, `--s3-part-size`, `s3sum --part-size`)
+//! and the benchmarks' `--sizes`.
 
 /// Sizes seen, kept exactly (a few bytes per chunk) so that percentiles
 /// are exact.
@@ -83,6 +86,23 @@ impl ChunkSizes {
     }
 }
 
+/// Parses a size: a number with an optional `B`, `K`/`KiB`, `M`/`MiB` or
+/// `G`/`GiB` suffix (any case, a space allowed before it; all binary).
+pub fn parse_size(text: &str) -> Result<usize, String> {
+    let text = text.trim();
+    let split = text.find(|c: char| !c.is_ascii_digit()).unwrap_or(text.len());
+    let (digits, unit) = text.split_at(split);
+    let number: usize = digits.parse().map_err(|_| format!("invalid size {text:?}"))?;
+    let multiplier = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kb" | "kib" => 1024,
+        "m" | "mb" | "mib" => 1 << 20,
+        "g" | "gb" | "gib" => 1 << 30,
+        _ => return Err(format!("invalid size unit in {text:?} (use B, KiB, MiB or GiB)")),
+    };
+    number.checked_mul(multiplier).ok_or_else(|| format!("size {text:?} is too large"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,5 +120,18 @@ mod tests {
             vec![(0, 1, 1), (1, 2, 1), (2, 4, 1), (512, 1024, 1), (1024, 2048, 2), (65536, 131072, 1)]
         );
         assert_eq!(sizes.summary(), "mean 10504, min 0, p10 1, median 1000, p90 1500, max 70000");
+    }
+
+    #[test]
+    fn sizes_parse() {
+        for (text, bytes) in
+            [("64", 64), ("64B", 64), ("4K", 4096), ("4 KiB", 4096), ("1MiB", 1 << 20), ("1 GiB", 1 << 30)]
+        {
+            assert_eq!(parse_size(text), Ok(bytes));
+        }
+        assert!(parse_size("12 parsecs").is_err());
+        assert!(parse_size("").is_err());
+        assert!(parse_size("-1K").is_err());
+        assert!(parse_size("20000000000G").is_err());
     }
 }

@@ -15,7 +15,7 @@ lower case); each value is the base64 of the big-endian digest. With
 CRCs full-object (the CRC of the whole object), the others composite (the
 kind's hash of the concatenated part digests, then `-N`), and the ETag the
 MD5 of the part MD5s, then `-N`. One pass over the data, on two threads,
-without the GIL, by the Rust crate `chunkhash` (module `chunkhash::s3`).
+without the GIL, by the Rust crate `chunkhash` (module `chunkhash::s3_checksums`).
 MD5 and SHA-1 are here for S3's sake only: never for new designs.
 """
 

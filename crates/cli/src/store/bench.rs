@@ -4,8 +4,8 @@
 
 use crate::status::Printer;
 use anyhow::{anyhow, bail, Context, Result};
-use chunkhash_bench::parse_size;
 use chunkhash_bench::store::{self, corpus, Method, Plan, METHODS};
+use chunkhash_store::parse_size;
 use clap::Args;
 use std::path::PathBuf;
 

@@ -6,7 +6,9 @@
 //! changed while read; 2 for usage errors (no store given, not a store, an
 //! unknown snapshot, another writer, a store of another algorithm).
 
+#[cfg(feature = "bench")]
 mod bench;
+#[cfg(feature = "bench")]
 mod bench_kv;
 
 use crate::input::Progress;
@@ -126,9 +128,11 @@ pub enum StoreCommand {
     /// Rebuild the index from the packs alone
     Reindex,
     /// Ingest a generated corpus with each address algorithm and hashing mode
+    #[cfg(feature = "bench")]
     #[command(after_long_help = bench::BENCH_HELP)]
     Bench(bench::BenchFlags),
     /// Run the prolly map's workloads (sysbench inserts, key updates, proofs) with each hashing method
+    #[cfg(feature = "bench")]
     #[command(name = "bench-kv", after_long_help = bench_kv::BENCH_KV_HELP)]
     BenchKv(bench_kv::BenchKvFlags),
 }
@@ -170,9 +174,11 @@ pub struct PutFlags {
 /// Runs `chunkhash store ...`.
 pub fn run(flags: StoreFlags, printer: &mut Printer) -> Result<()> {
     let expect = flags.algorithm.as_deref().map(parse_algorithm).transpose()?;
+    #[cfg(feature = "bench")]
     if let StoreCommand::Bench(bench) = &flags.command {
         return bench::run(bench, printer);
     }
+    #[cfg(feature = "bench")]
     if let StoreCommand::BenchKv(bench) = &flags.command {
         return bench_kv::run(bench, printer);
     }
@@ -186,7 +192,7 @@ pub fn run(flags: StoreFlags, printer: &mut Printer) -> Result<()> {
         (None, false) => Some(chunkhash_store::location::s3::DEFAULT_CHECKSUM),
     };
     let s3_part_size = match &flags.s3_part_size {
-        Some(text) => Some(chunkhash_bench::parse_size(text).map_err(|e| anyhow!("--s3-part-size: {e}"))? as u64),
+        Some(text) => Some(chunkhash_store::parse_size(text).map_err(|e| anyhow!("--s3-part-size: {e}"))? as u64),
         None => None,
     };
     let defaults = chunkhash_store::location::s3::Network::default();
@@ -206,6 +212,7 @@ pub fn run(flags: StoreFlags, printer: &mut Printer) -> Result<()> {
         StoreCommand::Verify => self::verify(dir, expect, printer),
         StoreCommand::Stats => self::stats(dir, expect, printer),
         StoreCommand::Reindex => self::reindex(dir, expect, printer),
+        #[cfg(feature = "bench")]
         StoreCommand::Bench(_) | StoreCommand::BenchKv(_) => Ok(()),
     };
     match result {
@@ -248,7 +255,7 @@ fn parse_size(text: &Option<String>, default: u32, what: &str) -> Result<u32> {
     match text {
         None => Ok(default),
         Some(text) => {
-            let size = chunkhash_bench::parse_size(text).map_err(|e| anyhow!("{what}: {e}"))?;
+            let size = chunkhash_store::parse_size(text).map_err(|e| anyhow!("{what}: {e}"))?;
             u32::try_from(size).map_err(|_| anyhow!("{what}: {text} is too large"))
         }
     }
@@ -259,7 +266,7 @@ fn parse_size(text: &Option<String>, default: u32, what: &str) -> Result<u32> {
 struct StoreAt {
     path: PathBuf,
     s3_endpoint: Option<String>,
-    s3_checksum: Option<chunkhash::s3::S3Checksum>,
+    s3_checksum: Option<chunkhash::s3_checksums::S3Checksum>,
     s3_part_size: Option<u64>,
     s3_network: chunkhash_store::location::s3::Network,
 }
@@ -328,7 +335,7 @@ fn init(dir: &StoreAt, algorithm: Option<Algorithm>, flags: &InitFlags, printer:
 fn put(dir: &StoreAt, expect: Option<Algorithm>, flags: &PutFlags, printer: &mut Printer) -> Result<()> {
     let hashing: Hashing = flags.hashing.parse().map_err(|e: String| anyhow!(e))?;
     let pack_target = match &flags.pack_target {
-        Some(text) => chunkhash_bench::parse_size(text).map_err(|e| anyhow!("--pack-target: {e}"))? as u64,
+        Some(text) => chunkhash_store::parse_size(text).map_err(|e| anyhow!("--pack-target: {e}"))? as u64,
         None => chunkhash_store::DEFAULT_PACK_TARGET,
     };
     let options = OpenOptions { write: true, fsync: !flags.no_fsync, pack_target, ..OpenOptions::default() };

@@ -7,13 +7,12 @@
 //! value; the whole object's value is, for the CRCs, the CRC of the whole
 //! object (S3's `FULL_OBJECT` type), made from the parts' CRCs with
 //! [`chunkhash::crc_combine`], and for the others the kind's hash of the
-//! parts' digests concatenated, then `-N` for N parts (`COMPOSITE`), as
-//! [`chunkhash::s3`] computes them for `s3sum`.
+//! parts' digests concatenated, then `-N` for N parts (`COMPOSITE`): the
+//! composition `s3sum` uses too, [`chunkhash::s3_checksums::MultipartChecksum`].
 
-pub use chunkhash::s3::S3Checksum;
+pub use chunkhash::s3_checksums::S3Checksum;
 
-use chunkhash::s3::base64;
-use chunkhash::{crc_combine, Digest, StreamingHasher};
+use chunkhash::s3_checksums::{base64, MultipartChecksum, MultipartSum};
 use std::io;
 
 /// The kinds a store's uploads can carry, the default first: the CRCs
@@ -46,23 +45,16 @@ pub struct UploadChecksum {
 /// An object's upload checksum, fed in pieces of any size.
 #[derive(Clone, Debug)]
 pub struct PartSums {
-    kind: S3Checksum,
     part_size: u64,
-    hasher: StreamingHasher,
-    in_part: u64,
-    parts: Vec<Digest>,
+    sum: MultipartChecksum,
 }
 
 impl PartSums {
     /// Nothing added yet (a part size of 0 is taken as 1).
     pub fn new(checksum: UploadChecksum) -> PartSums {
-        PartSums {
-            kind: checksum.kind,
-            part_size: checksum.part_size.max(1),
-            hasher: StreamingHasher::new(checksum.kind.algorithm()),
-            in_part: 0,
-            parts: Vec::new(),
-        }
+        let part_size = checksum.part_size.max(1);
+        let sum = MultipartChecksum::new(checksum.kind, part_size).expect("a part size of at least 1");
+        PartSums { part_size, sum: sum.keeping_part_digests() }
     }
 
     /// The sums of `bytes`.
@@ -73,47 +65,31 @@ impl PartSums {
     }
 
     /// Adds the object's next bytes.
-    pub fn update(&mut self, mut data: &[u8]) -> &mut Self {
-        while !data.is_empty() {
-            // A part is closed when the next byte arrives, so an object
-            // whose length is a multiple of the part size has no empty
-            // last part.
-            if self.in_part == self.part_size {
-                self.parts.push(self.hasher.finalize());
-                self.hasher.reset();
-                self.in_part = 0;
-            }
-            let room = usize::try_from(self.part_size - self.in_part).unwrap_or(usize::MAX);
-            let (now, later) = data.split_at(data.len().min(room));
-            self.hasher.update(now);
-            self.in_part += now.len() as u64;
-            data = later;
-        }
+    pub fn update(&mut self, data: &[u8]) -> &mut Self {
+        self.sum.update(data);
         self
     }
 
     /// The parts' digests and the object's length.
-    pub fn finish(mut self) -> ObjectSums {
-        let len = self.parts.len() as u64 * self.part_size + self.in_part;
-        self.parts.push(self.hasher.finalize());
-        ObjectSums { kind: self.kind, part_size: self.part_size, parts: self.parts, len }
+    pub fn finish(self) -> ObjectSums {
+        let len = self.sum.len();
+        ObjectSums { part_size: self.part_size, sum: self.sum.finish(), len }
     }
 }
 
 /// The upload checksum of a whole object and of each of its parts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ObjectSums {
-    kind: S3Checksum,
     part_size: u64,
-    /// At least one (an empty object is one empty part).
-    parts: Vec<Digest>,
+    /// At least one part (an empty object is one empty part).
+    sum: MultipartSum,
     len: u64,
 }
 
 impl ObjectSums {
     /// The kind.
     pub fn kind(&self) -> S3Checksum {
-        self.kind
+        self.sum.kind()
     }
 
     /// The part size the parts were cut at.
@@ -133,43 +109,27 @@ impl ObjectSums {
 
     /// Parts: 1 when the object goes up in one request.
     pub fn part_count(&self) -> usize {
-        self.parts.len()
+        self.sum.part_digests().len()
     }
 
     /// Part `index`'s value (0-based), as its upload header carries it.
     pub fn part_value(&self, index: usize) -> String {
-        base64(self.parts[index].as_bytes())
+        base64(self.sum.part_digests()[index].as_bytes())
     }
 
     /// The whole object's value as S3 keeps it: the part's value for one
-    /// part; else the full-object CRC, or the composite `value-N`.
+    /// part (a single-part upload); else the full-object CRC, or the
+    /// composite `value-N`.
     pub fn object_value(&self) -> String {
-        if let [single] = self.parts.as_slice() {
+        if let [single] = self.sum.part_digests() {
             return base64(single.as_bytes());
         }
-        let algorithm = self.kind.algorithm();
-        if self.kind.is_full_object() {
-            let last_len = self.len - (self.parts.len() as u64 - 1) * self.part_size;
-            let mut crc = 0;
-            for (i, part) in self.parts.iter().enumerate() {
-                let value = part.as_bytes().iter().fold(0u64, |value, &byte| value << 8 | u64::from(byte));
-                let len = if i + 1 == self.parts.len() { last_len } else { self.part_size };
-                crc = if i == 0 { value } else { crc_combine(algorithm, crc, value, len).expect("a CRC kind") };
-            }
-            let width = algorithm.digest_len();
-            base64(&crc.to_be_bytes()[8 - width..])
-        } else {
-            let mut composite = StreamingHasher::new(algorithm);
-            for part in &self.parts {
-                composite.update(part.as_bytes());
-            }
-            format!("{}-{}", base64(composite.finalize().as_bytes()), self.parts.len())
-        }
+        self.sum.value()
     }
 
     /// S3's `ChecksumType` of a multipart upload of this kind.
     pub fn checksum_type(&self) -> &'static str {
-        if self.kind.is_full_object() {
+        if self.kind().is_full_object() {
             "FULL_OBJECT"
         } else {
             "COMPOSITE"
@@ -180,13 +140,14 @@ impl ObjectSums {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chunkhash::s3::S3Hasher;
+    use chunkhash::s3_checksums::S3Hasher;
     use vectors::{test_seed, TestRng};
 
-    /// The whole object's value equals `chunkhash::s3`'s (an independent
-    /// implementation: one hasher per kind with its own part bookkeeping),
-    /// and each part's value is the part's own checksum, over random
-    /// lengths, part sizes and update sizes.
+    /// The whole object's value equals `s3sum`'s (`chunkhash::s3_checksums::S3Hasher`,
+    /// single-part below the part size, multipart above it; both compose
+    /// with `MultipartChecksum`) and the value built here from the
+    /// registry's digests alone, and each part's value is the part's own
+    /// checksum, over random lengths, part sizes and update sizes.
     #[test]
     fn object_and_part_values_match_chunkhash_s3() {
         let seed = test_seed("object_and_part_values_match_chunkhash_s3", 26);
@@ -215,6 +176,20 @@ mod tests {
                     S3Hasher::with_part_size(&[kind], part_size).unwrap().update(&data).clone().finalize()
                 };
                 assert_eq!(Some(sums.object_value().as_str()), expected.get(kind), "case {case} {kind}");
+                // And without the shared composition: a full-object CRC is
+                // the whole object's CRC; a composite is the kind's hash of
+                // the parts' digests, then -N.
+                let algorithm = kind.algorithm();
+                let independent = if parts == 1 || kind.is_full_object() {
+                    base64(chunkhash::digest(algorithm, &data).as_bytes())
+                } else {
+                    let digests: Vec<u8> = data
+                        .chunks(part_size as usize)
+                        .flat_map(|part| chunkhash::digest(algorithm, part).as_bytes().to_vec())
+                        .collect();
+                    format!("{}-{parts}", base64(chunkhash::digest(algorithm, &digests).as_bytes()))
+                };
+                assert_eq!(sums.object_value(), independent, "case {case} {kind}");
                 for (i, part) in data.chunks(part_size as usize).enumerate() {
                     let own = S3Hasher::new(&[kind]).update(part).clone().finalize();
                     assert_eq!(Some(sums.part_value(i).as_str()), own.get(kind), "case {case} {kind} part {i}");

@@ -1,11 +1,11 @@
-//! S3's checksums (`chunkhash::s3`): base64 against RFC 4648's vectors, the
+//! S3's checksums (`chunkhash::s3_checksums`): base64 against RFC 4648's vectors, the
 //! multipart forms against composites built here from the registry's
 //! digests and against independent CRCs (crc-fast) and xxHash (twox-hash),
 //! and the same values whatever the update sizes (serial or two threads).
 //! Python's tests compare the same values with hashlib, awscrt and xxhash.
 #![cfg(feature = "s3")]
 
-use chunkhash::s3::{base64, S3Checksum, S3Hasher, ZeroPartSize, PARALLEL_MIN};
+use chunkhash::s3_checksums::{base64, S3Checksum, S3Hasher, ZeroPartSize, PARALLEL_MIN};
 use chunkhash::{digest, Algorithm};
 use vectors::TestRng;
 

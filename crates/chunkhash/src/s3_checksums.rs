@@ -21,6 +21,10 @@
 //!   concatenated, then `-N` for N parts (`ChecksumType` `COMPOSITE`);
 //! - the ETag: the hex MD5 of the parts' MD5 digests, then `-N`.
 //!
+//! [`MultipartChecksum`] is that composition for one kind, the one
+//! implementation both `s3sum` (through [`S3Hasher`]) and the store's
+//! multipart uploads use.
+//!
 //! An [`S3Hasher`] keeps one state per kind and splits them into two groups
 //! of about equal cost (MD5 and SHA-512 are the slow ones); an update of at
 //! least [`PARALLEL_MIN`] bytes hashes the second group on a scoped thread,
@@ -158,11 +162,27 @@ impl core::fmt::Display for S3Checksum {
     }
 }
 
-/// One kind's state: the current part's hasher, and what the finished
-/// parts came to.
+/// One kind's checksum of an object uploaded in parts of a fixed size (all
+/// but the last exactly that long): the object's value S3 keeps, and if
+/// asked, each part's own digest, which its upload request carries. An
+/// [`S3Hasher`] with a part size runs one per kind; a store's multipart
+/// upload runs one for its kind (`chunkhash_store::location::upload`).
+///
+/// ```
+/// use chunkhash::s3_checksums::{MultipartChecksum, S3Checksum};
+///
+/// let mut sum = MultipartChecksum::new(S3Checksum::Sha256, 6).unwrap().keeping_part_digests();
+/// sum.update(b"hello ").update(b"world");
+/// let sum = sum.finish();
+/// assert_eq!(sum.parts(), 2);
+/// assert_eq!(sum.part_digests()[1], chunkhash::digest(chunkhash::Algorithm::Sha256, b"world"));
+/// assert!(sum.value().ends_with("-2"));
+/// ```
 #[derive(Clone, Debug)]
-struct Lane {
+pub struct MultipartChecksum {
     kind: S3Checksum,
+    part_size: u64,
+    /// The current part's hasher.
     part: StreamingHasher,
     /// Bytes in the current part.
     in_part: u64,
@@ -172,39 +192,65 @@ struct Lane {
     crc: u64,
     /// The hash of the finished parts' digests (composite kinds).
     composite: StreamingHasher,
+    /// Each finished part's digest, when kept.
+    part_digests: Option<Vec<Digest>>,
 }
 
-impl Lane {
-    fn new(kind: S3Checksum) -> Lane {
+impl MultipartChecksum {
+    /// Nothing added yet.
+    ///
+    /// # Errors
+    ///
+    /// [`ZeroPartSize`] for a part size of 0.
+    pub fn new(kind: S3Checksum, part_size: u64) -> Result<MultipartChecksum, ZeroPartSize> {
+        if part_size == 0 {
+            return Err(ZeroPartSize);
+        }
         let algorithm = kind.algorithm();
-        Lane {
+        Ok(MultipartChecksum {
             kind,
+            part_size,
             part: StreamingHasher::new(algorithm),
             in_part: 0,
             parts: 0,
             crc: 0,
             composite: StreamingHasher::new(algorithm),
-        }
+            part_digests: None,
+        })
     }
 
-    fn update(&mut self, mut data: &[u8], part_size: Option<u64>) {
-        let Some(part_size) = part_size else {
-            self.part.update(data);
-            return;
-        };
+    /// Also keeps each part's digest ([`MultipartSum::part_digests`]).
+    pub fn keeping_part_digests(mut self) -> MultipartChecksum {
+        self.part_digests = Some(Vec::new());
+        self
+    }
+
+    /// Adds the object's next bytes.
+    pub fn update(&mut self, mut data: &[u8]) -> &mut Self {
         while !data.is_empty() {
             // A part is closed when the next byte arrives, so an object
             // whose length is a multiple of the part size has no empty
             // last part.
-            if self.in_part == part_size {
+            if self.in_part == self.part_size {
                 self.close_part();
             }
-            let room = usize::try_from(part_size - self.in_part).unwrap_or(usize::MAX);
+            let room = usize::try_from(self.part_size - self.in_part).unwrap_or(usize::MAX);
             let (now, later) = data.split_at(data.len().min(room));
             self.part.update(now);
             self.in_part += now.len() as u64;
             data = later;
         }
+        self
+    }
+
+    /// Bytes added so far.
+    pub fn len(&self) -> u64 {
+        self.parts * self.part_size + self.in_part
+    }
+
+    /// Whether nothing was added yet.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 
     fn close_part(&mut self) {
@@ -219,26 +265,101 @@ impl Lane {
         } else {
             self.composite.update(digest.as_bytes());
         }
+        if let Some(digests) = &mut self.part_digests {
+            digests.push(digest);
+        }
         self.part.reset();
         self.in_part = 0;
         self.parts += 1;
     }
 
-    /// The value's digest, and the number of parts (0 for a single-part object).
-    fn finish(mut self, multipart: bool) -> (Vec<u8>, u64) {
-        if !multipart {
-            return (self.part.finalize().as_bytes().to_vec(), 0);
-        }
+    /// Closes the last part (an empty object is one empty part) and
+    /// composes the object's value.
+    pub fn finish(mut self) -> MultipartSum {
         if self.in_part > 0 || self.parts == 0 {
             self.close_part();
         }
-        let bytes = if self.kind.is_full_object() {
+        let digest = if self.kind.is_full_object() {
             let len = self.kind.algorithm().digest_len();
             self.crc.to_be_bytes()[8 - len..].to_vec()
         } else {
             self.composite.finalize().as_bytes().to_vec()
         };
-        (bytes, self.parts)
+        MultipartSum { kind: self.kind, digest, parts: self.parts, part_digests: self.part_digests.unwrap_or_default() }
+    }
+}
+
+/// What a [`MultipartChecksum`] came to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MultipartSum {
+    kind: S3Checksum,
+    digest: Vec<u8>,
+    parts: u64,
+    part_digests: Vec<Digest>,
+}
+
+impl MultipartSum {
+    /// The kind.
+    pub fn kind(&self) -> S3Checksum {
+        self.kind
+    }
+
+    /// The object's digest: the whole object's CRC (full-object kinds) or
+    /// the kind's hash of the parts' digests (composite kinds).
+    pub fn digest(&self) -> &[u8] {
+        &self.digest
+    }
+
+    /// The number of parts, at least 1.
+    pub fn parts(&self) -> u64 {
+        self.parts
+    }
+
+    /// The value as S3 reports it: the digest in base64, then `-N` for
+    /// N parts for a composite kind.
+    pub fn value(&self) -> String {
+        let mut value = base64(&self.digest);
+        if !self.kind.is_full_object() {
+            value.push_str(&std::format!("-{}", self.parts));
+        }
+        value
+    }
+
+    /// Each part's digest, in order, if
+    /// [`keeping_part_digests`](MultipartChecksum::keeping_part_digests)
+    /// asked for them; else empty.
+    pub fn part_digests(&self) -> &[Digest] {
+        &self.part_digests
+    }
+}
+
+/// One kind's state in an [`S3Hasher`].
+// At most eleven lanes, made once per object: their size does not matter.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug)]
+enum Lane {
+    /// A single-part upload: the digest of the whole object.
+    Single(S3Checksum, StreamingHasher),
+    Multipart(MultipartChecksum),
+}
+
+impl Lane {
+    fn kind(&self) -> S3Checksum {
+        match self {
+            Lane::Single(kind, _) => *kind,
+            Lane::Multipart(sum) => sum.kind,
+        }
+    }
+
+    fn update(&mut self, data: &[u8]) {
+        match self {
+            Lane::Single(_, hasher) => {
+                hasher.update(data);
+            }
+            Lane::Multipart(sum) => {
+                sum.update(data);
+            }
+        }
     }
 }
 
@@ -249,7 +370,7 @@ fn crc_integer(digest: &Digest) -> u64 {
 /// Computes S3's checksums of one object, fed in pieces of any size.
 ///
 /// ```
-/// use chunkhash::s3::{S3Checksum, S3Hasher};
+/// use chunkhash::s3_checksums::{S3Checksum, S3Hasher};
 ///
 /// let mut hasher = S3Hasher::new(&S3Checksum::ALL);
 /// hasher.update(b"hello world");
@@ -267,7 +388,6 @@ fn crc_integer(digest: &Digest) -> u64 {
 /// ```
 #[derive(Clone, Debug)]
 pub struct S3Hasher {
-    part_size: Option<u64>,
     /// The two groups of lanes, hashed side by side. MD5 is always in one
     /// of them: it gives the ETag.
     groups: [Vec<Lane>; 2],
@@ -276,7 +396,7 @@ pub struct S3Hasher {
     len: u64,
 }
 
-/// What [`S3Hasher::with_part_size`] refuses.
+/// What [`S3Hasher::with_part_size`] and [`MultipartChecksum::new`] refuse.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ZeroPartSize;
 
@@ -306,9 +426,9 @@ impl S3Hasher {
         for kind in kinds {
             let lighter = usize::from(costs[1] < costs[0]);
             costs[lighter] += kind.cost();
-            groups[lighter].push(Lane::new(kind));
+            groups[lighter].push(Lane::Single(kind, StreamingHasher::new(kind.algorithm())));
         }
-        S3Hasher { part_size: None, groups, md5_wanted, len: 0 }
+        S3Hasher { groups, md5_wanted, len: 0 }
     }
 
     /// The checksums of a multipart upload in parts of `part_size` bytes
@@ -319,20 +439,18 @@ impl S3Hasher {
     ///
     /// [`ZeroPartSize`] for a part size of 0.
     pub fn with_part_size(kinds: &[S3Checksum], part_size: u64) -> Result<S3Hasher, ZeroPartSize> {
-        if part_size == 0 {
-            return Err(ZeroPartSize);
-        }
         let mut hasher = S3Hasher::new(kinds);
-        hasher.part_size = Some(part_size);
+        for lane in hasher.groups.iter_mut().flatten() {
+            *lane = Lane::Multipart(MultipartChecksum::new(lane.kind(), part_size)?);
+        }
         Ok(hasher)
     }
 
     /// Adds the object's next bytes. At least [`PARALLEL_MIN`] bytes are
     /// hashed on two threads.
     pub fn update(&mut self, data: &[u8]) -> &mut Self {
-        let part_size = self.part_size;
         let [first, second] = &mut self.groups;
-        let hash_group = |group: &mut Vec<Lane>| group.iter_mut().for_each(|lane| lane.update(data, part_size));
+        let hash_group = |group: &mut Vec<Lane>| group.iter_mut().for_each(|lane| lane.update(data));
         if data.len() >= PARALLEL_MIN && !second.is_empty() {
             std::thread::scope(|scope| {
                 scope.spawn(|| hash_group(second));
@@ -358,23 +476,30 @@ impl S3Hasher {
 
     /// The values, as S3 reports them.
     pub fn finalize(self) -> S3Sums {
-        let multipart = self.part_size.is_some();
         let mut values = Vec::new();
         let mut etag = String::new();
         let mut parts = 0;
         for lane in self.groups.into_iter().flatten() {
-            let kind = lane.kind;
-            let (digest, lane_parts) = lane.finish(multipart);
-            parts = lane_parts;
-            let suffix =
-                if multipart && !kind.is_full_object() { std::format!("-{lane_parts}") } else { String::new() };
+            let (kind, digest, value) = match lane {
+                Lane::Single(kind, hasher) => {
+                    let digest = hasher.finalize().as_bytes().to_vec();
+                    let value = base64(&digest);
+                    (kind, digest, value)
+                }
+                Lane::Multipart(sum) => {
+                    let sum = sum.finish();
+                    parts = sum.parts();
+                    (sum.kind(), sum.digest().to_vec(), sum.value())
+                }
+            };
             if kind == S3Checksum::Md5 {
+                let suffix = if parts > 0 { std::format!("-{parts}") } else { String::new() };
                 etag = std::format!("\"{}{suffix}\"", crate::hex::encode(&digest));
                 if !self.md5_wanted {
                     continue;
                 }
             }
-            values.push((kind, base64(&digest) + &suffix));
+            values.push((kind, value));
         }
         values.sort();
         S3Sums { values, etag, parts, len: self.len }
