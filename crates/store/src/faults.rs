@@ -13,7 +13,6 @@
 //! so writes the kernel acknowledged are all there afterwards. The fsyncs
 //! are what make the same hold across a power cut.
 
-use std::fs::File;
 use std::io::{self, IoSlice, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
@@ -66,7 +65,7 @@ pub(crate) fn step(what: &str) {
 }
 
 /// `file.write_all(bytes)` as a step.
-pub(crate) fn write_all(file: &mut File, bytes: &[u8]) -> io::Result<()> {
+pub(crate) fn write_all<W: Write + ?Sized>(file: &mut W, bytes: &[u8]) -> io::Result<()> {
     if is_crash_step() {
         let _ = file.write_all(&bytes[..bytes.len() / 2]);
         crash("torn write");
@@ -76,7 +75,7 @@ pub(crate) fn write_all(file: &mut File, bytes: &[u8]) -> io::Result<()> {
 
 /// Writes every byte of `slices` with vectored writes, as one step (a crash
 /// writes the first half of the bytes).
-pub(crate) fn write_all_vectored(file: &mut File, mut slices: &mut [IoSlice<'_>]) -> io::Result<()> {
+pub(crate) fn write_all_vectored<W: Write + ?Sized>(file: &mut W, mut slices: &mut [IoSlice<'_>]) -> io::Result<()> {
     if is_crash_step() {
         let total: usize = slices.iter().map(|slice| slice.len()).sum();
         let mut left = total / 2;

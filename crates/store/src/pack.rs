@@ -4,10 +4,10 @@
 
 use crate::address::{Address, AddressHasher, MAX_ADDRESS_LEN};
 use crate::faults;
+use crate::location::fs::{Fs, FsFile};
 use crate::location::upload::{ObjectSums, PartSums, UploadChecksum};
 use chunkhash::trailer::{self, trailer_len, MAX_TRAILER_LEN};
 use chunkhash::{blake3, Algorithm, StreamingHasher};
-use std::fs::File;
 use std::io::{self, IoSlice};
 use std::path::{Path, PathBuf};
 
@@ -283,7 +283,7 @@ fn next_sound_record(
 /// `put`) without a copy, between its header and its trailer.
 #[derive(Debug)]
 pub(crate) struct PackWriter {
-    file: File,
+    file: Box<dyn FsFile>,
     path: PathBuf,
     len: u64,
     toc: blake3::Hasher,
@@ -313,15 +313,17 @@ struct Frame {
 }
 
 impl PackWriter {
-    /// Starts a pack at `path` (replacing any file there); with `checksum`,
-    /// also computes that upload checksum of the file as it writes it.
+    /// Starts a pack at `path` of `fs` (replacing any file there); with
+    /// `checksum`, also computes that upload checksum of the file as it
+    /// writes it.
     pub(crate) fn create(
+        fs: &dyn Fs,
         path: &Path,
         address: Algorithm,
         trailer: Algorithm,
         checksum: Option<UploadChecksum>,
     ) -> io::Result<PackWriter> {
-        let mut file = File::create(path)?;
+        let mut file = fs.create(path)?;
         let header = pack_header(address, trailer);
         faults::write_all(&mut file, &header)?;
         let mut toc = blake3::Hasher::new();

@@ -333,7 +333,7 @@ impl Store {
     /// record's trailer binds it to its offset.
     fn recover_open_pack(&mut self) -> Result<Option<(PackId, Vec<RecordRef>)>> {
         let path = self.open_pack_path();
-        let bytes = match std::fs::read(&path) {
+        let bytes = match self.location.staging_fs().read(&path) {
             Ok(bytes) => bytes,
             Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(error) => return Err(Error::io("reading", &path, error)),
@@ -343,7 +343,7 @@ impl Store {
         let problems = scan.damaged.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ");
         if scan.records.is_empty() {
             self.note(format!("{}: removed a pack an interrupted put had just started ({problems})", path.display()));
-            remove_file(&path)?;
+            self.remove_staged(&path)?;
             return Ok(None);
         }
         let prefix_end = scan.sound_prefix_end();
@@ -355,7 +355,7 @@ impl Store {
                 path.display(),
                 sealed.1.len()
             ));
-            remove_file(&path)?;
+            self.remove_staged(&path)?;
             return Ok(Some(sealed));
         }
         if !scan.damaged.is_empty() {
@@ -365,9 +365,7 @@ impl Store {
                 path.display()
             ));
             crate::faults::step("truncation");
-            let file =
-                std::fs::OpenOptions::new().write(true).open(&path).map_err(|e| Error::io("opening", &path, e))?;
-            file.set_len(prefix_end).map_err(|e| Error::io("truncating", &path, e))?;
+            self.location.staging_fs().truncate(&path, prefix_end).map_err(|e| Error::io("truncating", &path, e))?;
         }
         self.note(format!("{}: sealed {} records of an interrupted put", path.display(), scan.records.len()));
         self.publish_pack(&path, &scan.id, None)?;
@@ -385,9 +383,14 @@ impl Store {
             payloads.push((address, payload));
         }
         let staged = self.location.staging().join(format!(".salvaged.pack.tmp-{}", std::process::id()));
-        let mut writer =
-            PackWriter::create(&staged, self.manifest.address, self.manifest.trailer, self.location.upload_checksum())
-                .map_err(|e| Error::io("creating", &staged, e))?;
+        let mut writer = PackWriter::create(
+            self.location.staging_fs(),
+            &staged,
+            self.manifest.address,
+            self.manifest.trailer,
+            self.location.upload_checksum(),
+        )
+        .map_err(|e| Error::io("creating", &staged, e))?;
         writer.append(&payloads).map_err(|e| Error::io("writing", &staged, e))?;
         let finished = writer.finish();
         self.publish_pack(&finished.staged, &finished.id, finished.sums)?;
@@ -580,11 +583,14 @@ fn check_create(create: &CreateOptions) -> Result<()> {
     create.chunker.check()
 }
 
-fn remove_file(path: &Path) -> Result<()> {
-    crate::faults::step("removal");
-    match std::fs::remove_file(path) {
-        Err(error) if error.kind() != io::ErrorKind::NotFound => Err(Error::io("removing", path, error)),
-        _ => Ok(()),
+impl Store {
+    /// Removes a file of the staging directory.
+    fn remove_staged(&self, path: &Path) -> Result<()> {
+        crate::faults::step("removal");
+        match self.location.staging_fs().remove_file(path) {
+            Err(error) if error.kind() != io::ErrorKind::NotFound => Err(Error::io("removing", path, error)),
+            _ => Ok(()),
+        }
     }
 }
 
@@ -645,6 +651,7 @@ impl Store {
                 Some(writer) => writer,
                 None => commit.writer.insert(
                     PackWriter::create(
+                        self.location.staging_fs(),
                         &path,
                         self.manifest.address,
                         self.manifest.trailer,
@@ -712,7 +719,7 @@ impl Store {
     /// becomes visible.
     pub(crate) fn abandon(&mut self, mut commit: Commit) {
         if commit.writer.take().is_some() {
-            let _ = remove_file(&self.open_pack_path());
+            let _ = self.remove_staged(&self.open_pack_path());
         }
         if !commit.sealed.is_empty() {
             let _ = self.write_index_file(&commit.sealed);
@@ -729,7 +736,13 @@ impl Store {
     /// trailer, stored address, hash), dropped and reported otherwise; the
     /// old files are removed only once the new one is written and synced.
     pub fn reindex(dir: &Path, options: OpenOptions) -> Result<(Store, Vec<String>)> {
-        let mut store = Store::open_unindexed(Box::new(Directory::new(dir)), OpenOptions { write: true, ..options })?;
+        Store::reindex_location(Box::new(Directory::new(dir)), options)
+    }
+
+    /// [`reindex`](Store::reindex) of a store at any [`Location`] that can
+    /// remove files (a directory; the crash tests' simulated one).
+    pub fn reindex_location(location: Box<dyn Location>, options: OpenOptions) -> Result<(Store, Vec<String>)> {
+        let mut store = Store::open_unindexed(location, OpenOptions { write: true, ..options })?;
         store.recover(false)?;
         let names = store.location.list(PACKS).map_err(io_error(&*store.location, "listing", PACKS))?;
         let mut packs = Vec::new();

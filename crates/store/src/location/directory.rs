@@ -1,11 +1,13 @@
 //! A store in a local directory: atomic writes by write, fsync, rename,
-//! fsync of the directory; the writer lock is an advisory file lock.
+//! fsync of the directory; the writer lock is an advisory file lock. Every
+//! file operation goes through an [`Fs`]: the real file system, or the
+//! crash simulation's.
 
+use super::fs::{Fs, FsHandle, RealFs};
 use super::{Location, ObjectSums, WriterLock};
 use crate::faults;
 use std::collections::HashMap;
-use std::fs::{self, File, OpenOptions, TryLockError};
-use std::io::{self, Read, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -20,15 +22,43 @@ const CACHED_HANDLES: usize = 64;
 pub struct Directory {
     root: PathBuf,
     staging: PathBuf,
-    handles: Mutex<HashMap<String, Arc<File>>>,
+    fs: Arc<dyn Fs>,
+    handles: Mutex<HashMap<String, Arc<dyn FsHandle>>>,
+    fault: Option<InjectedFault>,
+}
+
+/// A durability mistake put into [`Directory`] on purpose, so the crash
+/// simulation can show that it finds one. For tests only.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InjectedFault {
+    /// Publishing a pack skips the fsync of `packs/` after the rename, so
+    /// the pack's name may not survive a power cut.
+    NoDirSyncAfterPublish,
+    /// A whole-file write fsyncs the directory before the file (the two
+    /// steps swapped), so a name may survive with its bytes lost.
+    DirSyncBeforeFileSync,
 }
 
 impl Directory {
     /// The directory at `root` (not created here).
     pub fn new(root: impl Into<PathBuf>) -> Directory {
+        Directory::with_fs(root, Arc::new(RealFs))
+    }
+
+    /// The directory at `root` of the file system `fs` (the crash tests'
+    /// [`SimFs`](super::sim::SimFs), or [`RealFs`] as [`new`](Directory::new) takes).
+    pub fn with_fs(root: impl Into<PathBuf>, fs: Arc<dyn Fs>) -> Directory {
         let root = root.into();
         let staging = root.join("packs");
-        Directory { root, staging, handles: Mutex::new(HashMap::new()) }
+        Directory { root, staging, fs, handles: Mutex::new(HashMap::new()), fault: None }
+    }
+
+    /// Testing only: makes one durability mistake, for the crash tests to find.
+    #[doc(hidden)]
+    pub fn inject_fault(mut self, fault: InjectedFault) -> Directory {
+        self.fault = Some(fault);
+        self
     }
 
     /// The directory.
@@ -40,12 +70,12 @@ impl Directory {
         self.root.join(name)
     }
 
-    fn handle(&self, name: &str) -> io::Result<Arc<File>> {
+    fn handle(&self, name: &str) -> io::Result<Arc<dyn FsHandle>> {
         let mut handles = self.handles.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         if let Some(file) = handles.get(name) {
             return Ok(file.clone());
         }
-        let file = Arc::new(File::open(self.path(name))?);
+        let file: Arc<dyn FsHandle> = Arc::from(self.fs.open(&self.path(name))?);
         if handles.len() >= CACHED_HANDLES {
             handles.clear();
         }
@@ -60,41 +90,45 @@ impl Directory {
         let dir = parent(&path);
         let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
         let temporary = dir.join(format!(".{file_name}.tmp-{}", std::process::id()));
+        let swapped = self.fault == Some(InjectedFault::DirSyncBeforeFileSync);
         let result = (|| {
-            let mut file = File::create(&temporary)?;
+            let mut file = self.fs.create(&temporary)?;
             faults::write_all(&mut file, bytes)?;
-            if fsync {
+            if fsync && !swapped {
                 faults::step("fsync of a file");
                 file.sync_all()?;
             }
             faults::step("rename");
             if replace {
-                fs::rename(&temporary, &path)?;
+                self.fs.rename(&temporary, &path)?;
             } else {
-                fs::hard_link(&temporary, &path)?;
-                fs::remove_file(&temporary)?;
+                self.fs.hard_link(&temporary, &path)?;
+                self.fs.remove_file(&temporary)?;
             }
             self.forget_handle(name);
             if fsync {
-                sync_dir(dir)?;
+                self.sync_dir(dir)?;
+            }
+            if fsync && swapped {
+                file.sync_all()?;
             }
             Ok(())
         })();
         if result.is_err() {
-            let _ = fs::remove_file(&temporary);
+            let _ = self.fs.remove_file(&temporary);
         }
         result
+    }
+
+    /// Makes a rename or creation in `dir` durable.
+    fn sync_dir(&self, dir: &Path) -> io::Result<()> {
+        faults::step("fsync of a directory");
+        self.fs.sync_dir(dir)
     }
 
     fn forget_handle(&self, name: &str) {
         self.handles.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).remove(name);
     }
-}
-
-/// Makes a rename or creation in `dir` durable.
-fn sync_dir(dir: &Path) -> io::Result<()> {
-    faults::step("fsync of a directory");
-    File::open(dir)?.sync_all()
 }
 
 fn parent(path: &Path) -> &Path {
@@ -112,32 +146,24 @@ impl Location for Directory {
     }
 
     fn read(&self, name: &str) -> io::Result<Vec<u8>> {
-        fs::read(self.path(name))
+        self.fs.read(&self.path(name))
     }
 
     fn read_at(&self, name: &str, offset: u64, buf: &mut [u8]) -> io::Result<()> {
-        use std::os::unix::fs::FileExt;
         self.handle(name)?.read_exact_at(buf, offset)
     }
 
     fn len(&self, name: &str) -> io::Result<u64> {
-        Ok(fs::metadata(self.path(name))?.len())
+        self.fs.len(&self.path(name))
     }
 
     fn list(&self, folder: &str) -> io::Result<Vec<String>> {
-        let entries = match fs::read_dir(self.path(folder)) {
-            Ok(entries) => entries,
+        let mut names = match self.fs.list(&self.path(folder)) {
+            Ok(names) => names,
             Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
             Err(error) => return Err(error),
         };
-        let mut names = Vec::new();
-        for entry in entries {
-            if let Ok(name) = entry?.file_name().into_string() {
-                if !is_temporary(&name) {
-                    names.push(name);
-                }
-            }
-        }
+        names.retain(|name| !is_temporary(name));
         names.sort();
         Ok(names)
     }
@@ -154,15 +180,15 @@ impl Location for Directory {
         let path = self.path(name);
         if fsync {
             faults::step("fsync of a file");
-            File::open(staged)?.sync_all()?;
+            self.fs.sync_file(staged)?;
         }
         faults::step("rename");
-        fs::rename(staged, &path)?;
+        self.fs.rename(staged, &path)?;
         self.forget_handle(name);
-        if fsync {
-            sync_dir(parent(&path))?;
+        if fsync && self.fault != Some(InjectedFault::NoDirSyncAfterPublish) {
+            self.sync_dir(parent(&path))?;
             if parent(staged) != parent(&path) {
-                sync_dir(parent(staged))?;
+                self.sync_dir(parent(staged))?;
             }
         }
         Ok(())
@@ -171,7 +197,7 @@ impl Location for Directory {
     fn remove(&self, name: &str) -> io::Result<()> {
         self.forget_handle(name);
         faults::step("removal");
-        match fs::remove_file(self.path(name)) {
+        match self.fs.remove_file(&self.path(name)) {
             Err(error) if error.kind() != io::ErrorKind::NotFound => Err(error),
             _ => Ok(()),
         }
@@ -179,12 +205,12 @@ impl Location for Directory {
 
     fn remove_temporaries(&self) -> io::Result<()> {
         for folder in ["", "packs", "index", "snapshots"] {
-            let Ok(entries) = fs::read_dir(self.root.join(folder)) else { continue };
-            for entry in entries.flatten() {
-                let name = entry.file_name();
-                if name.to_str().is_some_and(|name| is_temporary(name) && name.contains(".tmp-")) {
+            let dir = self.root.join(folder);
+            let Ok(names) = self.fs.list(&dir) else { continue };
+            for name in names {
+                if is_temporary(&name) && name.contains(".tmp-") {
                     faults::step("removal");
-                    fs::remove_file(entry.path())?;
+                    self.fs.remove_file(&dir.join(name))?;
                 }
             }
         }
@@ -196,22 +222,10 @@ impl Location for Directory {
     }
 
     fn try_lock(&self) -> io::Result<Result<WriterLock, String>> {
-        let path = self.path(LOCK_FILE);
-        let mut file = OpenOptions::new().read(true).write(true).create(true).truncate(false).open(&path)?;
-        match file.try_lock() {
-            Ok(()) => {
-                // Who holds it, for the message a second writer gets.
-                file.set_len(0)?;
-                writeln!(file, "pid {}", std::process::id())?;
-                Ok(Ok(Box::new(file)))
-            }
-            Err(TryLockError::WouldBlock) => {
-                let mut holder = String::new();
-                let _ = file.read_to_string(&mut holder);
-                let holder = holder.trim();
-                Ok(Err(if holder.is_empty() { "holder unknown".to_string() } else { format!("held by {holder}") }))
-            }
-            Err(TryLockError::Error(error)) => Err(error),
-        }
+        self.fs.try_lock(&self.path(LOCK_FILE))
+    }
+
+    fn staging_fs(&self) -> &dyn Fs {
+        &*self.fs
     }
 }

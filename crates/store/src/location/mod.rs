@@ -17,12 +17,16 @@
 //! in the `s3` module.
 
 mod directory;
+pub mod fs;
 #[cfg(feature = "s3")]
 pub mod http;
 #[cfg(feature = "s3")]
 pub mod s3;
+pub mod sim;
 pub mod upload;
 
+#[doc(hidden)]
+pub use directory::InjectedFault;
 pub use directory::{Directory, LOCK_FILE};
 #[cfg(feature = "s3")]
 pub use s3::S3;
@@ -90,6 +94,13 @@ pub trait Location: Debug + Send + Sync {
     /// as the files when the location is a directory (so publishing is a
     /// rename).
     fn staging(&self) -> &Path;
+
+    /// The file system the [`staging`](Location::staging) directory is on:
+    /// the pack being filled is written, read back, cut and removed there.
+    /// The local one unless the location simulates its own.
+    fn staging_fs(&self) -> &dyn fs::Fs {
+        &fs::RealFs
+    }
 
     /// Takes the writer lock without waiting: `Ok(Err(holder))` when
     /// another process holds it, with what is known of the holder.
