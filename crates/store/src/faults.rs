@@ -11,7 +11,9 @@
 //!
 //! What this cannot show is a power cut: the page cache survives an abort,
 //! so writes the kernel acknowledged are all there afterwards. The fsyncs
-//! are what make the same hold across a power cut.
+//! are what make the same hold across a power cut; `tests/crash.rs` checks
+//! them on a simulated file system (`location::sim`) that loses what was
+//! not synced.
 
 use std::io::{self, IoSlice, Write};
 use std::sync::atomic::{AtomicU64, Ordering};

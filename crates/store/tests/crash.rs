@@ -17,7 +17,7 @@ mod common;
 use chunkhash_store::location::sim::SimFs;
 use chunkhash_store::location::{Directory, InjectedFault, Location};
 use chunkhash_store::prolly::{Edit, ProllyMap};
-use chunkhash_store::{Address, CreateOptions, Hashing, OpenOptions, PutOptions, Store};
+use chunkhash_store::{Address, ChunkerSettings, CreateOptions, Hashing, OpenOptions, PutOptions, Store};
 use common::*;
 use std::collections::{BTreeMap, HashSet};
 use std::fmt;
@@ -63,6 +63,10 @@ fn location(fs: &SimFs, fault: Option<InjectedFault>) -> Box<dyn Location> {
 enum Shape {
     /// Puts of random trees sharing files (dedup across puts).
     Puts,
+    /// Two puts of files up to 3 MiB (18 and 3 MB with seed 31), the
+    /// default chunker: more than one read-ahead batch in a put, too many
+    /// steps to crash at each, so a seeded sample.
+    LargePuts,
     /// Puts, restores, `verify` and `reindex`.
     Mixed,
     /// Prolly map commits.
@@ -105,7 +109,8 @@ impl Workload {
         for folder in ["packs", "index", "snapshots"] {
             fs.create_dir_all(&Path::new(ROOT).join(folder));
         }
-        let create = CreateOptions { chunker: SMALL_CHUNKS, ..CreateOptions::default() };
+        let chunker = if shape == Shape::LargePuts { ChunkerSettings::DEFAULT } else { SMALL_CHUNKS };
+        let create = CreateOptions { chunker, ..CreateOptions::default() };
         let mut store = Store::create_location(location(&fs, fault), create, sim_options()).unwrap();
         let mut rng = TestRng::new(seed);
         let next_tree = dir.join("next");
@@ -124,6 +129,13 @@ impl Workload {
         };
         let mut pool = Vec::new();
         match shape {
+            Shape::LargePuts => {
+                for i in 0..2 {
+                    let tree = workload.dir.join(format!("put-{i}"));
+                    input_tree(&mut rng, &tree, 3 << 20, &mut pool);
+                    workload.put(&mut store, tree);
+                }
+            }
             Shape::Puts => {
                 for i in 0..4 {
                     let tree = workload.dir.join(format!("put-{i}"));
@@ -243,12 +255,24 @@ fn verify_clean(store: &Store, when: &str) -> Result<(), Finding> {
     }
 }
 
+/// What recovery repaired, by kind of its notes (to show the states reach
+/// every path of recovery).
+const REPAIRS: [(&str, &str); 4] = [
+    ("cut off", "torn records cut"),
+    ("sealed", "open packs sealed"),
+    ("did not index", "orphan packs indexed"),
+    ("removed a pack", "started packs removed"),
+];
+
 /// Reopens the store on a crashed file system (recovery runs) and checks it
 /// against what the workload had promised by step `n`.
-fn check(workload: &Workload, fs: &SimFs, n: usize, restore: bool) -> Result<(), Finding> {
+fn check(workload: &Workload, fs: &SimFs, n: usize, restore: bool, repairs: &mut [usize]) -> Result<(), Finding> {
     let promised: Vec<&Returned> = workload.returned.iter().filter(|r| r.step <= n).collect();
     let mut store = Store::open_location(location(fs, workload.fault), writer_options())
         .map_err(|e| damage_or_failure("opening after the crash", e))?;
+    for (count, (marker, _)) in repairs.iter_mut().zip(REPAIRS) {
+        *count += store.notes().iter().filter(|note| note.contains(marker)).count();
+    }
     verify_clean(&store, "after the crash")?;
     let scratch = workload.dir.join("scratch");
     if workload.shape == Shape::Prolly {
@@ -337,46 +361,91 @@ struct Counts {
     restored: usize,
     /// Distinct states of a crash during recovery, checked.
     during_recovery: usize,
+    /// Recoveries' repairs, by the kinds of `REPAIRS`.
+    repairs: [usize; REPAIRS.len()],
 }
 
-/// Crashes `workload` after every step, `LOSSES_PER_STEP` ways each, and
-/// checks every distinct state; stops at the first failure.
-fn explore(workload: &Workload) -> Result<Counts, Failure> {
+impl Counts {
+    fn add(&mut self, other: &Counts) {
+        self.steps += other.steps;
+        self.distinct += other.distinct;
+        self.restored += other.restored;
+        self.during_recovery += other.during_recovery;
+        for (total, count) in self.repairs.iter_mut().zip(other.repairs) {
+            *total += count;
+        }
+    }
+
+    fn repairs(&self) -> String {
+        let kinds: Vec<String> = REPAIRS.iter().zip(self.repairs).map(|((_, kind), n)| format!("{n} {kind}")).collect();
+        kinds.join(", ")
+    }
+}
+
+/// The crashes to try, as (step, choice of losses): after every step,
+/// `LOSSES_PER_STEP` ways each, or `sample` of them drawn by the seed.
+fn crashes(workload: &Workload, sample: Option<usize>) -> Vec<(usize, u64)> {
+    let steps = workload.start..=workload.fs.steps();
+    match sample {
+        None => steps.flat_map(|n| (0..LOSSES_PER_STEP).map(move |choice| (n, choice))).collect(),
+        Some(count) => {
+            let mut rng = TestRng::new(workload.seed);
+            let mut drawn: Vec<(usize, u64)> =
+                (0..count).map(|_| (rng.range(steps.clone()), rng.next_u64() % LOSSES_PER_STEP)).collect();
+            drawn.sort_unstable();
+            drawn
+        }
+    }
+}
+
+/// Crashes `workload` as [`crashes`] says and checks every distinct state;
+/// stops at the first failure.
+fn explore(workload: &Workload, sample: Option<usize>) -> Result<Counts, Failure> {
+    let test = match workload.shape {
+        Shape::Puts => "power_cuts_during_puts_lose",
+        Shape::LargePuts => "power_cuts_during_large_puts",
+        Shape::Mixed => "power_cuts_during_puts_restores",
+        Shape::Prolly => "power_cuts_during_prolly",
+    };
     let mut counts = Counts { steps: workload.fs.steps() - workload.start, ..Counts::default() };
     let mut seen = HashSet::new();
     let mut seen_recovering = HashSet::new();
     let (only_step, only_loss) = (env("CHUNKHASH_CRASH_STEP"), env("CHUNKHASH_CRASH_LOSS"));
-    for n in workload.start..=workload.fs.steps() {
-        if only_step.is_some_and(|step| step != n as u64) {
+    let mut crashes = crashes(workload, sample);
+    if let Some(step) = only_step {
+        crashes = (0..LOSSES_PER_STEP).map(|choice| (step as usize, choice)).collect();
+    }
+    for (n, choice) in crashes {
+        let promised = workload.returned.iter().filter(|r| r.step <= n).count();
+        let loss = only_loss.unwrap_or_else(|| loss_seed(workload.seed, n, choice));
+        let replay = format!(
+            "CHUNKHASH_CRASH_SEED={} CHUNKHASH_CRASH_STEP={n} CHUNKHASH_CRASH_LOSS={loss} \
+             cargo test -p chunkhash-store --test crash {test} \
+             (workload {:?}, crash before step {n}: {})",
+            workload.seed,
+            workload.shape,
+            workload.fs.describe_step(n)
+        );
+        let crashed = workload.fs.crash(n, loss);
+        if !seen.insert((crashed.fingerprint(), promised)) {
             continue;
         }
-        let promised = workload.returned.iter().filter(|r| r.step <= n).count();
-        for choice in 0..LOSSES_PER_STEP {
-            let loss = only_loss.unwrap_or_else(|| loss_seed(workload.seed, n, choice));
-            let replay = format!(
-                "CHUNKHASH_CRASH_SEED={} CHUNKHASH_CRASH_STEP={n} CHUNKHASH_CRASH_LOSS={loss} \
-                 (workload {:?}, crash before step {n}: {})",
-                workload.seed,
-                workload.shape,
-                workload.fs.describe_step(n)
-            );
-            let crashed = workload.fs.crash(n, loss);
-            if !seen.insert((crashed.fingerprint(), promised)) {
-                continue;
-            }
-            counts.distinct += 1;
-            let restore = counts.distinct.is_multiple_of(RESTORE_EVERY);
-            counts.restored += usize::from(restore);
-            check(workload, &crashed, n, restore).map_err(|finding| Failure { finding, replay: replay.clone() })?;
-            if counts.distinct.is_multiple_of(RECOVERY_CRASH_EVERY) || only_step.is_some() {
-                counts.during_recovery +=
-                    crash_during_recovery(workload, n, loss, &mut seen_recovering).map_err(|(finding, again)| {
-                        Failure { finding, replay: format!("{replay}, then a crash during recovery, {again}") }
-                    })?;
-            }
-            if only_loss.is_some() {
-                break;
-            }
+        counts.distinct += 1;
+        let restore = counts.distinct.is_multiple_of(RESTORE_EVERY);
+        counts.restored += usize::from(restore);
+        check(workload, &crashed, n, restore, &mut counts.repairs)
+            .map_err(|finding| Failure { finding, replay: replay.clone() })?;
+        if counts.distinct.is_multiple_of(RECOVERY_CRASH_EVERY) || only_step.is_some() {
+            counts.during_recovery +=
+                crash_during_recovery(workload, n, loss, &mut seen_recovering, &mut counts.repairs).map_err(
+                    |(finding, again)| Failure {
+                        finding,
+                        replay: format!("{replay}, then a crash during recovery, {again}"),
+                    },
+                )?;
+        }
+        if only_loss.is_some() {
+            break;
         }
     }
     Ok(counts)
@@ -389,6 +458,7 @@ fn crash_during_recovery(
     n: usize,
     loss: u64,
     seen: &mut HashSet<(u64, usize)>,
+    repairs: &mut [usize],
 ) -> Result<usize, (Finding, String)> {
     let recovering = workload.fs.crash(n, loss);
     let store = Store::open_location(location(&recovering, workload.fault), writer_options())
@@ -404,7 +474,7 @@ fn crash_during_recovery(
                 continue;
             }
             checked += 1;
-            check(workload, &again, n, false).map_err(|finding| {
+            check(workload, &again, n, false, repairs).map_err(|finding| {
                 (finding, format!("before its step {m} ({}), loss {again_loss}", recovering.describe_step(m)))
             })?;
         }
@@ -414,7 +484,7 @@ fn crash_during_recovery(
 
 /// Runs the workloads of a shape and explores each; panics with the replay
 /// line at the first failure. Returns the distinct states checked.
-fn explore_shape(shape: Shape, seeds: &[u64]) -> usize {
+fn explore_shape(shape: Shape, seeds: &[u64], sample: Option<usize>) -> usize {
     let start = Instant::now();
     let seeds: Vec<u64> = match env("CHUNKHASH_CRASH_SEED") {
         Some(seed) => vec![seed],
@@ -423,43 +493,48 @@ fn explore_shape(shape: Shape, seeds: &[u64]) -> usize {
     let mut total = Counts::default();
     for &seed in &seeds {
         let workload = Workload::run(shape, seed, None);
-        let counts = explore(&workload).unwrap_or_else(|failure| panic!("{failure}"));
+        let counts = explore(&workload, sample).unwrap_or_else(|failure| panic!("{failure}"));
         println!(
             "{shape:?} seed {seed}: {} steps, {} distinct crash states ({} restored), {} during recovery",
             counts.steps, counts.distinct, counts.restored, counts.during_recovery
         );
-        total.steps += counts.steps;
-        total.distinct += counts.distinct;
-        total.restored += counts.restored;
-        total.during_recovery += counts.during_recovery;
+        total.add(&counts);
     }
     println!(
-        "{shape:?}: {} workloads, {} steps, {} distinct crash states ({} restored) + {} during recovery, {:.1} s",
+        "{shape:?}: {} workloads, {} steps, {} distinct crash states ({} restored) + {} during recovery, {:.1} s; \
+         recoveries: {}",
         seeds.len(),
         total.steps,
         total.distinct,
         total.restored,
         total.during_recovery,
-        start.elapsed().as_secs_f64()
+        start.elapsed().as_secs_f64(),
+        total.repairs()
     );
     total.distinct + total.during_recovery
 }
 
 #[test]
 fn power_cuts_during_puts_lose_no_snapshot() {
-    let states = explore_shape(Shape::Puts, &[1, 2, 3, 4, 5, 6]);
+    let states = explore_shape(Shape::Puts, &[1, 2, 3, 4, 5, 6], None);
     assert!(env("CHUNKHASH_CRASH_SEED").is_some() || states >= 3000, "{states} distinct crash states");
 }
 
 #[test]
 fn power_cuts_during_puts_restores_verify_and_reindex_lose_no_snapshot() {
-    let states = explore_shape(Shape::Mixed, &[11, 12, 13, 14, 15, 16, 17, 18]);
+    let states = explore_shape(Shape::Mixed, &[11, 12, 13, 14, 15, 16, 17, 18], None);
     assert!(env("CHUNKHASH_CRASH_SEED").is_some() || states >= 3000, "{states} distinct crash states");
 }
 
 #[test]
+fn power_cuts_during_large_puts_lose_no_snapshot() {
+    let states = explore_shape(Shape::LargePuts, &[31], Some(200));
+    assert!(env("CHUNKHASH_CRASH_SEED").is_some() || states >= 150, "{states} distinct crash states");
+}
+
+#[test]
 fn power_cuts_during_prolly_commits_lose_no_root() {
-    let states = explore_shape(Shape::Prolly, &[21, 22, 23, 24, 25, 26, 27, 28]);
+    let states = explore_shape(Shape::Prolly, &[21, 22, 23, 24, 25, 26, 27, 28], None);
     assert!(env("CHUNKHASH_CRASH_SEED").is_some() || states >= 3000, "{states} distinct crash states");
 }
 
@@ -467,7 +542,7 @@ fn power_cuts_during_prolly_commits_lose_no_root() {
 /// it reports a lost or damaged snapshot.
 fn finds(fault: InjectedFault) -> Failure {
     let workload = Workload::run(Shape::Puts, 1, Some(fault));
-    let failure = explore(&workload).expect_err("the simulation missed an injected durability mistake");
+    let failure = explore(&workload, None).expect_err("the simulation missed an injected durability mistake");
     println!("{fault:?}: found {failure}");
     assert!(matches!(failure.finding, Finding::Lost(_) | Finding::Damaged(_)), "{failure}");
     failure
