@@ -5,8 +5,8 @@
 //! first; a table that is missing or malformed is an error naming what was
 //! looked for, never an empty plot.
 
-use crate::plot::Series;
 use crate::parse_size;
+use crate::plot::Series;
 
 /// Why a recorded output could not be read.
 pub type ReadError = String;
