@@ -1,7 +1,7 @@
 //! The `cdc` module against independent implementations: the `fastcdc`
 //! crate's v2020 chunker (one-shot and `StreamCDC`) for FastCDC, and for
-//! Xet both a chunker built here on the `gearhash` crate's own scan (the
-//! rules of xet-core's `spec/chunking.md`) and the worked examples of
+//! Xet both a chunker built on the `gearhash` crate's own scan (the rules
+//! of xet-core's `spec/chunking.md`, in `vectors::cdc`) and the worked examples of
 //! xet-core's chunker tests. Inputs: seeded random bytes, zeros, short
 //! repeated patterns, text-like words; every length around min/avg/max;
 //! streams split at every offset around each cut and at random.
@@ -243,34 +243,19 @@ fn fastcdc_equals_the_crates_stream_chunker() {
     }
 }
 
-/// Xet's chunker as `spec/chunking.md` of xet-core states it, written here
-/// on the `gearhash` crate's own scan and table: after each cut the hash
-/// restarts at zero `min - 65` bytes in, a match counts only at a chunk
-/// length of at least `min`, and a chunk ends at `max` without one.
+/// Xet's chunker by the rules of xet-core's `spec/chunking.md`, on the
+/// `gearhash` crate's own scan and table (in the `vectors` crate, shared
+/// with the benchmark).
 fn reference_xet(data: &[u8]) -> Vec<Chunk> {
-    let mask = 0xffff_u64 << 48;
-    let mut out = Vec::new();
-    let mut start = 0;
-    while start < data.len() {
-        let rest = &data[start..];
-        let mut hasher = gearhash::Hasher::default();
-        let mut at = (XET_MIN_SIZE - 65).min(rest.len());
-        let end = rest.len().min(XET_MAX_SIZE);
-        let mut length = end;
-        while at < end {
-            match hasher.next_match(&rest[at..end], mask) {
-                Some(n) if at + n >= XET_MIN_SIZE => {
-                    length = at + n;
-                    break;
-                }
-                Some(n) => at += n,
-                None => break,
-            }
-        }
-        out.push(Chunk { offset: start as u64, length });
-        start += length;
-    }
-    out
+    let mut offset = 0;
+    let lengths = vectors::cdc::xet_chunk_lengths_by_gearhash(data);
+    lengths
+        .into_iter()
+        .map(|length| {
+            offset += length as u64;
+            Chunk { offset: offset - length as u64, length }
+        })
+        .collect()
 }
 
 #[test]

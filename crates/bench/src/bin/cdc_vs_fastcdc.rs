@@ -15,7 +15,7 @@
 //! 11), `--slice-ms MS` (default 200), `--only NAME` (rows of the
 //! configurations whose name contains it: "fastcdc 16", "xet", ...).
 
-use chunkhash::cdc::{Cdc, Normalization, XET_MAX_SIZE, XET_MIN_SIZE};
+use chunkhash::cdc::{Cdc, Normalization};
 use chunkhash_bench::{format_size, median_ratio, random_input, run_interleaved_on, Case, Clock, Options, SeededRng};
 use fastcdc::v2020;
 use std::hint::black_box;
@@ -65,32 +65,16 @@ fn text_input(len: usize, seed: u64) -> Vec<u8> {
     out
 }
 
-/// Xet's rules on the `gearhash` crate's scan: hashing from `min - 65`, a
-/// match counts from `min` on, `max` without one.
+/// Xet's rules on the `gearhash` crate's scan (`vectors::cdc`).
 fn gearhash_xet(data: &[u8]) -> Vec<usize> {
-    let mask = 0xffff_u64 << 48;
-    let mut ends = Vec::new();
-    let mut start = 0;
-    while start < data.len() {
-        let rest = &data[start..];
-        let mut hasher = gearhash::Hasher::default();
-        let mut at = (XET_MIN_SIZE - 65).min(rest.len());
-        let end = rest.len().min(XET_MAX_SIZE);
-        let mut length = end;
-        while at < end {
-            match hasher.next_match(&rest[at..end], mask) {
-                Some(n) if at + n >= XET_MIN_SIZE => {
-                    length = at + n;
-                    break;
-                }
-                Some(n) => at += n,
-                None => break,
-            }
-        }
-        start += length;
-        ends.push(start);
-    }
-    ends
+    let mut end = 0;
+    vectors::cdc::xet_chunk_lengths_by_gearhash(data)
+        .into_iter()
+        .map(|length| {
+            end += length;
+            end
+        })
+        .collect()
 }
 
 fn ends_of(chunks: impl Iterator<Item = (usize, usize)>) -> Vec<usize> {
