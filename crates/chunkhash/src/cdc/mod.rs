@@ -46,7 +46,7 @@ mod tables;
 use core::fmt;
 
 use scan::{roll, scan};
-use tables::{GEAR_FASTCDC, GEAR_XET, MASKS, MASKS_FIRST_BITS};
+use tables::{GEAR_FASTCDC, GEAR_FASTCDC_SHIFTED, GEAR_XET, GEAR_XET_SHIFTED, MASKS, MASKS_FIRST_BITS};
 
 /// Smallest minimum chunk size [`Cdc::fastcdc`] takes (the `fastcdc` crate's
 /// `MINIMUM_MIN`).
@@ -107,6 +107,8 @@ impl Normalization {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cdc {
     table: &'static [u64; 256],
+    /// `table`, each entry shifted left by one.
+    shifted: &'static [u64; 256],
     /// Chunk-relative position of the first byte hashed.
     hash_from: usize,
     /// Position of the first byte after which the hash is tested.
@@ -213,6 +215,7 @@ impl Cdc {
         let mask = |bits: u32| MASKS[(bits - MASKS_FIRST_BITS) as usize];
         Ok(Cdc {
             table: &GEAR_FASTCDC,
+            shifted: &GEAR_FASTCDC_SHIFTED,
             hash_from: min_size,
             test_from: min_size,
             switch_at: avg_size,
@@ -234,6 +237,7 @@ impl Cdc {
     pub const fn xet() -> Cdc {
         Cdc {
             table: &GEAR_XET,
+            shifted: &GEAR_XET_SHIFTED,
             // xet-core starts hashing `GEAR_WINDOW + 1` bytes before the
             // minimum; only the last 64 of them count at a tested position.
             hash_from: XET_MIN_SIZE - GEAR_WINDOW - 1,
@@ -297,7 +301,7 @@ impl Cdc {
         let loose = (self.switch_at.max(self.test_from), self.test_end, self.mask_loose);
         for (from, to, mask) in [strict, loose] {
             if let Some((at, bytes)) = window(from, to) {
-                if let Some(i) = scan(self.table, hash, bytes, mask) {
+                if let Some(i) = scan(self.table, self.shifted, hash, bytes, mask) {
                     return Some(at + i + self.cut_after);
                 }
             }

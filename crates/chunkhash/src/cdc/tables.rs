@@ -176,3 +176,20 @@ pub(crate) static MASKS: [u64; 21] = [
 
 /// The index of `MASKS[0]` in the `fastcdc` crate's table.
 pub(crate) const MASKS_FIRST_BITS: u32 = 5;
+
+/// `table` with every entry shifted left by one: the 2020 paper's "rolling
+/// two bytes each time" adds `G[a] << 1` and `G[b]` to `h << 2`.
+const fn shifted(table: &[u64; 256]) -> [u64; 256] {
+    let mut out = [0; 256];
+    let mut i = 0;
+    while i < 256 {
+        out[i] = table[i] << 1;
+        i += 1;
+    }
+    out
+}
+
+/// [`GEAR_FASTCDC`] shifted left by one (the `fastcdc` crate's `GEAR_LS`).
+pub(crate) static GEAR_FASTCDC_SHIFTED: [u64; 256] = shifted(&GEAR_FASTCDC);
+/// [`GEAR_XET`] shifted left by one.
+pub(crate) static GEAR_XET_SHIFTED: [u64; 256] = shifted(&GEAR_XET);
