@@ -1,7 +1,7 @@
 //! The `cdc` module against independent implementations: the `fastcdc`
 //! crate's v2020 chunker (one-shot and `StreamCDC`) for FastCDC, and for
 //! Xet both a chunker built on the `gearhash` crate's own scan (the rules
-//! of xet-core's `spec/chunking.md`, in `vectors::cdc`) and the worked examples of
+//! of xet-core's chunker, in `vectors::cdc`) and the worked examples of
 //! xet-core's chunker tests. Inputs: seeded random bytes, zeros, short
 //! repeated patterns, text-like words; every length around min/avg/max;
 //! streams split at every offset around each cut and at random.
@@ -243,7 +243,7 @@ fn fastcdc_equals_the_crates_stream_chunker() {
     }
 }
 
-/// Xet's chunker by the rules of xet-core's `spec/chunking.md`, on the
+/// Xet's chunker by the rules of xet-core's chunker, on the
 /// `gearhash` crate's own scan and table (in the `vectors` crate, shared
 /// with the benchmark).
 fn reference_xet(data: &[u8]) -> Vec<Chunk> {

@@ -1,7 +1,7 @@
 //! An independent Xet chunker for the `cdc` tests and benchmark.
 
-/// The chunk lengths of `data` by Xet's chunking rules (xet-core's
-/// `spec/chunking.md`: 8 KiB minimum, 128 KiB maximum, mask the top 16 bits
+/// The chunk lengths of `data` by Xet's chunking rules (xet-core's chunker,
+/// `xet_data/src/deduplication/chunking.rs`: 8 KiB minimum, 128 KiB maximum, mask the top 16 bits
 /// of the hash), written on the `gearhash` crate's own scan and table: after
 /// each cut the hash restarts at zero `min - 65` bytes in, a match counts
 /// only at a chunk length of at least `min`, and a chunk ends at `max`

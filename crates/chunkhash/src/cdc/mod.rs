@@ -12,8 +12,8 @@
 //!   exactly where the `fastcdc` crate's `v2020` module does (its `FastCDC`
 //!   iterator, `StreamCDC`, and `cut` with `select_masks`), for every
 //!   normalization level and every min/avg/max it documents.
-//! - [`Cdc::xet`]: the chunker of Hugging Face's Xet storage (xet-core's
-//!   `spec/chunking.md` and `deduplication/chunking.rs`): a Gear hash with the
+//! - [`Cdc::xet`]: the chunker of Hugging Face's Xet storage (as xet-core's
+//!   `xet_data/src/deduplication/chunking.rs` and its tests define it): a Gear hash with the
 //!   `gearhash` crate's table, a 64 KiB target (mask: the top 16 bits),
 //!   chunks of 8 KiB to 128 KiB, and hashing that starts 65 bytes before the
 //!   minimum (the "cut-point skip"), so every tested hash has seen 64 bytes.
