@@ -106,6 +106,8 @@ mod tests {
             state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             (state >> 56) as u8
         });
+        // A shorter input under Miri (scripts/test/miri.sh), still with cuts.
+        let bytes = &bytes[..if cfg!(miri) { 1500 } else { bytes.len() }];
         for mask in [0xffu64 << 4, 0x3f << 20, 0x1ff, 0x0000_d903_0353_0000, 0xffff << 48, 0x8000_0000_0000_01ff] {
             for start in 0..5 {
                 let (mut h1, mut h2) = (start as u64, start as u64);
@@ -122,7 +124,10 @@ mod tests {
                         None => break,
                     }
                 }
-                assert!(found > 0 || mask.count_ones() > 10, "mask {mask:x}: no cut found");
+                assert!(
+                    found > 0 || mask.count_ones() > if cfg!(miri) { 8 } else { 10 },
+                    "mask {mask:x}: no cut found"
+                );
             }
         }
     }
