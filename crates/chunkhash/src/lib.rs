@@ -179,6 +179,8 @@ extern crate std;
 
 mod algorithm;
 pub mod blake3;
+#[cfg(feature = "cdc")]
+pub mod cdc;
 mod digest;
 pub mod hex;
 #[allow(unsafe_code)]

@@ -5,6 +5,8 @@
 //! The vector files are embedded at compile time, so tests need no path at
 //! run time and never read anything outside the repository.
 
+pub mod cdc;
+
 use serde_json::Value;
 
 /// The official BLAKE3 test vectors, verbatim.
