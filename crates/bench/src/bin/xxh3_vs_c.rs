@@ -115,9 +115,11 @@ fn parse_args() -> Result<Args, String> {
             "--tries" => tries = value()?.parse().map_err(|e| format!("--tries: {e}"))?,
             "--sizes" => sizes = value()?.split(',').map(parse_size).collect::<Result<_, _>>()?,
             "--shapes-only" => shapes_only = true,
-            _ => return Err(format!(
+            _ => {
+                return Err(format!(
                 "unknown argument {arg:?} (expected --rounds, --slice-ms, --tries, --sizes, --shapes-only or --count)"
-            )),
+            ))
+            }
         }
     }
     if rounds == 0 || slice_ms == 0 || tries == 0 {
