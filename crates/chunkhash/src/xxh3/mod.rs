@@ -169,7 +169,7 @@ impl<'a> Xxh3<'a> {
     #[inline]
     pub fn hash128(&self, input: &[u8]) -> u128 {
         match self.key {
-            Key::Default => keyed128(input, &DEFAULT_SECRET, self.kernel),
+            Key::Default => default128(input, self.kernel),
             _ => self.hash128_keyed(input),
         }
     }
@@ -177,7 +177,7 @@ impl<'a> Xxh3<'a> {
     #[inline(never)]
     fn hash128_keyed(&self, input: &[u8]) -> u128 {
         match self.key {
-            Key::Default => keyed128(input, &DEFAULT_SECRET, self.kernel),
+            Key::Default => default128(input, self.kernel),
             Key::Seed(seed) => seeded128(input, seed, self.kernel),
             Key::Secret(secret) => keyed128(input, secret, self.kernel),
         }
@@ -215,7 +215,7 @@ pub fn hash64_with_secret(input: &[u8], secret: Secret<'_>) -> u64 {
 /// XXH3-128 of `input` (seed 0, default secret).
 #[inline]
 pub fn hash128(input: &[u8]) -> u128 {
-    keyed128(input, &DEFAULT_SECRET, Detect)
+    default128(input, Detect)
 }
 
 /// XXH3-128 of `input` with a seed.
@@ -252,6 +252,17 @@ fn seeded128(input: &[u8], seed: u64, kernel: impl Into<Checked>) -> u128 {
         long128(input, &DEFAULT_SECRET, kernel.into())
     } else {
         seeded_long128(input, seed, kernel.into())
+    }
+}
+
+/// Seed 0 and the default secret for XXH3-128: the short path shaped for
+/// it (`short::default_hash128`).
+#[inline(always)]
+fn default128(input: &[u8], kernel: impl Into<Checked>) -> u128 {
+    if input.len() <= SHORT_MAX {
+        join(short::default_hash128(input))
+    } else {
+        long128(input, &DEFAULT_SECRET, kernel.into())
     }
 }
 
