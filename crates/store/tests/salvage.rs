@@ -393,5 +393,6 @@ fn the_open_pack_keeps_its_sound_records_after_a_hole() {
     // The new pack is clean: what verify finds is only what the snapshot lacks.
     let report = Store::open(&store_dir, OpenOptions::default()).unwrap().verify(None).unwrap();
     assert!(report.records == expected.len() as u64, "{report:?}");
+    assert!(!report.damage.is_empty(), "the chunks lost with the hole are not reported");
     assert!(report.damage.iter().all(|d| d.reason.contains("not in the store")), "{:?}", report.damage);
 }
