@@ -396,3 +396,27 @@ fn the_open_pack_keeps_its_sound_records_after_a_hole() {
     assert!(!report.damage.is_empty(), "the chunks lost with the hole are not reported");
     assert!(report.damage.iter().all(|d| d.reason.contains("not in the store")), "{:?}", report.damage);
 }
+
+/// A pack no index file lists and with no sound record (here: a header and
+/// zeros) has nothing in the index to check it by: `verify` reports the
+/// damage the scan at open found, instead of passing it with a note.
+#[test]
+fn verify_reports_an_unindexed_pack_without_sound_records() {
+    let dir = test_dir("salvage_orphan_damage");
+    let (store_dir, _, _) = small_record_store(&dir, test_seed("salvage_orphan_damage", 0x5a1_0008));
+    let header = fs::read(the_pack(&store_dir)).unwrap()[..16].to_vec();
+    let mut bytes = header;
+    bytes.resize(1016, 0);
+    let name = format!("{}.pack", "ab".repeat(20));
+    fs::write(store_dir.join("packs").join(&name), &bytes).unwrap();
+    // A reader, a writer (which indexes what it scanned), a reader again.
+    for write in [false, true, false] {
+        let store = Store::open(&store_dir, OpenOptions { write, ..one_pack_options() }).unwrap();
+        let report = store.verify(None).unwrap();
+        assert!(
+            report.damage.iter().any(|d| d.what.contains(&name) && d.what.contains("bytes 16..1016")),
+            "write {write}: {report:?}"
+        );
+        assert!(!report.notes.iter().any(|n| n.contains("sealed by a running writer")), "{:?}", report.notes);
+    }
+}
