@@ -86,12 +86,13 @@ fn resealed_record(data: &[u8], address_len: usize) -> Option<Vec<u8>> {
 /// A whole pack scanned (structure, trailers, addresses), damage and all:
 /// the sound records it reports follow each other in order without
 /// overlapping, each parses again where it was found and hashes to its
-/// address, and when no damage is reported they cover the pack from the
-/// header to its end.
+/// address, when no damage is reported they cover the pack from the
+/// header to its end, and the search after damage kept to its budget.
 pub fn pack_scan(data: &[u8]) {
     for algorithm in [Algorithm::Blake3_160, Algorithm::Sha256] {
         let mut hasher = AddressHasher::new(algorithm, Hashing::Batch);
         let scan = pack::scan(data, &mut hasher, Algorithm::Crc32c);
+        assert!(scan.resync_checked <= pack::resync_budget(data.len()), "the resync search overran its budget");
         let mut at = PACK_HEADER_LEN as u64;
         let mut contiguous = true;
         for record in &scan.records {

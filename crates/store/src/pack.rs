@@ -164,6 +164,9 @@ pub(crate) struct Scan {
     pub(crate) damaged: Vec<Damaged>,
     /// The pack's name, from its header and its sound records.
     pub(crate) id: PackId,
+    /// Bytes checksummed while searching for records after damage (at
+    /// most [`resync_budget`]).
+    pub(crate) resync_checked: u64,
 }
 
 impl Scan {
@@ -190,9 +193,12 @@ impl Scan {
 /// still read with the store's algorithms (records do not depend on it).
 ///
 /// Cost: a sound pack is read once. In a damaged stretch most offsets are
-/// refused by their first byte or their length; an offset that passes
-/// those costs a checksum of the record it claims, so an adversarial
-/// stretch of n bytes (every byte a plausible record start) costs O(n^2).
+/// refused by their first bytes, without a checksum; an offset that passes
+/// them costs a checksum of the record it claims. Those checksums are
+/// bounded by a budget of [`resync_budget`] bytes per scan (linear in the
+/// pack's length), so a crafted stretch where every offset looks like a
+/// record start cannot make the scan quadratic: past the budget, the rest
+/// of the pack is reported as damaged ("resync budget exhausted").
 pub(crate) fn scan(bytes: &[u8], hasher: &mut AddressHasher, trailer_algorithm: Algorithm) -> Scan {
     let address_len = hasher.algorithm().digest_len();
     let mut damaged = Vec::new();
@@ -202,6 +208,7 @@ pub(crate) fn scan(bytes: &[u8], hasher: &mut AddressHasher, trailer_algorithm: 
     if let Err(reason) = check_header(bytes, hasher.algorithm(), trailer_algorithm) {
         damaged.push(Damaged { start: 0, end: header_len as u64, reason: format!("pack header: {reason}") });
     }
+    let mut resync = Resync { budget: resync_budget(bytes.len()), checked: 0 };
     let mut offset = header_len;
     while offset < bytes.len() {
         match parse_sound_at(bytes, offset, address_len, trailer_algorithm) {
@@ -210,11 +217,17 @@ pub(crate) fn scan(bytes: &[u8], hasher: &mut AddressHasher, trailer_algorithm: 
                 payloads.push(payload);
                 offset += total;
             }
-            Err(reason) => {
-                let next = next_sound_record(bytes, offset + 1, address_len, trailer_algorithm, hasher);
-                damaged.push(Damaged { start: offset as u64, end: next as u64, reason });
-                offset = next;
-            }
+            Err(reason) => match resync.next_sound_record(bytes, offset + 1, address_len, trailer_algorithm, hasher) {
+                Some(next) => {
+                    damaged.push(Damaged { start: offset as u64, end: next as u64, reason });
+                    offset = next;
+                }
+                None => {
+                    let reason = format!("{reason}; resync budget exhausted, the rest of the pack is not searched");
+                    damaged.push(Damaged { start: offset as u64, end: bytes.len() as u64, reason });
+                    offset = bytes.len();
+                }
+            },
         }
     }
     // Addresses in one batch. A record whose trailer holds but whose payload
@@ -237,7 +250,15 @@ pub(crate) fn scan(bytes: &[u8], hasher: &mut AddressHasher, trailer_algorithm: 
         sound.push(record);
     }
     damaged.sort_by_key(|damaged| damaged.start);
-    Scan { records: sound, damaged, id: toc_id(&toc) }
+    Scan { records: sound, damaged, id: toc_id(&toc), resync_checked: resync.checked }
+}
+
+/// The bytes a scan of a pack of `pack_len` bytes may checksum while it
+/// searches for records after damage: twice the pack, so that a search
+/// which checks a few false starts still finds every real record, plus a
+/// constant for small packs.
+pub(crate) fn resync_budget(pack_len: usize) -> u64 {
+    2 * pack_len as u64 + (1 << 20)
 }
 
 /// `parse_record_at`, also requiring the store's trailer algorithm.
@@ -256,26 +277,69 @@ fn parse_sound_at(
     Ok((total, address, payload))
 }
 
-/// The first offset from `from` where a sound record starts (its address
-/// checked too, since no later record vouches for it), or the pack's end.
-fn next_sound_record(
-    bytes: &[u8],
-    from: usize,
-    address_len: usize,
-    trailer_algorithm: Algorithm,
-    hasher: &mut AddressHasher,
-) -> usize {
-    let mut at = from;
-    while let Some(found) = bytes.get(at..).and_then(|rest| rest.iter().position(|&b| b == RECORD_MAGIC)) {
-        at += found;
-        if let Ok((_, address, payload)) = parse_sound_at(bytes, at, address_len, trailer_algorithm) {
-            if hasher.address(payload) == address {
-                return at;
-            }
-        }
-        at += 1;
+/// The length of the record a resync candidate at `bytes[at]` claims, when
+/// it passes the checks that cost no checksum: magic byte, a length that
+/// fits, and the store's trailer id where the trailer starts. (Requiring
+/// the pack's end or a magic byte right after it would refuse a sound
+/// record followed by a damaged one.) No `String` is built:
+/// a damaged stretch may hold millions of refused offsets.
+fn candidate_len(bytes: &[u8], at: usize, address_len: usize, trailer_algorithm: Algorithm) -> Option<usize> {
+    let rest = &bytes[at..];
+    if rest.len() < RECORD_HEADER_LEN || rest[0] != RECORD_MAGIC {
+        return None;
     }
-    bytes.len()
+    let payload_len = u32::from_le_bytes([rest[1], rest[2], rest[3], rest[4]]) as usize;
+    let body = RECORD_HEADER_LEN.checked_add(address_len)?.checked_add(payload_len)?;
+    if *rest.get(body)? != trailer_algorithm.id() {
+        return None;
+    }
+    let total = body + trailer_len(trailer_algorithm);
+    (total <= rest.len()).then_some(total)
+}
+
+/// The search for the next sound record after damage, with its budget of
+/// checksummed bytes for the whole scan.
+struct Resync {
+    /// Bytes that may still be checksummed.
+    budget: u64,
+    /// Bytes checksummed so far (trailers and addresses of candidates).
+    checked: u64,
+}
+
+impl Resync {
+    /// The first offset from `from` where a sound record starts (its address
+    /// checked too, since no later record vouches for it), the pack's end
+    /// when there is none, or `None` when the budget ran out first.
+    fn next_sound_record(
+        &mut self,
+        bytes: &[u8],
+        from: usize,
+        address_len: usize,
+        trailer_algorithm: Algorithm,
+        hasher: &mut AddressHasher,
+    ) -> Option<usize> {
+        let mut at = from;
+        while let Some(found) = bytes.get(at..).and_then(|rest| rest.iter().position(|&b| b == RECORD_MAGIC)) {
+            at += found;
+            if let Some(total) = candidate_len(bytes, at, address_len, trailer_algorithm) {
+                // The trailer's checksum covers the whole record, the address
+                // its payload: both charged before they are computed.
+                let cost = 2 * total as u64;
+                if cost > self.budget {
+                    return None;
+                }
+                self.budget -= cost;
+                self.checked += cost;
+                if let Ok((_, address, payload)) = parse_sound_at(bytes, at, address_len, trailer_algorithm) {
+                    if hasher.address(payload) == address {
+                        return Some(at);
+                    }
+                }
+            }
+            at += 1;
+        }
+        Some(bytes.len())
+    }
 }
 
 /// The pack being filled. Records go to the file with vectored writes:
@@ -493,6 +557,78 @@ mod tests {
                 records.iter().filter(|r| r.offset + u64::from(r.len) <= cut as u64).copied().collect();
             assert_eq!(found.records, kept, "seed {seed:#x}: cut at {cut}");
         }
+    }
+
+    /// A pack whose every 8 bytes read as a record start (magic, a length
+    /// of about a quarter of the pack, the store's trailer id where that
+    /// length puts the trailer): without a budget, each start costs a
+    /// checksum of a quarter of the pack.
+    fn crafted_pack(len: usize) -> Vec<u8> {
+        let id = Algorithm::Crc32c.id();
+        let address_len = Algorithm::Blake3_160.digest_len();
+        // The trailer id lands on byte 5 of a later 8-byte group.
+        let claimed = (len / 4) / 8 * 8 + (5 + 8 - (RECORD_HEADER_LEN + address_len) % 8) % 8;
+        let l = (claimed as u32).to_le_bytes();
+        assert_eq!(l[3], 0);
+        let mut bytes = pack_header(Algorithm::Blake3_160, Algorithm::Crc32c).to_vec();
+        while bytes.len() < len {
+            bytes.extend_from_slice(&[RECORD_MAGIC, l[0], l[1], l[2], 0, id, id, id]);
+        }
+        bytes.truncate(len);
+        bytes
+    }
+
+    /// The bytes a search without a budget would checksum in `bytes`: every
+    /// candidate that passes the cheap checks, trailer and address.
+    fn unbudgeted_cost(bytes: &[u8]) -> u64 {
+        let address_len = Algorithm::Blake3_160.digest_len();
+        (PACK_HEADER_LEN..bytes.len())
+            .filter_map(|at| candidate_len(bytes, at, address_len, Algorithm::Crc32c))
+            .map(|total| 2 * total as u64)
+            .sum()
+    }
+
+    #[test]
+    fn a_crafted_pack_cannot_make_the_scan_quadratic() {
+        for mib in [1, 4] {
+            let pack = crafted_pack(mib << 20);
+            let found = scan_of(&pack);
+            let unbudgeted = unbudgeted_cost(&pack);
+            println!("crafted {mib} MiB: {} bytes checksummed, {unbudgeted} without a budget", found.resync_checked);
+            assert!(unbudgeted > 10 * resync_budget(pack.len()), "the pack does not exercise the budget");
+            assert!(found.resync_checked > 0);
+            assert!(found.resync_checked <= resync_budget(pack.len()), "{mib} MiB: {}", found.resync_checked);
+            assert!(found.records.is_empty());
+            let last = found.damaged.last().expect("damage reported");
+            assert_eq!(last.end, pack.len() as u64);
+            assert!(last.reason.contains("resync budget exhausted"), "{}", last.reason);
+        }
+    }
+
+    #[test]
+    fn a_pack_of_magic_bytes_is_refused_without_checksums() {
+        let mut pack = pack_header(Algorithm::Blake3_160, Algorithm::Crc32c).to_vec();
+        pack.resize(4 << 20, RECORD_MAGIC);
+        let found = scan_of(&pack);
+        assert_eq!(found.resync_checked, 0);
+        assert!(found.records.is_empty());
+        assert_eq!(found.damaged.len(), 1);
+        assert_eq!((found.damaged[0].start, found.damaged[0].end), (PACK_HEADER_LEN as u64, pack.len() as u64));
+    }
+
+    #[test]
+    fn a_sound_record_between_two_damaged_ones_is_found() {
+        let seed = test_seed("pack_scan_between", 0x5ca_0002);
+        let mut rng = TestRng::new(seed);
+        let (pack, records) = build_pack(&mut rng, 8);
+        let mut damaged = pack.clone();
+        for index in [3, 5] {
+            damaged[records[index].offset as usize] ^= 0xFF;
+        }
+        let found = scan_of(&damaged);
+        let kept: Vec<RecordRef> = [0, 1, 2, 4, 6, 7].iter().map(|&i| records[i]).collect();
+        assert_eq!(found.records, kept, "seed {seed:#x}");
+        assert_eq!(found.damaged.len(), 2, "seed {seed:#x}");
     }
 
     #[test]

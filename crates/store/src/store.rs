@@ -784,6 +784,10 @@ impl Store {
                         None => packs.push((id, vec![record])),
                     }
                 }
+                // Only damage drops an entry: an error of the location (too
+                // many open files, EIO, a permission) says nothing about the
+                // record, and the old index files are deleted next.
+                Err(error) if !error.is_damage() => return Err(error),
                 Err(error) => dropped.push(format!("dropped the index entry of {address}: {error}")),
             }
         }

@@ -137,6 +137,34 @@ impl Store {
         }
         let address_len = self.manifest.address.digest_len();
         let mut hasher = self.hasher(Hashing::Batch);
+        // A pack the index knows without a single entry (one whose scan, at
+        // open or by an earlier writer, found no sound record) has nothing
+        // below to check it by: scanned again here, its damage reported.
+        let with_entries: HashSet<pack::PackId> = by_pack.keys().map(|&number| self.index.pack(number)).collect();
+        for &id in self.index.packs().iter().filter(|id| !with_entries.contains(*id)) {
+            let name = pack::pack_file(&id);
+            let described = self.describe(&name);
+            let bytes = match self.location.read(&name) {
+                Ok(bytes) => bytes,
+                // Nothing of it was reachable: nothing is lost.
+                Err(error) if error.kind() == io::ErrorKind::NotFound => continue,
+                Err(error) => return Err(Error::io("reading", &described, error)),
+            };
+            report.packs += 1;
+            report.bytes += bytes.len() as u64;
+            let scan = pack::scan(&bytes, &mut hasher, self.manifest.trailer);
+            if scan.damaged.is_empty() {
+                report.notes.push(format!("{described}: holds no records"));
+            }
+            for stretch in scan.damaged {
+                report.damage.push(Damage {
+                    what: format!("{described} bytes {}..{}", stretch.start, stretch.end),
+                    reason: format!("{}; the pack holds no sound record", stretch.reason),
+                    address: None,
+                    files: Vec::new(),
+                });
+            }
+        }
         for (pack, mut records) in by_pack {
             records.sort_by_key(|(_, location)| location.offset);
             let name = pack::pack_file(&self.index.pack(pack));

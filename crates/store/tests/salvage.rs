@@ -199,10 +199,11 @@ fn reindex_resynchronises_after_each_kind_of_damage() {
     assert_eq!(store.index().to_sorted_vec(), saved);
 }
 
-/// An old index entry the scan does not find is kept when its record is
-/// sound: here a record whose bytes were copied (trailer and all) to where
-/// another record was, so the scan finds it at the wrong offset and refuses
-/// it, while the old index still points at the original, which is sound.
+/// A record whose bytes were copied (trailer and all) to where another
+/// record was: the scan refuses the copy (its trailer's context is the
+/// wrong offset) and finds the original, the damaged record is dropped.
+/// (The old-index entry it leaves is the scan's own; the "keep" branch of
+/// reindex is reached by the forged-record test below.)
 #[test]
 fn reindex_keeps_what_the_old_index_reaches_and_drops_what_is_damaged() {
     let dir = test_dir("salvage_old_index");
@@ -237,6 +238,50 @@ fn reindex_keeps_what_the_old_index_reaches_and_drops_what_is_damaged() {
             assert!(fs::read(&restored).unwrap() == fs::read(dir.join(name)).unwrap(), "{name}");
         }
     }
+}
+
+/// The other way the scan misses a sound record: a forged record F, sound
+/// itself (its trailer checks at its offset, its payload hashes to its
+/// address), written over record w and covering the record x after it, its
+/// trailer over the start of the record y after x. The scan reads F and
+/// never sees x; the old index still points at x, whose bytes are intact:
+/// reindex keeps it (the "keep" branch: with it dropping instead, this test
+/// fails), and drops w and y, which are damaged.
+#[test]
+fn reindex_keeps_a_sound_record_that_a_forged_record_hides_from_the_scan() {
+    let dir = test_dir("salvage_hidden_record");
+    let (store_dir, saved, _) = small_record_store(&dir, test_seed("salvage_hidden_record", 0x5a1_0007));
+    let pack = the_pack(&store_dir);
+    let records = by_offset(&saved);
+    let (w, x, y) = (records[20], records[21], records[22]);
+    assert_eq!(w.2 + u64::from(w.3), x.2, "w and x are not adjacent");
+    assert_eq!(x.2 + u64::from(x.3), y.2, "x and y are not adjacent");
+    let mut bytes = fs::read(&pack).unwrap();
+    // F: magic, payload length, address, payload (the rest of w, then x),
+    // trailer sealed with F's offset as its context.
+    let header = 5 + 20;
+    let payload = bytes[(w.2 as usize + header)..y.2 as usize].to_vec();
+    let address = chunkhash::digest(chunkhash::Algorithm::Blake3_160, &payload);
+    let mut forged = vec![0xC5];
+    forged.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+    forged.extend_from_slice(address.as_bytes());
+    forged.extend_from_slice(&payload);
+    let trailer = chunkhash::trailer::seal(&forged, chunkhash::Algorithm::Crc32c, w.2);
+    forged.extend_from_slice(trailer.as_bytes());
+    assert!(forged.len() < (w.3 + x.3 + y.3) as usize, "F runs past y");
+    bytes[w.2 as usize..w.2 as usize + forged.len()].copy_from_slice(&forged);
+    fs::write(&pack, &bytes).unwrap();
+
+    let (store, problems) = Store::reindex(&store_dir, one_pack_options()).unwrap();
+    let after = store.index().to_sorted_vec();
+    assert!(after.iter().any(|e| e.2 == w.2 && e.3 as usize == forged.len()), "the scan did not read F: {problems:?}");
+    assert!(after.contains(&x), "x, sound but hidden from the scan by F, was dropped: {problems:?}");
+    for damaged in [w, y] {
+        assert!(!after.iter().any(|e| e.0 == damaged.0), "a damaged record is still indexed");
+        assert!(problems.iter().any(|p| p.contains(&format!("{}", damaged.0))), "{problems:?}");
+    }
+    // The entries the scan could not vouch for were checked again: x reads.
+    assert_eq!(after.iter().filter(|e| e.0 == x.0).count(), 1);
 }
 
 /// A damaged index file, and a deleted one: readers reach every chunk by
@@ -348,5 +393,30 @@ fn the_open_pack_keeps_its_sound_records_after_a_hole() {
     // The new pack is clean: what verify finds is only what the snapshot lacks.
     let report = Store::open(&store_dir, OpenOptions::default()).unwrap().verify(None).unwrap();
     assert!(report.records == expected.len() as u64, "{report:?}");
+    assert!(!report.damage.is_empty(), "the chunks lost with the hole are not reported");
     assert!(report.damage.iter().all(|d| d.reason.contains("not in the store")), "{:?}", report.damage);
+}
+
+/// A pack no index file lists and with no sound record (here: a header and
+/// zeros) has nothing in the index to check it by: `verify` reports the
+/// damage the scan at open found, instead of passing it with a note.
+#[test]
+fn verify_reports_an_unindexed_pack_without_sound_records() {
+    let dir = test_dir("salvage_orphan_damage");
+    let (store_dir, _, _) = small_record_store(&dir, test_seed("salvage_orphan_damage", 0x5a1_0008));
+    let header = fs::read(the_pack(&store_dir)).unwrap()[..16].to_vec();
+    let mut bytes = header;
+    bytes.resize(1016, 0);
+    let name = format!("{}.pack", "ab".repeat(20));
+    fs::write(store_dir.join("packs").join(&name), &bytes).unwrap();
+    // A reader, a writer (which indexes what it scanned), a reader again.
+    for write in [false, true, false] {
+        let store = Store::open(&store_dir, OpenOptions { write, ..one_pack_options() }).unwrap();
+        let report = store.verify(None).unwrap();
+        assert!(
+            report.damage.iter().any(|d| d.what.contains(&name) && d.what.contains("bytes 16..1016")),
+            "write {write}: {report:?}"
+        );
+        assert!(!report.notes.iter().any(|n| n.contains("sealed by a running writer")), "{:?}", report.notes);
+    }
 }
