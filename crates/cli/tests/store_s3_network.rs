@@ -47,6 +47,8 @@ impl Request {
 /// What the fake server does with a request.
 enum Answer {
     Reply(u16, Vec<u8>),
+    /// A redirect (3xx) to this `Location`.
+    Redirect(u16, String),
     /// Closes the connection without a word.
     Close,
     /// Says nothing and keeps the connection open.
@@ -107,6 +109,12 @@ fn serve(mut client: TcpStream, handler: &dyn Fn(&Request) -> Answer) -> std::io
         Answer::Reply(status, body) => {
             write!(client, "HTTP/1.1 {status} X\r\nContent-Length: {}\r\nConnection: close\r\n\r\n", body.len())?;
             client.write_all(&body)?;
+        }
+        Answer::Redirect(status, location) => {
+            write!(
+                client,
+                "HTTP/1.1 {status} X\r\nLocation: {location}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            )?;
         }
         Answer::Close => {}
         Answer::Stall => std::thread::sleep(Duration::from_secs(60)),
@@ -414,4 +422,44 @@ fn a_multipart_upload_survives_lost_answers_to_a_part_and_to_complete() {
     assert_eq!(s3.retries(), 2);
     assert!(objects.lock().unwrap()["/bucket/prefix/packs/big.pack"] == bytes);
     assert!(!staged.exists());
+}
+
+#[test]
+fn a_redirect_is_an_error_and_never_followed() {
+    // Where the redirects point: it must never be contacted (the signed
+    // request must not go elsewhere, and a PUT must not become a GET).
+    let contacted = Arc::new(Mutex::new(Vec::<String>::new()));
+    let record = contacted.clone();
+    let target = fake_s3(move |request| {
+        record.lock().unwrap().push(format!("{} {}", request.method, request.path));
+        Answer::Reply(200, Vec::new())
+    });
+    let dir = common::Dir::new("store-s3-network-redirect");
+    let bytes = vec![5u8; (5 << 20) + 1];
+    for status in [301, 302, 307] {
+        let redirect_to = format!("{target}/elsewhere");
+        let endpoint = fake_s3(move |_| Answer::Redirect(status, redirect_to.clone()));
+        let mut s3 = location(&endpoint, Duration::from_secs(5), 3);
+        s3.set_part_size(5 << 20).unwrap();
+        let staged = dir.write("staged.pack", &bytes);
+        let errors = [
+            ("PUT", s3.write("index/x.idx", b"index", false).unwrap_err()),
+            ("PUT", s3.write_new("manifest", b"m", false).unwrap_err()),
+            // Over the part size: CreateMultipartUpload, a POST.
+            ("POST", s3.publish(&staged, "packs/big.pack", None, false).unwrap_err()),
+            ("GET", s3.read("packs/x.pack").unwrap_err()),
+        ];
+        for (method, error) in errors {
+            let text = error.to_string();
+            println!("{status} to {method}: {text}");
+            assert!(text.starts_with(&format!("{method} s3://bucket/prefix/")), "{status}: {text}");
+            assert!(text.contains(&format!("HTTP {status}: the endpoint redirects")), "{status}: {text}");
+            assert!(!text.contains("elsewhere"), "{status}: {text}");
+            assert_redacted(&text);
+        }
+        // Nothing accepted: the staged pack is kept, and no try was retried.
+        assert!(staged.exists());
+        assert_eq!(s3.retries(), 0);
+    }
+    assert!(contacted.lock().unwrap().is_empty(), "{:?}", contacted.lock().unwrap());
 }

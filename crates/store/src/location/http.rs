@@ -90,7 +90,11 @@ impl Network {
     pub(super) fn agent(&self) -> ureq::Agent {
         // With the `s3-tls` feature, ureq's rustls takes the platform's
         // trust store (its `native-certs` feature): see the crate's Cargo.toml.
+        // No redirects: a followed 302 turns a PUT into a GET whose 200
+        // would read as a stored object, and would send the signed URL's
+        // request to another host. A 3xx is an error (`exchange`).
         ureq::AgentBuilder::new()
+            .redirects(0)
             .timeout_connect(self.connect_timeout)
             .timeout_read(self.timeout)
             .timeout_write(self.timeout)
@@ -151,6 +155,17 @@ pub(super) fn exchange(
         Err(ureq::Error::Transport(transport)) => return Err(transport_failure(what, url, &transport)),
     };
     let status = response.status();
+    if !(200..=299).contains(&status) {
+        // ureq errs only from 400 up: a 3xx (not followed, see
+        // `Network::agent`) or a 1xx here is no answer to the request.
+        // Its `Location` is not shown: it may repeat the signed query.
+        let why = match status {
+            300..=399 => "the endpoint redirects (wrong region or http->https?)",
+            _ => "not a success status",
+        };
+        let error = io::Error::other(format!("{what}: HTTP {status}: {why}"));
+        return Err(Failed { error, retry: false });
+    }
     let headers = response
         .headers_names()
         .into_iter()
