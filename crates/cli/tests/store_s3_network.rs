@@ -463,3 +463,90 @@ fn a_redirect_is_an_error_and_never_followed() {
     }
     assert!(contacted.lock().unwrap().is_empty(), "{:?}", contacted.lock().unwrap());
 }
+
+/// The body of the `n`th answer to CompleteMultipartUpload.
+type CompleteAnswer = fn(usize) -> Vec<u8>;
+
+/// A multipart S3 whose CompleteMultipartUpload answers, at its `n`th call
+/// (from 1), 200 with `complete(n)` (the object is stored only when that
+/// is a `CompleteMultipartUploadResult`); its endpoint, objects and the
+/// number of completes.
+fn completing_s3(complete: CompleteAnswer) -> (String, Objects, Arc<Mutex<usize>>) {
+    let objects: Objects = Arc::default();
+    let completes = Arc::new(Mutex::new(0));
+    let (store, counter) = (objects.clone(), completes.clone());
+    let parts = Mutex::new(HashMap::<u32, Vec<u8>>::new());
+    let endpoint = fake_s3(move |request| {
+        let is = |method: &str, word: &str| request.method == method && request.query.contains(word);
+        if is("POST", "uploads") {
+            let body = "<InitiateMultipartUploadResult><UploadId>U1</UploadId></InitiateMultipartUploadResult>";
+            Answer::Reply(200, body.into())
+        } else if is("PUT", "partNumber=") {
+            let number = request.query.split('&').find_map(|pair| pair.strip_prefix("partNumber=")).unwrap();
+            parts.lock().unwrap().insert(number.parse().unwrap(), request.body.clone());
+            Answer::Reply(200, Vec::new())
+        } else if is("POST", "uploadId=") {
+            let mut count = counter.lock().unwrap();
+            *count += 1;
+            let body = complete(*count);
+            if String::from_utf8_lossy(&body).contains("<CompleteMultipartUploadResult") {
+                let parts = parts.lock().unwrap();
+                let mut numbers: Vec<u32> = parts.keys().copied().collect();
+                numbers.sort();
+                let whole = numbers.iter().flat_map(|number| parts[number].clone()).collect();
+                store.lock().unwrap().insert(request.path.clone(), whole);
+            }
+            Answer::Reply(200, body)
+        } else if request.method == "DELETE" {
+            Answer::Reply(204, Vec::new())
+        } else {
+            Answer::Reply(404, error_body("NoSuchKey"))
+        }
+    });
+    (endpoint, objects, completes)
+}
+
+/// AWS's answer to a CompleteMultipartUpload that failed after it began
+/// sending whitespace: the declaration, 1 KiB of spaces, then an error.
+fn padded_error() -> Vec<u8> {
+    let mut body = b"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n".to_vec();
+    body.extend([b' '; 1024]);
+    body.extend(b"<Error><Code>InternalError</Code><Message>We encountered an internal error.</Message></Error>");
+    body
+}
+
+#[test]
+fn a_complete_answered_200_is_accepted_only_with_its_result() {
+    let bytes: Vec<u8> = (0..6u32 << 20).map(|i| (i.wrapping_mul(2654435761) >> 24) as u8).collect();
+    let dir = common::Dir::new("store-s3-network-complete");
+    let failing: [(&str, CompleteAnswer, &str); 3] = [
+        ("padded error", |_| padded_error(), "HTTP 200 InternalError"),
+        ("empty body", |_| Vec::new(), "is not a CompleteMultipartUploadResult"),
+        ("other XML", |_| b"<?xml version=\"1.0\"?>  <Other/>".to_vec(), "is not a CompleteMultipartUploadResult"),
+    ];
+    for (case, complete, expected) in failing {
+        let (endpoint, objects, completes) = completing_s3(complete);
+        let mut s3 = location(&endpoint, Duration::from_secs(5), 3);
+        s3.set_part_size(5 << 20).unwrap();
+        let staged = dir.write("staged.pack", &bytes);
+        let error = s3.publish(&staged, "packs/big.pack", None, false).unwrap_err();
+        println!("{case}: {error}");
+        assert!(error.to_string().contains(expected) && error.to_string().contains("after 3 tries"), "{case}: {error}");
+        assert_eq!(*completes.lock().unwrap(), 3, "{case}");
+        // Not accepted: the staged pack is kept, nothing was stored.
+        assert!(staged.exists(), "{case}");
+        assert!(objects.lock().unwrap().is_empty(), "{case}");
+    }
+    // The error once, then the result: the retry completes the upload.
+    let (endpoint, objects, completes) = completing_s3(|n| match n {
+        1 => padded_error(),
+        _ => b"<?xml version=\"1.0\"?>\n   <CompleteMultipartUploadResult></CompleteMultipartUploadResult>".to_vec(),
+    });
+    let mut s3 = location(&endpoint, Duration::from_secs(5), 3);
+    s3.set_part_size(5 << 20).unwrap();
+    let staged = dir.write("staged.pack", &bytes);
+    s3.publish(&staged, "packs/big.pack", None, false).unwrap();
+    assert_eq!((*completes.lock().unwrap(), s3.retries()), (2, 1));
+    assert!(objects.lock().unwrap()["/bucket/prefix/packs/big.pack"] == bytes);
+    assert!(!staged.exists());
+}

@@ -127,7 +127,9 @@ pub(super) struct Failed {
 }
 
 /// One try of a request: sent, and its whole answer read. `what` names it
-/// in messages (`PUT s3://bucket/key`); `url` never appears in one.
+/// in messages (`PUT s3://bucket/key`); `url` never appears in one. With
+/// `expected_root`, a 2xx answer whose XML root element is any other (or
+/// that is no XML) is a failed try.
 pub(super) fn exchange(
     agent: &ureq::Agent,
     method: &str,
@@ -135,6 +137,7 @@ pub(super) fn exchange(
     headers: &[(&'static str, String)],
     body: Option<&[u8]>,
     what: &str,
+    expected_root: Option<&str>,
 ) -> Result<Reply, Failed> {
     let mut request = agent.request(method, url);
     for (header, value) in headers {
@@ -179,10 +182,22 @@ pub(super) fn exchange(
         let message = format!("{what}: reading the answer: {}", redact(&error.to_string()));
         return Err(Failed { error: io::Error::new(transport_kind(error.kind()), message), retry });
     }
-    // S3 may answer a POST (CompleteMultipartUpload) with 200 and an error
-    // in the body, sent after the status (AWS's API reference).
-    if method == "POST" && root_element(&bytes) == Some("Error") {
+    if method != "POST" && expected_root.is_none() {
+        return Ok(Reply { headers, body: bytes });
+    }
+    // S3 may answer a POST with 200 and an error in the body: it sends
+    // the status at once, then (CompleteMultipartUpload) whitespace while
+    // it works, then the result or an <Error> (AWS's API reference).
+    let root = root_element(&bytes);
+    if root == Some("Error") {
         return Err(status_failure(what, status, &String::from_utf8_lossy(&bytes)));
+    }
+    if let Some(expected) = expected_root.filter(|expected| root != Some(*expected)) {
+        // Not the answer of a request that succeeded (an empty body, a
+        // proxy's page): tried again, and a later try completes it or
+        // finds it done (see `s3.rs`).
+        let message = format!("{what}: HTTP {status} but the answer ({} bytes) is not a {expected}", bytes.len());
+        return Err(Failed { error: io::Error::new(io::ErrorKind::InvalidData, message), retry: true });
     }
     Ok(Reply { headers, body: bytes })
 }
@@ -315,16 +330,19 @@ pub fn redact(text: &str) -> String {
     out
 }
 
-/// The name of the first element of an XML document.
+/// The name of the root element of an XML document: after any whitespace
+/// (however much: S3 pads a slow answer with it) and an XML declaration.
 fn root_element(body: &[u8]) -> Option<&str> {
-    let text = std::str::from_utf8(body.get(..body.len().min(256))?).ok()?;
-    let mut rest = text.trim_start();
-    if rest.starts_with("<?") {
-        rest = rest[rest.find("?>")? + 2..].trim_start();
+    let skip_space = |bytes: &[u8]| -> usize { bytes.iter().take_while(|b| b.is_ascii_whitespace()).count() };
+    let mut rest = &body[skip_space(body)..];
+    if rest.starts_with(b"<?") {
+        let end = rest.windows(2).position(|pair| pair == b"?>")? + 2;
+        rest = &rest[end..];
+        rest = &rest[skip_space(rest)..];
     }
-    let rest = rest.strip_prefix('<')?;
-    let end = rest.find(|c: char| c == '>' || c.is_whitespace())?;
-    Some(&rest[..end])
+    let rest = rest.strip_prefix(b"<")?;
+    let end = rest.iter().position(|&b| b == b'>' || b == b'/' || b.is_ascii_whitespace())?;
+    std::str::from_utf8(&rest[..end]).ok().filter(|name| !name.is_empty())
 }
 
 /// The text of the first `<field>` element (S3 error bodies are this simple).
@@ -385,6 +403,21 @@ mod tests {
             Some("CompleteMultipartUploadResult")
         );
         assert_eq!(root_element(b"PACK\x00\x01"), None);
+        // AWS's keep-alive padding, however long, then an error.
+        let mut padded = b"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n".to_vec();
+        padded.extend([b' '; 300]);
+        padded.extend(b"\n<Error><Code>InternalError</Code></Error>");
+        assert_eq!(root_element(&padded), Some("Error"));
+        padded.extend([b' '; 1 << 20]);
+        assert_eq!(root_element(&padded[..padded.len() - 50]), Some("Error"));
+        let mut padded = vec![b' '; 5000];
+        padded.extend(b"<CompleteMultipartUploadResult/>");
+        assert_eq!(root_element(&padded), Some("CompleteMultipartUploadResult"));
+        // No root element at all.
+        assert_eq!(root_element(b""), None);
+        assert_eq!(root_element(b"   \n  "), None);
+        assert_eq!(root_element(b"<?xml version=\"1.0\"?>   "), None);
+        assert_eq!(root_element(b"<?xml version=\"1.0\""), None);
     }
 
     #[test]

@@ -78,7 +78,10 @@
 //! stays empty until S3's `AbortIncompleteMultipartUpload` lifecycle rule
 //! removes it). Two need care. A CompleteMultipartUpload whose answer was
 //! lost may have completed: its retry may then get `NoSuchUpload`, and the
-//! object is read back and accepted if it holds the bytes sent. A
+//! object is read back and accepted if it holds the bytes sent. Its 200
+//! counts only with a `CompleteMultipartUploadResult` body: S3 sends the
+//! status first and whitespace while it works, then the result or an
+//! `<Error>`; an error there, or any other body, is a failed try. A
 //! conditional PUT (`If-None-Match: *`, the manifest and the snapshot
 //! pointers) whose answer was lost may have been stored: a retry then gets
 //! 412, and the object is read back and accepted if it holds the same
@@ -280,23 +283,26 @@ impl S3 {
         headers: &[(&'static str, String)],
         body: Option<&[u8]>,
     ) -> io::Result<Reply> {
-        self.send_counted(action, name, headers, body).0
+        self.send_counted(action, name, headers, body, None).0
     }
 
-    /// [`send`](S3::send), and how many tries it took.
+    /// [`send`](S3::send), and how many tries it took; with
+    /// `expected_root`, a 2xx answer must be XML with that root element.
     fn send_counted(
         &self,
         action: &mut dyn S3ActionDyn,
         name: &str,
         headers: &[(&'static str, String)],
         body: Option<&[u8]>,
+        expected_root: Option<&str>,
     ) -> (io::Result<Reply>, u32) {
         // Signed once: the signature lives an hour, far longer than the
         // tries can take.
         let (method, url) = action.signed(headers);
         let what = format!("{method} {}", self.describe(name));
-        let (result, tries) =
-            http::with_retries(&self.network, || http::exchange(&self.agent, method, &url, headers, body, &what));
+        let (result, tries) = http::with_retries(&self.network, || {
+            http::exchange(&self.agent, method, &url, headers, body, &what, expected_root)
+        });
         self.retries.fetch_add(u64::from(tries - 1), Ordering::Relaxed);
         (result, tries)
     }
@@ -339,7 +345,7 @@ impl S3 {
         }
         let mut action = self.bucket.put_object(self.credentials.as_ref(), &key);
         crate::faults::step("upload");
-        let (result, tries) = self.send_counted(&mut action, name, &headers, Some(bytes));
+        let (result, tries) = self.send_counted(&mut action, name, &headers, Some(bytes), None);
         (result.map(drop), tries)
     }
 
@@ -411,8 +417,10 @@ impl S3 {
         let mut complete =
             self.bucket.complete_multipart_upload(self.credentials.as_ref(), key, upload_id, std::iter::empty());
         crate::faults::step("upload");
-        // A 200 with an error in the body is an error (`http::exchange`).
-        match self.send_counted(&mut complete, name, &headers, Some(listing.as_bytes())) {
+        // Only a `CompleteMultipartUploadResult` is success: a 200 with an
+        // error, or with anything else, in the body is a failed try.
+        let expected = Some("CompleteMultipartUploadResult");
+        match self.send_counted(&mut complete, name, &headers, Some(listing.as_bytes()), expected) {
             // An earlier try may have completed the upload before its answer
             // was lost: S3 then no longer knows the upload id (NoSuchUpload).
             (Err(error), tries) if tries > 1 && error.kind() == io::ErrorKind::NotFound => match self.get(name) {
