@@ -550,3 +550,34 @@ fn a_complete_answered_200_is_accepted_only_with_its_result() {
     assert!(objects.lock().unwrap()["/bucket/prefix/packs/big.pack"] == bytes);
     assert!(!staged.exists());
 }
+
+#[test]
+fn a_server_echoing_the_credentials_and_the_signed_url_has_them_removed() {
+    let signatures = Arc::new(Mutex::new(Vec::<String>::new()));
+    let seen = signatures.clone();
+    let endpoint = fake_s3(move |request| {
+        let signature =
+            request.query.split('&').find_map(|pair| pair.strip_prefix("X-Amz-Signature=")).unwrap_or_default();
+        seen.lock().unwrap().push(signature.to_string());
+        let host = request.header("host").unwrap_or_default();
+        let message = format!(
+            "key {KEY_ID} token {TOKEN} secret {SECRET} sig {signature} url http://{host}{}?{} query {}",
+            request.path, request.query, request.query
+        );
+        Answer::Reply(403, format!("<Error><Code>AccessDenied</Code><Message>{message}</Message></Error>").into_bytes())
+    });
+    let s3 = location(&endpoint, Duration::from_secs(5), 3);
+    let errors = [s3.read("packs/x.pack").unwrap_err(), s3.write("index/x.idx", b"i", false).unwrap_err()];
+    let signatures = signatures.lock().unwrap();
+    assert_eq!(signatures.len(), 2);
+    for (error, signature) in errors.iter().zip(signatures.iter()) {
+        let (text, debug) = (error.to_string(), format!("{error:?}"));
+        println!("{text}");
+        assert!(text.contains("HTTP 403 AccessDenied key [redacted] token [redacted]"), "{text}");
+        assert!(signature.len() == 64, "{signature}");
+        for message in [&text, &debug] {
+            assert_redacted(message);
+            assert!(!message.contains(signature.as_str()), "{message}");
+        }
+    }
+}

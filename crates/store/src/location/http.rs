@@ -330,6 +330,39 @@ pub fn redact(text: &str) -> String {
     out
 }
 
+/// `text` with each of `secrets` (the empty one aside) replaced by
+/// `[redacted]`, as it is and as a URL's query encodes it: for a value a
+/// server echoes bare (an access key id, a session token, a signature),
+/// which no name marks for [`redact`].
+pub(super) fn scrub(text: &str, secrets: &[&str]) -> String {
+    let mut out = text.to_string();
+    for secret in secrets.iter().filter(|secret| !secret.is_empty()) {
+        for form in [secret.to_string(), query_encoded(secret)] {
+            out = out.replace(&form, "[redacted]");
+        }
+    }
+    out
+}
+
+/// `text` as SigV4 encodes a query value: all but `A-Za-z0-9-_.~` as `%XX`.
+fn query_encoded(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-_.~".contains(&byte) {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+/// The value of the query parameter `name` in `url` (as encoded there).
+pub(super) fn query_value<'a>(url: &'a str, name: &str) -> Option<&'a str> {
+    let (_, query) = url.split_once('?')?;
+    query.split('&').find_map(|pair| pair.strip_prefix(name)?.strip_prefix('='))
+}
+
 /// The name of the root element of an XML document: after any whitespace
 /// (however much: S3 pads a slow answer with it) and an XML declaration.
 fn root_element(body: &[u8]) -> Option<&str> {
@@ -366,6 +399,20 @@ mod tests {
         assert_eq!(redact("/b/k?x-amz-security-token=TOKEN"), "[redacted]");
         // Ordinary text is kept as it was, spacing included.
         assert_eq!(redact("is it  there?\tno\n"), "is it  there?\tno\n");
+    }
+
+    #[test]
+    fn scrubbing_removes_bare_secrets_plain_and_encoded() {
+        let token = "IQoJb3JpZ2luX2Vj/+token==";
+        let text = format!("key AKIDEXAMPLE, token {token}, as sent IQoJb3JpZ2luX2Vj%2F%2Btoken%3D%3D; sig abc123.");
+        assert_eq!(
+            scrub(&text, &["AKIDEXAMPLE", token, "abc123", ""]),
+            "key [redacted], token [redacted], as sent [redacted]; sig [redacted]."
+        );
+        let url = "http://h/b/k?X-Amz-Date=1&X-Amz-Signature=5f3e&x=y";
+        assert_eq!(query_value(url, "X-Amz-Signature"), Some("5f3e"));
+        assert_eq!(query_value(url, "X-Amz-Sig"), None);
+        assert_eq!(query_value("http://h/b/k", "X-Amz-Signature"), None);
     }
 
     #[test]
