@@ -21,6 +21,10 @@ const KEY_ID: &str = "AKIDFAKEKEYID0123456";
 const SECRET: &str = "fakeSecretKeyDoNotLeak0123456789";
 const TOKEN: &str = "FakeSessionTokenDoNotLeak987";
 
+/// Longer than any of these tests may take on the slowest machine: only a
+/// hang goes past it (timings are never asserted).
+const HANG: Duration = Duration::from_secs(60);
+
 /// What a message must never contain.
 fn assert_redacted(message: &str) {
     for secret in ["X-Amz-", "x-amz-", KEY_ID, SECRET, TOKEN, "Signature", "signature"] {
@@ -171,7 +175,7 @@ fn transport_errors_name_the_object_and_never_the_signed_url() {
         ("refused", format!("http://127.0.0.1:{}", closed_port()), "could not connect"),
         ("dns", "http://nonexistent.invalid:9000".to_string(), "DNS lookup failed"),
         ("stall", stalling, "timed out"),
-        ("closed", closing, ""),
+        ("closed", closing, "network error"),
         ("tls", garbage.replace("http://", "https://"), "TLS"),
     ];
     for (case, endpoint, expected) in cases {
@@ -243,7 +247,9 @@ fn the_commands_messages_on_transport_errors_hold_no_secret() {
     assert_ne!(code, Some(0), "{stderr}");
     assert!(stderr.contains("timed out") && stderr.contains("after 2 tries"), "{stderr}");
     assert_redacted(&stderr);
-    assert!(elapsed < Duration::from_secs(8), "{elapsed:?}");
+    // Two tries of 400 ms each at least; the upper bound only catches a
+    // hang (a loaded machine may be slow, nothing here depends on timing).
+    assert!(elapsed >= Duration::from_millis(800) && elapsed < HANG, "{elapsed:?}");
     // Bad settings are usage errors.
     let (code, stderr, _) = store_ls(&stalling, &["--s3-timeout", "soon"]);
     assert_eq!(code, Some(2), "{stderr}");
@@ -266,9 +272,9 @@ fn a_stalled_connection_fails_within_the_timeout() {
         let elapsed = started.elapsed();
         println!("{case}: failed after {elapsed:?} (timeout {timeout:?}): {error}");
         assert_eq!(error.kind(), std::io::ErrorKind::TimedOut, "{case}: {error}");
-        // It cannot fail sooner than the timeout; the bound above is loose
-        // (a loaded machine), the point is that it fails at all.
-        assert!(elapsed >= timeout && elapsed < timeout * 10, "{case}: {elapsed:?}");
+        // It cannot fail sooner than the timeout; the point is that it
+        // fails at all, the upper bound only catches a hang.
+        assert!(elapsed >= timeout && elapsed < HANG, "{case}: {elapsed:?}");
         assert_redacted(&error.to_string());
     }
     // A server that accepts and never reads: an upload larger than the
@@ -285,7 +291,7 @@ fn a_stalled_connection_fails_within_the_timeout() {
     let elapsed = started.elapsed();
     println!("unread upload: failed after {elapsed:?} (timeout {timeout:?}): {error}");
     assert_eq!(error.kind(), std::io::ErrorKind::TimedOut, "{error}");
-    assert!(elapsed >= timeout && elapsed < timeout * 10 + Duration::from_secs(2), "{elapsed:?}");
+    assert!(elapsed >= timeout && elapsed < HANG, "{elapsed:?}");
     assert_redacted(&error.to_string());
 }
 
