@@ -587,3 +587,37 @@ fn a_server_echoing_the_credentials_and_the_signed_url_has_them_removed() {
         }
     }
 }
+
+#[test]
+fn a_conditional_create_retried_while_the_first_try_is_stored_gets_past_the_conflict() {
+    // The first try is stored but its answer lost; the second meets it in
+    // flight (409 ConditionalRequestConflict); the third finds it (412).
+    let objects: Objects = Arc::default();
+    let (store, tries) = (objects.clone(), Arc::new(Mutex::new(0)));
+    let endpoint = fake_s3(move |request| {
+        let mut tries = tries.lock().unwrap();
+        *tries += 1;
+        match (request.method.as_str(), *tries) {
+            ("PUT", 1) => {
+                store.lock().unwrap().insert(request.path.clone(), request.body.clone());
+                Answer::Close
+            }
+            ("PUT", 2) => Answer::Reply(409, error_body("ConditionalRequestConflict")),
+            ("PUT", _) => Answer::Reply(412, error_body("PreconditionFailed")),
+            _ => match store.lock().unwrap().get(&request.path) {
+                Some(bytes) => Answer::Reply(200, bytes.clone()),
+                None => Answer::Reply(404, error_body("NoSuchKey")),
+            },
+        }
+    });
+    let s3 = location(&endpoint, Duration::from_secs(5), 4);
+    s3.write_new("snapshots/abcd", b"abcd\n", false).unwrap();
+    assert_eq!(s3.retries(), 2);
+    assert_eq!(objects.lock().unwrap()["/bucket/prefix/snapshots/abcd"], b"abcd\n");
+    // An unconditional PUT's 409 is not retried.
+    let conflict = fake_s3(|_| Answer::Reply(409, error_body("ConditionalRequestConflict")));
+    let s3 = location(&conflict, Duration::from_secs(5), 4);
+    let error = s3.write("index/x.idx", b"i", false).unwrap_err();
+    assert!(error.to_string().contains("HTTP 409 ConditionalRequestConflict"), "{error}");
+    assert_eq!(s3.retries(), 0);
+}

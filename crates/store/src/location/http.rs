@@ -2,8 +2,13 @@
 //! bounded retries with backoff, and error messages that never hold the
 //! presigned URL.
 //!
-//! **Timeouts.** [`Network::connect_timeout`] bounds the TCP connect;
-//! [`Network::timeout`] bounds every single read and write of the socket
+//! **Timeouts.** [`Network::connect_timeout`] bounds the TCP connect (over
+//! all the endpoint's addresses). It does not bound the DNS lookup before
+//! it: ureq 2 asks the system resolver without a deadline (a TODO in its
+//! `stream.rs`), so a stalled lookup lasts as long as the resolver's own
+//! timeouts (glibc: 5 s per try, 2 tries per server, by default).
+//! [`Network::timeout`] bounds every single read and write of the socket,
+//! the TLS handshake's included
 //! (ureq's `timeout_read`/`timeout_write`), so a server that accepts and
 //! never answers, or stops in the middle of a body, fails after that long
 //! without data. There is no limit on a whole request: a 5 GiB part on a
@@ -11,7 +16,8 @@
 //!
 //! **Retries.** A try that fails in a way another try may not (a timeout, a
 //! refused or reset connection, a body cut short, HTTP 408, 429, 500, 502,
-//! 503 `SlowDown`, 504) is tried again, up to [`Network::tries`] in all,
+//! 503 `SlowDown`, 504, and a conditional PUT's 409
+//! `ConditionalRequestConflict`) is tried again, up to [`Network::tries`] in all,
 //! after a random wait of up to [`FIRST_BACKOFF`] doubled at each try,
 //! capped at [`MAX_BACKOFF`] ("full jitter", as in the AWS Architecture
 //! Blog's "Exponential Backoff and Jitter", 2015: many clients retrying at
@@ -33,9 +39,10 @@ use std::hash::{BuildHasher, Hasher};
 use std::io::{self, Read};
 use std::time::Duration;
 
-/// The connect timeout unless another is set: long enough for a slow DNS
-/// answer and a TLS handshake across the world, short enough that a
-/// mistyped or firewalled endpoint fails before a user gives up.
+/// The connect timeout unless another is set: long enough for a TCP
+/// handshake across the world, short enough that a firewalled endpoint
+/// fails before a user gives up (the DNS lookup is not under it: see the
+/// module docs).
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The read and write timeout unless another is set: the longest a socket
@@ -153,7 +160,8 @@ pub(super) fn exchange(
             // A body cut short here only shortens the message.
             let mut text = String::new();
             let _ = response.into_reader().take(64 << 10).read_to_string(&mut text);
-            return Err(status_failure(what, status, &text));
+            let conditional = headers.iter().any(|(header, _)| header.eq_ignore_ascii_case("if-none-match"));
+            return Err(status_failure(what, status, &text, conditional));
         }
         Err(ureq::Error::Transport(transport)) => return Err(transport_failure(what, url, &transport)),
     };
@@ -190,7 +198,7 @@ pub(super) fn exchange(
     // it works, then the result or an <Error> (AWS's API reference).
     let root = root_element(&bytes);
     if root == Some("Error") {
-        return Err(status_failure(what, status, &String::from_utf8_lossy(&bytes)));
+        return Err(status_failure(what, status, &String::from_utf8_lossy(&bytes), false));
     }
     if let Some(expected) = expected_root.filter(|expected| root != Some(*expected)) {
         // Not the answer of a request that succeeded (an empty body, a
@@ -236,8 +244,11 @@ pub(super) fn backoff(tries: u32) -> Duration {
 }
 
 /// An HTTP error status: S3's `Code` and `Message` from the body; the
-/// statuses and codes that a later try may not get are retried.
-fn status_failure(what: &str, status: u16, body: &str) -> Failed {
+/// statuses and codes that a later try may not get are retried. For a
+/// `conditional` request (`If-None-Match`), 409 `ConditionalRequestConflict`
+/// too: S3 gives it to a retry while the first try is still being stored;
+/// a later try gets 412, and the caller reads the object back.
+fn status_failure(what: &str, status: u16, body: &str, conditional: bool) -> Failed {
     let code = xml_field(body, "Code").unwrap_or_default();
     let message = xml_field(body, "Message").unwrap_or_default();
     let text = format!("{what}: HTTP {status} {code} {}", redact(&message));
@@ -248,7 +259,8 @@ fn status_failure(what: &str, status: u16, body: &str) -> Failed {
         _ => io::ErrorKind::Other,
     };
     let retry = matches!(status, 408 | 429 | 500 | 502 | 503 | 504)
-        || matches!(code.as_str(), "InternalError" | "SlowDown" | "ServiceUnavailable" | "RequestTimeout");
+        || matches!(code.as_str(), "InternalError" | "SlowDown" | "ServiceUnavailable" | "RequestTimeout")
+        || (conditional && status == 409 && code == "ConditionalRequestConflict");
     Failed { error: io::Error::new(kind, text.trim_end().to_string()), retry }
 }
 
@@ -427,19 +439,28 @@ mod tests {
         assert!(backoff(1) <= FIRST_BACKOFF && backoff(30) <= MAX_BACKOFF);
     }
 
+    fn error_with(code: &str) -> String {
+        format!("<Error><Code>{code}</Code></Error>")
+    }
+
     #[test]
     fn statuses_worth_another_try() {
         for status in [408, 429, 500, 502, 503, 504] {
-            assert!(status_failure("GET s3://b/k", status, "").retry, "{status}");
+            assert!(status_failure("GET s3://b/k", status, "", false).retry, "{status}");
         }
         for status in [400, 403, 404, 409, 412, 501] {
-            assert!(!status_failure("GET s3://b/k", status, "").retry, "{status}");
+            assert!(!status_failure("GET s3://b/k", status, "", false).retry, "{status}");
         }
-        let slow = status_failure("PUT s3://b/k", 503, "<Error><Code>SlowDown</Code><Message>m</Message></Error>");
+        let conflict = "<Error><Code>ConditionalRequestConflict</Code></Error>";
+        assert!(status_failure("PUT s3://b/k", 409, conflict, true).retry);
+        assert!(!status_failure("PUT s3://b/k", 409, conflict, false).retry);
+        assert!(!status_failure("PUT s3://b/k", 409, &error_with("OperationAborted"), true).retry);
+        let slow =
+            status_failure("PUT s3://b/k", 503, "<Error><Code>SlowDown</Code><Message>m</Message></Error>", false);
         assert!(slow.retry);
         assert_eq!(slow.error.to_string(), "PUT s3://b/k: HTTP 503 SlowDown m");
-        assert_eq!(status_failure("GET s3://b/k", 404, "").error.kind(), io::ErrorKind::NotFound);
-        assert_eq!(status_failure("PUT s3://b/k", 412, "").error.kind(), io::ErrorKind::AlreadyExists);
+        assert_eq!(status_failure("GET s3://b/k", 404, "", false).error.kind(), io::ErrorKind::NotFound);
+        assert_eq!(status_failure("PUT s3://b/k", 412, "", false).error.kind(), io::ErrorKind::AlreadyExists);
     }
 
     #[test]
@@ -480,19 +501,19 @@ mod tests {
         let mut calls = 0;
         let (result, tries) = with_retries(&network, || -> Result<(), Failed> {
             calls += 1;
-            Err(status_failure("GET s3://b/k", 503, ""))
+            Err(status_failure("GET s3://b/k", 503, "", false))
         });
         assert_eq!((calls, tries), (3, 3));
         assert!(result.unwrap_err().to_string().ends_with("(after 3 tries)"));
         let (result, tries) =
-            with_retries(&network, || -> Result<(), Failed> { Err(status_failure("GET s3://b/k", 403, "")) });
+            with_retries(&network, || -> Result<(), Failed> { Err(status_failure("GET s3://b/k", 403, "", false)) });
         assert_eq!(tries, 1);
         assert_eq!(result.unwrap_err().to_string(), "GET s3://b/k: HTTP 403");
         let mut calls = 0;
         let (result, tries) = with_retries(&network, || {
             calls += 1;
             if calls < 3 {
-                Err(status_failure("GET s3://b/k", 500, ""))
+                Err(status_failure("GET s3://b/k", 500, "", false))
             } else {
                 Ok(calls)
             }

@@ -91,7 +91,8 @@
 //! `<Error>`; an error there, or any other body, is a failed try. A
 //! conditional PUT (`If-None-Match: *`, the manifest and the snapshot
 //! pointers) whose answer was lost may have been stored: a retry then gets
-//! 412, and the object is read back and accepted if it holds the same
+//! 412 (or, while the first is still being stored, 409
+//! `ConditionalRequestConflict`, which is tried again), and the object is read back and accepted if it holds the same
 //! bytes, else the error is `AlreadyExists` as on a first try.
 
 pub use super::http::Network;
