@@ -157,6 +157,13 @@ fn location(endpoint: &str, timeout: Duration, tries: u32) -> S3 {
     s3
 }
 
+/// [`location`] with S3's smallest parts (5 MiB), 5 s timeouts and 3 tries.
+fn multipart_location(endpoint: &str) -> S3 {
+    let mut s3 = location(endpoint, Duration::from_secs(5), 3);
+    s3.set_part_size(5 << 20).unwrap();
+    s3
+}
+
 fn error_body(code: &str) -> Vec<u8> {
     format!("<?xml version=\"1.0\"?><Error><Code>{code}</Code><Message>scripted</Message></Error>").into_bytes()
 }
@@ -418,8 +425,7 @@ fn a_multipart_upload_survives_lost_answers_to_a_part_and_to_complete() {
     // Over the 5 MiB part size: two parts.
     let bytes: Vec<u8> = (0..6u32 << 20).map(|i| (i.wrapping_mul(2654435761) >> 24) as u8).collect();
     let (endpoint, objects) = forgetful_s3(&[("PUT", "partNumber=2"), ("POST", "uploadId=")]);
-    let mut s3 = location(&endpoint, Duration::from_secs(5), 3);
-    s3.set_part_size(5 << 20).unwrap();
+    let s3 = multipart_location(&endpoint);
     let dir = common::Dir::new("store-s3-network-multipart");
     let staged = dir.write("staged.pack", &bytes);
     s3.publish(&staged, "packs/big.pack", None, false).unwrap();
@@ -445,8 +451,7 @@ fn a_redirect_is_an_error_and_never_followed() {
     for status in [301, 302, 307] {
         let redirect_to = format!("{target}/elsewhere");
         let endpoint = fake_s3(move |_| Answer::Redirect(status, redirect_to.clone()));
-        let mut s3 = location(&endpoint, Duration::from_secs(5), 3);
-        s3.set_part_size(5 << 20).unwrap();
+        let s3 = multipart_location(&endpoint);
         let staged = dir.write("staged.pack", &bytes);
         let errors = [
             ("PUT", s3.write("index/x.idx", b"index", false).unwrap_err()),
@@ -532,8 +537,7 @@ fn a_complete_answered_200_is_accepted_only_with_its_result() {
     ];
     for (case, complete, expected) in failing {
         let (endpoint, objects, completes) = completing_s3(complete);
-        let mut s3 = location(&endpoint, Duration::from_secs(5), 3);
-        s3.set_part_size(5 << 20).unwrap();
+        let s3 = multipart_location(&endpoint);
         let staged = dir.write("staged.pack", &bytes);
         let error = s3.publish(&staged, "packs/big.pack", None, false).unwrap_err();
         println!("{case}: {error}");
@@ -548,8 +552,7 @@ fn a_complete_answered_200_is_accepted_only_with_its_result() {
         1 => padded_error(),
         _ => b"<?xml version=\"1.0\"?>\n   <CompleteMultipartUploadResult></CompleteMultipartUploadResult>".to_vec(),
     });
-    let mut s3 = location(&endpoint, Duration::from_secs(5), 3);
-    s3.set_part_size(5 << 20).unwrap();
+    let s3 = multipart_location(&endpoint);
     let staged = dir.write("staged.pack", &bytes);
     s3.publish(&staged, "packs/big.pack", None, false).unwrap();
     assert_eq!((*completes.lock().unwrap(), s3.retries()), (2, 1));

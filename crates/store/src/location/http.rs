@@ -32,7 +32,10 @@
 //! formatted here: messages are built from the method, the object's
 //! `s3://` name and the kind of failure, and anything else that reaches a
 //! message (ureq's own short message, the underlying I/O error) goes
-//! through [`redact`] first.
+//! through [`redact`] first. `redact` knows the secrets' names only: the
+//! S3 location also removes their values (the access key id, secret,
+//! session token and the request's signature) from every error, in case a
+//! server's message echoes one bare (`scrub`).
 
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
