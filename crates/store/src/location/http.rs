@@ -2,8 +2,13 @@
 //! bounded retries with backoff, and error messages that never hold the
 //! presigned URL.
 //!
-//! **Timeouts.** [`Network::connect_timeout`] bounds the TCP connect;
-//! [`Network::timeout`] bounds every single read and write of the socket
+//! **Timeouts.** [`Network::connect_timeout`] bounds the TCP connect (over
+//! all the endpoint's addresses). It does not bound the DNS lookup before
+//! it: ureq 2 asks the system resolver without a deadline (a TODO in its
+//! `stream.rs`), so a stalled lookup lasts as long as the resolver's own
+//! timeouts (glibc: 5 s per try, 2 tries per server, by default).
+//! [`Network::timeout`] bounds every single read and write of the socket,
+//! the TLS handshake's included
 //! (ureq's `timeout_read`/`timeout_write`), so a server that accepts and
 //! never answers, or stops in the middle of a body, fails after that long
 //! without data. There is no limit on a whole request: a 5 GiB part on a
@@ -11,7 +16,8 @@
 //!
 //! **Retries.** A try that fails in a way another try may not (a timeout, a
 //! refused or reset connection, a body cut short, HTTP 408, 429, 500, 502,
-//! 503 `SlowDown`, 504) is tried again, up to [`Network::tries`] in all,
+//! 503 `SlowDown`, 504, and a conditional PUT's 409
+//! `ConditionalRequestConflict`) is tried again, up to [`Network::tries`] in all,
 //! after a random wait of up to [`FIRST_BACKOFF`] doubled at each try,
 //! capped at [`MAX_BACKOFF`] ("full jitter", as in the AWS Architecture
 //! Blog's "Exponential Backoff and Jitter", 2015: many clients retrying at
@@ -26,16 +32,20 @@
 //! formatted here: messages are built from the method, the object's
 //! `s3://` name and the kind of failure, and anything else that reaches a
 //! message (ureq's own short message, the underlying I/O error) goes
-//! through [`redact`] first.
+//! through [`redact`] first. `redact` knows the secrets' names only: the
+//! S3 location also removes their values (the access key id, secret,
+//! session token and the request's signature) from every error, in case a
+//! server's message echoes one bare (`scrub`).
 
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hasher};
 use std::io::{self, Read};
 use std::time::Duration;
 
-/// The connect timeout unless another is set: long enough for a slow DNS
-/// answer and a TLS handshake across the world, short enough that a
-/// mistyped or firewalled endpoint fails before a user gives up.
+/// The connect timeout unless another is set: long enough for a TCP
+/// handshake across the world, short enough that a firewalled endpoint
+/// fails before a user gives up (the DNS lookup is not under it: see the
+/// module docs).
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The read and write timeout unless another is set: the longest a socket
@@ -90,7 +100,11 @@ impl Network {
     pub(super) fn agent(&self) -> ureq::Agent {
         // With the `s3-tls` feature, ureq's rustls takes the platform's
         // trust store (its `native-certs` feature): see the crate's Cargo.toml.
+        // No redirects: a followed 302 turns a PUT into a GET whose 200
+        // would read as a stored object, and would send the signed URL's
+        // request to another host. A 3xx is an error (`exchange`).
         ureq::AgentBuilder::new()
+            .redirects(0)
             .timeout_connect(self.connect_timeout)
             .timeout_read(self.timeout)
             .timeout_write(self.timeout)
@@ -123,7 +137,9 @@ pub(super) struct Failed {
 }
 
 /// One try of a request: sent, and its whole answer read. `what` names it
-/// in messages (`PUT s3://bucket/key`); `url` never appears in one.
+/// in messages (`PUT s3://bucket/key`); `url` never appears in one. With
+/// `expected_root`, a 2xx answer whose XML root element is any other (or
+/// that is no XML) is a failed try.
 pub(super) fn exchange(
     agent: &ureq::Agent,
     method: &str,
@@ -131,6 +147,7 @@ pub(super) fn exchange(
     headers: &[(&'static str, String)],
     body: Option<&[u8]>,
     what: &str,
+    expected_root: Option<&str>,
 ) -> Result<Reply, Failed> {
     let mut request = agent.request(method, url);
     for (header, value) in headers {
@@ -146,11 +163,23 @@ pub(super) fn exchange(
             // A body cut short here only shortens the message.
             let mut text = String::new();
             let _ = response.into_reader().take(64 << 10).read_to_string(&mut text);
-            return Err(status_failure(what, status, &text));
+            let conditional = headers.iter().any(|(header, _)| header.eq_ignore_ascii_case("if-none-match"));
+            return Err(status_failure(what, status, &text, conditional));
         }
         Err(ureq::Error::Transport(transport)) => return Err(transport_failure(what, url, &transport)),
     };
     let status = response.status();
+    if !(200..=299).contains(&status) {
+        // ureq errs only from 400 up: a 3xx (not followed, see
+        // `Network::agent`) or a 1xx here is no answer to the request.
+        // Its `Location` is not shown: it may repeat the signed query.
+        let why = match status {
+            300..=399 => "the endpoint redirects (wrong region or http->https?)",
+            _ => "not a success status",
+        };
+        let error = io::Error::other(format!("{what}: HTTP {status}: {why}"));
+        return Err(Failed { error, retry: false });
+    }
     let headers = response
         .headers_names()
         .into_iter()
@@ -164,10 +193,22 @@ pub(super) fn exchange(
         let message = format!("{what}: reading the answer: {}", redact(&error.to_string()));
         return Err(Failed { error: io::Error::new(transport_kind(error.kind()), message), retry });
     }
-    // S3 may answer a POST (CompleteMultipartUpload) with 200 and an error
-    // in the body, sent after the status (AWS's API reference).
-    if method == "POST" && root_element(&bytes) == Some("Error") {
-        return Err(status_failure(what, status, &String::from_utf8_lossy(&bytes)));
+    if method != "POST" && expected_root.is_none() {
+        return Ok(Reply { headers, body: bytes });
+    }
+    // S3 may answer a POST with 200 and an error in the body: it sends
+    // the status at once, then (CompleteMultipartUpload) whitespace while
+    // it works, then the result or an <Error> (AWS's API reference).
+    let root = root_element(&bytes);
+    if root == Some("Error") {
+        return Err(status_failure(what, status, &String::from_utf8_lossy(&bytes), false));
+    }
+    if let Some(expected) = expected_root.filter(|expected| root != Some(*expected)) {
+        // Not the answer of a request that succeeded (an empty body, a
+        // proxy's page): tried again, and a later try completes it or
+        // finds it done (see `s3.rs`).
+        let message = format!("{what}: HTTP {status} but the answer ({} bytes) is not a {expected}", bytes.len());
+        return Err(Failed { error: io::Error::new(io::ErrorKind::InvalidData, message), retry: true });
     }
     Ok(Reply { headers, body: bytes })
 }
@@ -206,8 +247,11 @@ pub(super) fn backoff(tries: u32) -> Duration {
 }
 
 /// An HTTP error status: S3's `Code` and `Message` from the body; the
-/// statuses and codes that a later try may not get are retried.
-fn status_failure(what: &str, status: u16, body: &str) -> Failed {
+/// statuses and codes that a later try may not get are retried. For a
+/// `conditional` request (`If-None-Match`), 409 `ConditionalRequestConflict`
+/// too: S3 gives it to a retry while the first try is still being stored;
+/// a later try gets 412, and the caller reads the object back.
+fn status_failure(what: &str, status: u16, body: &str, conditional: bool) -> Failed {
     let code = xml_field(body, "Code").unwrap_or_default();
     let message = xml_field(body, "Message").unwrap_or_default();
     let text = format!("{what}: HTTP {status} {code} {}", redact(&message));
@@ -218,7 +262,8 @@ fn status_failure(what: &str, status: u16, body: &str) -> Failed {
         _ => io::ErrorKind::Other,
     };
     let retry = matches!(status, 408 | 429 | 500 | 502 | 503 | 504)
-        || matches!(code.as_str(), "InternalError" | "SlowDown" | "ServiceUnavailable" | "RequestTimeout");
+        || matches!(code.as_str(), "InternalError" | "SlowDown" | "ServiceUnavailable" | "RequestTimeout")
+        || (conditional && status == 409 && code == "ConditionalRequestConflict");
     Failed { error: io::Error::new(kind, text.trim_end().to_string()), retry }
 }
 
@@ -300,16 +345,52 @@ pub fn redact(text: &str) -> String {
     out
 }
 
-/// The name of the first element of an XML document.
-fn root_element(body: &[u8]) -> Option<&str> {
-    let text = std::str::from_utf8(body.get(..body.len().min(256))?).ok()?;
-    let mut rest = text.trim_start();
-    if rest.starts_with("<?") {
-        rest = rest[rest.find("?>")? + 2..].trim_start();
+/// `text` with each of `secrets` (the empty one aside) replaced by
+/// `[redacted]`, as it is and as a URL's query encodes it: for a value a
+/// server echoes bare (an access key id, a session token, a signature),
+/// which no name marks for [`redact`].
+pub(super) fn scrub(text: &str, secrets: &[&str]) -> String {
+    let mut out = text.to_string();
+    for secret in secrets.iter().filter(|secret| !secret.is_empty()) {
+        for form in [secret.to_string(), query_encoded(secret)] {
+            out = out.replace(&form, "[redacted]");
+        }
     }
-    let rest = rest.strip_prefix('<')?;
-    let end = rest.find(|c: char| c == '>' || c.is_whitespace())?;
-    Some(&rest[..end])
+    out
+}
+
+/// `text` as SigV4 encodes a query value: all but `A-Za-z0-9-_.~` as `%XX`.
+fn query_encoded(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-_.~".contains(&byte) {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+/// The value of the query parameter `name` in `url` (as encoded there).
+pub(super) fn query_value<'a>(url: &'a str, name: &str) -> Option<&'a str> {
+    let (_, query) = url.split_once('?')?;
+    query.split('&').find_map(|pair| pair.strip_prefix(name)?.strip_prefix('='))
+}
+
+/// The name of the root element of an XML document: after any whitespace
+/// (however much: S3 pads a slow answer with it) and an XML declaration.
+fn root_element(body: &[u8]) -> Option<&str> {
+    let skip_space = |bytes: &[u8]| -> usize { bytes.iter().take_while(|b| b.is_ascii_whitespace()).count() };
+    let mut rest = &body[skip_space(body)..];
+    if rest.starts_with(b"<?") {
+        let end = rest.windows(2).position(|pair| pair == b"?>")? + 2;
+        rest = &rest[end..];
+        rest = &rest[skip_space(rest)..];
+    }
+    let rest = rest.strip_prefix(b"<")?;
+    let end = rest.iter().position(|&b| b == b'>' || b == b'/' || b.is_ascii_whitespace())?;
+    std::str::from_utf8(&rest[..end]).ok().filter(|name| !name.is_empty())
 }
 
 /// The text of the first `<field>` element (S3 error bodies are this simple).
@@ -336,6 +417,20 @@ mod tests {
     }
 
     #[test]
+    fn scrubbing_removes_bare_secrets_plain_and_encoded() {
+        let token = "IQoJb3JpZ2luX2Vj/+token==";
+        let text = format!("key AKIDEXAMPLE, token {token}, as sent IQoJb3JpZ2luX2Vj%2F%2Btoken%3D%3D; sig abc123.");
+        assert_eq!(
+            scrub(&text, &["AKIDEXAMPLE", token, "abc123", ""]),
+            "key [redacted], token [redacted], as sent [redacted]; sig [redacted]."
+        );
+        let url = "http://h/b/k?X-Amz-Date=1&X-Amz-Signature=5f3e&x=y";
+        assert_eq!(query_value(url, "X-Amz-Signature"), Some("5f3e"));
+        assert_eq!(query_value(url, "X-Amz-Sig"), None);
+        assert_eq!(query_value("http://h/b/k", "X-Amz-Signature"), None);
+    }
+
+    #[test]
     fn backoff_is_full_jitter_under_a_doubling_cap() {
         for tries in 1..40 {
             let ceiling = FIRST_BACKOFF.saturating_mul(1 << (tries - 1).min(20)).min(MAX_BACKOFF);
@@ -347,19 +442,28 @@ mod tests {
         assert!(backoff(1) <= FIRST_BACKOFF && backoff(30) <= MAX_BACKOFF);
     }
 
+    fn error_with(code: &str) -> String {
+        format!("<Error><Code>{code}</Code></Error>")
+    }
+
     #[test]
     fn statuses_worth_another_try() {
         for status in [408, 429, 500, 502, 503, 504] {
-            assert!(status_failure("GET s3://b/k", status, "").retry, "{status}");
+            assert!(status_failure("GET s3://b/k", status, "", false).retry, "{status}");
         }
         for status in [400, 403, 404, 409, 412, 501] {
-            assert!(!status_failure("GET s3://b/k", status, "").retry, "{status}");
+            assert!(!status_failure("GET s3://b/k", status, "", false).retry, "{status}");
         }
-        let slow = status_failure("PUT s3://b/k", 503, "<Error><Code>SlowDown</Code><Message>m</Message></Error>");
+        let conflict = "<Error><Code>ConditionalRequestConflict</Code></Error>";
+        assert!(status_failure("PUT s3://b/k", 409, conflict, true).retry);
+        assert!(!status_failure("PUT s3://b/k", 409, conflict, false).retry);
+        assert!(!status_failure("PUT s3://b/k", 409, &error_with("OperationAborted"), true).retry);
+        let slow =
+            status_failure("PUT s3://b/k", 503, "<Error><Code>SlowDown</Code><Message>m</Message></Error>", false);
         assert!(slow.retry);
         assert_eq!(slow.error.to_string(), "PUT s3://b/k: HTTP 503 SlowDown m");
-        assert_eq!(status_failure("GET s3://b/k", 404, "").error.kind(), io::ErrorKind::NotFound);
-        assert_eq!(status_failure("PUT s3://b/k", 412, "").error.kind(), io::ErrorKind::AlreadyExists);
+        assert_eq!(status_failure("GET s3://b/k", 404, "", false).error.kind(), io::ErrorKind::NotFound);
+        assert_eq!(status_failure("PUT s3://b/k", 412, "", false).error.kind(), io::ErrorKind::AlreadyExists);
     }
 
     #[test]
@@ -370,6 +474,21 @@ mod tests {
             Some("CompleteMultipartUploadResult")
         );
         assert_eq!(root_element(b"PACK\x00\x01"), None);
+        // AWS's keep-alive padding, however long, then an error.
+        let mut padded = b"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n".to_vec();
+        padded.extend([b' '; 300]);
+        padded.extend(b"\n<Error><Code>InternalError</Code></Error>");
+        assert_eq!(root_element(&padded), Some("Error"));
+        padded.extend([b' '; 1 << 20]);
+        assert_eq!(root_element(&padded[..padded.len() - 50]), Some("Error"));
+        let mut padded = vec![b' '; 5000];
+        padded.extend(b"<CompleteMultipartUploadResult/>");
+        assert_eq!(root_element(&padded), Some("CompleteMultipartUploadResult"));
+        // No root element at all.
+        assert_eq!(root_element(b""), None);
+        assert_eq!(root_element(b"   \n  "), None);
+        assert_eq!(root_element(b"<?xml version=\"1.0\"?>   "), None);
+        assert_eq!(root_element(b"<?xml version=\"1.0\""), None);
     }
 
     #[test]
@@ -385,19 +504,19 @@ mod tests {
         let mut calls = 0;
         let (result, tries) = with_retries(&network, || -> Result<(), Failed> {
             calls += 1;
-            Err(status_failure("GET s3://b/k", 503, ""))
+            Err(status_failure("GET s3://b/k", 503, "", false))
         });
         assert_eq!((calls, tries), (3, 3));
         assert!(result.unwrap_err().to_string().ends_with("(after 3 tries)"));
         let (result, tries) =
-            with_retries(&network, || -> Result<(), Failed> { Err(status_failure("GET s3://b/k", 403, "")) });
+            with_retries(&network, || -> Result<(), Failed> { Err(status_failure("GET s3://b/k", 403, "", false)) });
         assert_eq!(tries, 1);
         assert_eq!(result.unwrap_err().to_string(), "GET s3://b/k: HTTP 403");
         let mut calls = 0;
         let (result, tries) = with_retries(&network, || {
             calls += 1;
             if calls < 3 {
-                Err(status_failure("GET s3://b/k", 500, ""))
+                Err(status_failure("GET s3://b/k", 500, "", false))
             } else {
                 Ok(calls)
             }

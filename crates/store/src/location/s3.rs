@@ -68,6 +68,13 @@
 //! (Apache Arrow) supports `PutMode::Create` but is async (tokio, reqwest)
 //! and sets checksums itself. HTTPS needs the `s3-tls` feature (rustls).
 //!
+//! **Logging.** ureq logs each request's URL, which is presigned (it holds
+//! the access key id, the signature and any session token), at `debug`
+//! level through the `log` crate. A program that embeds this store and
+//! turns on debug logging for ureq gets them in its log; the `chunkhash`
+//! CLI compiles those calls out (the `log` crate's `max_level_info`).
+//! Error messages from here never hold them (see the `http` module).
+//!
 //! **The network.** Timeouts, bounded retries with backoff and redacted
 //! error messages are in the `http` module ([`Network`], [`S3::set_network`]).
 //! Every request is safe to send again: GET, HEAD, LIST and DELETE change
@@ -78,10 +85,14 @@
 //! stays empty until S3's `AbortIncompleteMultipartUpload` lifecycle rule
 //! removes it). Two need care. A CompleteMultipartUpload whose answer was
 //! lost may have completed: its retry may then get `NoSuchUpload`, and the
-//! object is read back and accepted if it holds the bytes sent. A
+//! object is read back and accepted if it holds the bytes sent. Its 200
+//! counts only with a `CompleteMultipartUploadResult` body: S3 sends the
+//! status first and whitespace while it works, then the result or an
+//! `<Error>`; an error there, or any other body, is a failed try. A
 //! conditional PUT (`If-None-Match: *`, the manifest and the snapshot
 //! pointers) whose answer was lost may have been stored: a retry then gets
-//! 412, and the object is read back and accepted if it holds the same
+//! 412 (or, while the first is still being stored, 409
+//! `ConditionalRequestConflict`, which is tried again), and the object is read back and accepted if it holds the same
 //! bytes, else the error is `AlreadyExists` as on a first try.
 
 pub use super::http::Network;
@@ -146,7 +157,7 @@ impl std::fmt::Debug for S3 {
         // the access key id): only whether there are any.
         f.debug_struct("S3")
             .field("url", &self.describe(""))
-            .field("endpoint", &http::redact(self.bucket.base_url().as_str()))
+            .field("endpoint", &http::redact(&without_userinfo(self.bucket.base_url().as_str())))
             .field("signed", &self.credentials.is_some())
             .field("network", &self.network)
             .finish()
@@ -187,11 +198,13 @@ impl S3 {
             Some(endpoint) => (endpoint, UrlStyle::Path),
             None => (format!("https://s3.{region}.amazonaws.com"), UrlStyle::VirtualHost),
         };
-        let parsed = endpoint
-            .parse()
-            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, format!("S3 endpoint {endpoint}: {e}")))?;
-        let bucket = Bucket::new(parsed, style, bucket, region)
-            .map_err(|e| io::Error::new(io::ErrorKind::InvalidInput, format!("S3 endpoint {endpoint}: {e}")))?;
+        // Messages name the endpoint without any `user:password@` in it.
+        let invalid = |e: &dyn std::fmt::Display| {
+            let shown = http::redact(&without_userinfo(&endpoint));
+            io::Error::new(io::ErrorKind::InvalidInput, format!("S3 endpoint {shown}: {e}"))
+        };
+        let parsed = endpoint.parse().map_err(|e| invalid(&e))?;
+        let bucket = Bucket::new(parsed, style, bucket, region).map_err(|e| invalid(&e))?;
         let staging = std::env::temp_dir().join(format!(
             "chunkhash-s3-staging-{}-{}",
             std::process::id(),
@@ -280,25 +293,39 @@ impl S3 {
         headers: &[(&'static str, String)],
         body: Option<&[u8]>,
     ) -> io::Result<Reply> {
-        self.send_counted(action, name, headers, body).0
+        self.send_counted(action, name, headers, body, None).0
     }
 
-    /// [`send`](S3::send), and how many tries it took.
+    /// [`send`](S3::send), and how many tries it took; with
+    /// `expected_root`, a 2xx answer must be XML with that root element.
     fn send_counted(
         &self,
         action: &mut dyn S3ActionDyn,
         name: &str,
         headers: &[(&'static str, String)],
         body: Option<&[u8]>,
+        expected_root: Option<&str>,
     ) -> (io::Result<Reply>, u32) {
         // Signed once: the signature lives an hour, far longer than the
         // tries can take.
         let (method, url) = action.signed(headers);
         let what = format!("{method} {}", self.describe(name));
-        let (result, tries) =
-            http::with_retries(&self.network, || http::exchange(&self.agent, method, &url, headers, body, &what));
+        let (result, tries) = http::with_retries(&self.network, || {
+            http::exchange(&self.agent, method, &url, headers, body, &what, expected_root)
+        });
         self.retries.fetch_add(u64::from(tries - 1), Ordering::Relaxed);
-        (result, tries)
+        let signature = http::query_value(&url, "X-Amz-Signature");
+        (result.map_err(|error| self.scrubbed(error, signature)), tries)
+    }
+
+    /// `error` without the credentials or `signature`, in case a server's
+    /// message echoed one (see `http::scrub`).
+    fn scrubbed(&self, error: io::Error, signature: Option<&str>) -> io::Error {
+        let mut secrets = vec![signature.unwrap_or_default()];
+        if let Some(credentials) = &self.credentials {
+            secrets.extend([credentials.key(), credentials.secret(), credentials.token().unwrap_or_default()]);
+        }
+        io::Error::new(error.kind(), http::scrub(&error.to_string(), &secrets))
     }
 
     /// Packs longer than this go up in parts: the part size, but for
@@ -339,7 +366,7 @@ impl S3 {
         }
         let mut action = self.bucket.put_object(self.credentials.as_ref(), &key);
         crate::faults::step("upload");
-        let (result, tries) = self.send_counted(&mut action, name, &headers, Some(bytes));
+        let (result, tries) = self.send_counted(&mut action, name, &headers, Some(bytes), None);
         (result.map(drop), tries)
     }
 
@@ -357,10 +384,11 @@ impl S3 {
         crate::faults::step("upload");
         let text = self.send(&mut create, name, &headers, Some(b""))?.text();
         let created = CreateMultipartUpload::parse_response(&text).map_err(|e| {
-            io::Error::new(
+            let error = io::Error::new(
                 io::ErrorKind::InvalidData,
                 format!("POST {}: CreateMultipartUpload: {e}", self.describe(name)),
-            )
+            );
+            self.scrubbed(error, None)
         })?;
         let upload_id = created.upload_id();
         let result = self.upload_parts(name, &key, upload_id, bytes, sums);
@@ -411,8 +439,10 @@ impl S3 {
         let mut complete =
             self.bucket.complete_multipart_upload(self.credentials.as_ref(), key, upload_id, std::iter::empty());
         crate::faults::step("upload");
-        // A 200 with an error in the body is an error (`http::exchange`).
-        match self.send_counted(&mut complete, name, &headers, Some(listing.as_bytes())) {
+        // Only a `CompleteMultipartUploadResult` is success: a 200 with an
+        // error, or with anything else, in the body is a failed try.
+        let expected = Some("CompleteMultipartUploadResult");
+        match self.send_counted(&mut complete, name, &headers, Some(listing.as_bytes()), expected) {
             // An earlier try may have completed the upload before its answer
             // was lost: S3 then no longer knows the upload id (NoSuchUpload).
             (Err(error), tries) if tries > 1 && error.kind() == io::ErrorKind::NotFound => match self.get(name) {
@@ -467,6 +497,19 @@ fn fresh_directory(dir: &Path) -> io::Result<()> {
         _ => {}
     }
     std::fs::create_dir_all(dir)
+}
+
+/// `endpoint` without the `user:password@` of its authority, if any.
+fn without_userinfo(endpoint: &str) -> String {
+    let (scheme, rest) = match endpoint.split_once("://") {
+        Some((scheme, rest)) => (format!("{scheme}://"), rest),
+        None => (String::new(), endpoint),
+    };
+    let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
+    match authority.rfind('@') {
+        Some(at) => format!("{scheme}{}", &rest[at + 1..]),
+        None => endpoint.to_string(),
+    }
 }
 
 /// `x-amz-checksum-<kind>`.
@@ -589,7 +632,9 @@ impl Location for S3 {
             }
             let text = self.send(&mut action, folder, &[], None)?.text();
             let listed = ListObjectsV2::parse_response(&text).map_err(|e| {
-                io::Error::new(io::ErrorKind::InvalidData, format!("listing {}: {e}", self.describe(folder)))
+                let error =
+                    io::Error::new(io::ErrorKind::InvalidData, format!("listing {}: {e}", self.describe(folder)));
+                self.scrubbed(error, None)
             })?;
             for object in listed.contents {
                 if let Some(name) = object.key.strip_prefix(&folder_prefix) {
@@ -719,6 +764,18 @@ mod tests {
         fresh_directory(&dir).unwrap();
         assert!(dir.is_dir());
         std::fs::remove_dir(&dir).unwrap();
+    }
+
+    #[test]
+    fn endpoints_are_shown_without_user_and_password() {
+        assert_eq!(without_userinfo("http://user:pass@127.0.0.1:9/x?a@b"), "http://127.0.0.1:9/x?a@b");
+        assert_eq!(without_userinfo("user:p@ss@host:9"), "host:9");
+        assert_eq!(without_userinfo("https://host/p@q"), "https://host/p@q");
+        let s3 = S3::new("s3://b/p", Some("http://user:pass@127.0.0.1:9")).unwrap();
+        let debug = format!("{s3:?}");
+        assert!(debug.contains("127.0.0.1:9") && !debug.contains("user") && !debug.contains("pass"), "{debug}");
+        let error = S3::new("s3://b/p", Some("http://user:pass@[::bad")).unwrap_err().to_string();
+        assert!(error.contains("S3 endpoint http://[::bad") && !error.contains("pass"), "{error}");
     }
 
     #[test]
