@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# Clean release build times, interleaved: chunkhash with its default
-# features (and variants) beside a crate that depends only on the official
-# `blake3`, and each candidate crate of the checksum registry alone.
+# Clean build times, interleaved: chunkhash with its default features (and
+# variants) beside a crate that depends only on the official `blake3`, each
+# candidate crate of the checksum registry alone, and the file-hashing
+# programs of crates/bench/build-time (chunkhash lean, blake3, the plain
+# reference: `file-*`).
 #
-#   crates/bench/scripts/build_times.sh [ROUNDS] [CONFIG...]
+#   [PROFILE=dev|release] [JOBS=N] crates/bench/scripts/build_times.sh [ROUNDS] [CONFIG...]
+#
+# PROFILE (default release) is cargo's profile; JOBS (default: cargo's) its -j.
 #
 # Every round builds every configuration once, from an empty target
 # directory, in turn, so load from neighbours on a shared machine hits all of
@@ -14,9 +18,13 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/../../.." && pwd)
 
-# name|dependency lines of a scratch crate, or for chunkhash:* the cargo
-# arguments that build the workspace's chunkhash.
+# name|dependency lines of a scratch crate, for chunkhash:* the cargo
+# arguments that build the workspace's chunkhash, for file-* nothing (the
+# crate is crates/bench/build-time/NAME, its own workspace).
 configs=(
+  'file-chunkhash|'
+  'file-blake3|'
+  'file-reference|'
   'blake3-only|blake3 = "1.8"'
   'chunkhash:default|'
   'chunkhash:no-registry|--no-default-features --features std'
@@ -49,15 +57,19 @@ config_of() {
 }
 
 # Internal: `build_times.sh --build-one NAME WORKDIR` does one clean build.
+profile=${PROFILE:-release}
+cargo_args=(build -q --offline --profile "$profile")
+if [ -n "${JOBS:-}" ]; then cargo_args+=(-j "$JOBS"); fi
 if [ "${1:-}" = "--build-one" ]; then
   name=$2 work=$3
   rm -rf "$work/target"
   case $name in
     chunkhash:*)
       # shellcheck disable=SC2046 # the arguments are meant to split
-      cd "$root" && CARGO_TARGET_DIR=$work/target cargo build -q --release --offline -p chunkhash $(config_of "$name")
+      cd "$root" && CARGO_TARGET_DIR=$work/target cargo "${cargo_args[@]}" -p chunkhash $(config_of "$name")
       ;;
-    *) cd "$work/$name" && CARGO_TARGET_DIR=$work/target cargo build -q --release --offline ;;
+    file-*) cd "$root/crates/bench/build-time/$name" && CARGO_TARGET_DIR=$work/target cargo "${cargo_args[@]}" ;;
+    *) cd "$work/$name" && CARGO_TARGET_DIR=$work/target cargo "${cargo_args[@]}" ;;
   esac
   exit
 fi
@@ -73,7 +85,13 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 for name in "${names[@]}"; do
   deps=$(config_of "$name")
-  case $name in chunkhash:*) continue ;; esac
+  case $name in
+    chunkhash:*) continue ;;
+    file-*)
+      (cd "$root/crates/bench/build-time/$name" && cargo fetch -q)
+      continue
+      ;;
+  esac
   mkdir -p "$work/$name/src"
   printf '[package]\nname = "scratch"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n%s\n\n[workspace]\n' \
     "$deps" >"$work/$name/Cargo.toml"
@@ -82,7 +100,7 @@ for name in "${names[@]}"; do
 done
 (cd "$root" && cargo fetch -q)
 
-echo "# clean release builds, $rounds interleaved rounds, $(nproc) cores, $(rustc --version)"
+echo "# clean $profile builds${JOBS:+ (-j $JOBS)}, $rounds interleaved rounds, $(nproc) cores, $(rustc --version), $(uptime)"
 echo "# round, build, wall s, CPU s"
 results=$work/results.txt
 for round in $(seq "$rounds"); do
@@ -101,12 +119,16 @@ for line in open(sys.argv[1]):
     round_, name, seconds, cpu_seconds = line.split()
     wall[name][int(round_)] = float(seconds)
     cpu[name][int(round_)] = float(cpu_seconds)
-base = wall.get("blake3-only")
+base = wall.get("blake3-only") or wall.get("file-blake3")
+base_cpu = cpu.get("blake3-only") or cpu.get("file-blake3")
 print()
-print("| build | wall s (median) | wall s per round | wall vs blake3-only (paired median) | CPU s (median) |")
-print("| --- | ---: | --- | ---: | ---: |")
+print("| build | wall s (median) | wall s per round | wall vs blake3 (paired median) | CPU s (median) | CPU s per round | CPU vs blake3 (paired median) |")
+print("| --- | ---: | --- | ---: | ---: | --- | ---: |")
 for name, runs in wall.items():
     ratio = f"{statistics.median(runs[r] / base[r] for r in runs):.2f}" if base else "-"
     listed = " ".join(f"{runs[r]:.2f}" for r in sorted(runs))
-    print(f"| {name} | {statistics.median(runs.values()):.2f} | {listed} | {ratio} | {statistics.median(cpu[name].values()):.2f} |")
+    cpus = cpu[name]
+    cpu_ratio = f"{statistics.median(cpus[r] / base_cpu[r] for r in cpus):.2f}" if base_cpu else "-"
+    cpu_listed = " ".join(f"{cpus[r]:.2f}" for r in sorted(cpus))
+    print(f"| {name} | {statistics.median(runs.values()):.2f} | {listed} | {ratio} | {statistics.median(cpus.values()):.2f} | {cpu_listed} | {cpu_ratio} |")
 EOF

@@ -24,6 +24,7 @@ pub(crate) mod backend;
 pub(crate) mod crc;
 pub(crate) mod job;
 pub(crate) mod spec;
+#[cfg(feature = "xxh3")]
 pub(crate) mod xxh3;
 
 #[cfg(any(
