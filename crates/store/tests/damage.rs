@@ -255,8 +255,14 @@ fn a_file_swapped_for_a_fifo_after_the_walk_is_skipped_without_blocking() {
     // Nothing ever opens the FIFO for writing: a blocking open would hang.
     put_with_b_swapped("swapped_fifo", "replaced by a FIFO, socket or device after the walk; not read", |b| {
         fs::remove_file(b).unwrap();
-        let status = std::process::Command::new("mkfifo").arg(b).status().unwrap();
-        assert!(status.success(), "mkfifo failed");
+        // mkfifo(3) in this process, not the mkfifo command: a child process
+        // holds copies of this process's open files until it execs, the
+        // writer locks of the stores other tests hold among them, so a
+        // spawn here could make another test's open find its store locked.
+        let path = std::ffi::CString::new(b.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: `path` is a NUL-terminated string that lives across the call.
+        let status = unsafe { libc::mkfifo(path.as_ptr(), 0o644) };
+        assert_eq!(status, 0, "mkfifo failed: {}", std::io::Error::last_os_error());
     });
 }
 
