@@ -71,7 +71,7 @@ pub const XET_TARGET_SIZE: usize = 64 * 1024;
 pub const XET_MAX_SIZE: usize = XET_TARGET_SIZE * 2;
 /// Xet's cut mask: the target's low bits moved to the top of the hash,
 /// where every one of the last 64 bytes counts.
-const XET_MASK: u64 = ((XET_TARGET_SIZE - 1) as u64) << (XET_TARGET_SIZE - 1).leading_zeros();
+const XET_MASK: u64 = ((XET_TARGET_SIZE - 1) as u64) << ((XET_TARGET_SIZE - 1) as u64).leading_zeros();
 /// How many bytes the Gear hash remembers.
 const GEAR_WINDOW: usize = 64;
 
