@@ -6,12 +6,13 @@
 mod common;
 
 use chunkhash_store::{OpenOptions, Store};
-use common::{is_stopped, listing, same_tree, write_files};
+use common::{is_stopped, same_tree, write_files};
 use std::fs;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
+use vectors::listing::listing;
 use vectors::{test_seed, TestRng};
 
 fn test_dir(test: &str) -> PathBuf {

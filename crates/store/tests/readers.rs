@@ -10,6 +10,7 @@ use chunkhash_store::{OpenOptions, Store};
 use common::*;
 use std::fs;
 use std::path::PathBuf;
+use vectors::listing::listing;
 use vectors::{test_seed, TestRng};
 
 /// A reader opened, then a put seals packs, writes its index file and its

@@ -11,6 +11,7 @@ use common::*;
 use std::collections::{BTreeMap, HashSet};
 use std::fs;
 use std::path::{Path, PathBuf};
+use vectors::listing::listing;
 use vectors::{test_seed, TestRng};
 
 /// One pack, as a put with the default pack size makes it.

@@ -6,6 +6,8 @@
 //! run time and never read anything outside the repository.
 
 pub mod cdc;
+#[cfg(unix)]
+pub mod listing;
 
 use serde_json::Value;
 

@@ -153,26 +153,6 @@ pub fn same_tree(a: &Path, b: &Path) -> bool {
     diff.status.success()
 }
 
-/// Every file under `dir`: path, size, modification time, inode. Equal
-/// listings before and after a reader show that it wrote nothing.
-pub fn listing(dir: &Path) -> Vec<(PathBuf, u64, i64, i64, u64)> {
-    use std::os::unix::fs::MetadataExt;
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in fs::read_dir(&dir).unwrap() {
-            let entry = entry.unwrap();
-            let metadata = fs::symlink_metadata(entry.path()).unwrap();
-            if metadata.is_dir() {
-                stack.push(entry.path());
-            }
-            out.push((entry.path(), metadata.len(), metadata.mtime(), metadata.mtime_nsec(), metadata.ino()));
-        }
-    }
-    out.sort();
-    out
-}
-
 /// Whether process `pid` is stopped (state `T` in /proc/PID/stat), as the
 /// store's pause hook (`CHUNKHASH_STORE_PAUSE_AT`) leaves a writer.
 pub fn is_stopped(pid: u32) -> bool {

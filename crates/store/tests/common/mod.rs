@@ -140,23 +140,3 @@ pub fn assert_same_tree(expected: &Path, actual: &Path) {
         assert_same_tree(&expected.join(&name), &actual.join(&name));
     }
 }
-
-/// Every file under `dir`: path, size, modification time, inode. Equal
-/// listings before and after a reader show that it wrote nothing.
-pub fn listing(dir: &Path) -> Vec<(PathBuf, u64, i64, i64, u64)> {
-    use std::os::unix::fs::MetadataExt;
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for entry in fs::read_dir(&dir).unwrap() {
-            let entry = entry.unwrap();
-            let metadata = fs::symlink_metadata(entry.path()).unwrap();
-            if metadata.is_dir() {
-                stack.push(entry.path());
-            }
-            out.push((entry.path(), metadata.len(), metadata.mtime(), metadata.mtime_nsec(), metadata.ino()));
-        }
-    }
-    out.sort();
-    out
-}
