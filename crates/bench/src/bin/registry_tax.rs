@@ -75,6 +75,8 @@ fn direct<'a>(algorithm: Algorithm, input: &'a [u8], size: usize, context: u64) 
         Sha512_160 => |d| sha2::Sha512::digest(d), |r| r[..20];
         Crc32 => |d| chunkhash::crc::crc32(d), |r| r.to_be_bytes();
         Crc64Nvme => |d| chunkhash::crc::crc64_nvme(d), |r| r.to_be_bytes();
+        Md5 => |d| md5::Md5::digest(d), |r| r[..];
+        Sha1 => |d| sha1::Sha1::digest(d), |r| r[..];
     }
 }
 
