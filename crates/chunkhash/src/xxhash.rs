@@ -39,6 +39,10 @@ wrapper! {
     /// XXH3-64.
     Xxh3_64(xxh3::Hasher64<'static>): 8, implementation: xxh3_implementation();
     {
+        // Inlined across the crate boundary: the short path is a few
+        // nanoseconds, so a call and a returned array cost as much as the
+        // hash (issue 34's call-site shapes).
+        #[inline]
         hash(input) => xxh3::hash64(input).to_be_bytes();
         new() => State::new();
         update(state, input) => state.update(input);
@@ -50,6 +54,10 @@ wrapper! {
     /// XXH3-128.
     Xxh3_128(xxh3::Hasher128<'static>): 16, implementation: xxh3_implementation();
     {
+        // Inlined across the crate boundary: the short path is a few
+        // nanoseconds, so a call and a returned array cost as much as the
+        // hash (issue 34's call-site shapes).
+        #[inline]
         hash(input) => xxh3::hash128(input).to_be_bytes();
         new() => State::new();
         update(state, input) => state.update(input);
@@ -61,6 +69,10 @@ wrapper! {
     /// XXH64 (seed 0): scalar code only, in twox-hash as in the reference.
     Xxh64(XxHash64): 8, implementation: "twox-hash scalar";
     {
+        // Inlined across the crate boundary: the short path is a few
+        // nanoseconds, so a call and a returned array cost as much as the
+        // hash (issue 34's call-site shapes).
+        #[inline]
         hash(input) => XxHash64::oneshot(0, input).to_be_bytes();
         new() => XxHash64::with_seed(0);
         update(state, input) => Hasher::write(state, input);
@@ -72,6 +84,10 @@ wrapper! {
     /// XXH32 (seed 0): scalar code only.
     Xxh32(XxHash32): 4, implementation: "twox-hash scalar";
     {
+        // Inlined across the crate boundary: the short path is a few
+        // nanoseconds, so a call and a returned array cost as much as the
+        // hash (issue 34's call-site shapes).
+        #[inline]
         hash(input) => XxHash32::oneshot(0, input).to_be_bytes();
         new() => XxHash32::with_seed(0);
         update(state, input) => Hasher::write(state, input);
