@@ -92,13 +92,7 @@ macro_rules! row {
 fn rows() -> Vec<Row> {
     use chunkhash::crc;
     vec![
-        // chunkhash has XXH64 through the registry only (twox-hash inside).
-        row!(
-            Xxh64,
-            "xxHash C",
-            |d| u64::from_be_bytes(digest(Algorithm::Xxh64, d).as_bytes().try_into().unwrap_or_default()),
-            |d| c_xxhash::xxh64(d)
-        ),
+        row!(Xxh64, "xxHash C", |d| chunkhash::xxh64::hash(d), |d| c_xxhash::xxh64(d)),
         row!(Crc32c, "crc-fast", |d| u64::from(crc::crc32c(d)), |d| u64::from(crc_fast::crc32_iscsi(d))),
         row!(Crc32, "crc-fast", |d| u64::from(crc::crc32(d)), |d| u64::from(crc_fast::crc32_iso_hdlc(d))),
         row!(Crc64Nvme, "crc-fast", |d| crc::crc64_nvme(d), |d| crc_fast::crc64_nvme(d)),
