@@ -26,8 +26,8 @@
 //! ```
 
 use chunkhash::{digest, Algorithm};
+use chunkhash_bench::call_shapes::{shape_dyn, shape_loop};
 use chunkhash_bench::{c_xxhash, format_size, median_ratio, random_input, run_interleaved_best_of, Case, Timing};
-use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -35,21 +35,6 @@ use std::time::Duration;
 const BATCH: usize = 100;
 const SIZES: [usize; 3] = [16, 64, 240];
 const SHAPES: [&str; 4] = ["loop", "out-of-line", "dyn", "digest"];
-
-#[inline(never)]
-fn shape_loop<T>(hash: impl Fn(&[u8]) -> T, input: &[u8], calls: usize) {
-    for _ in 0..calls {
-        black_box(hash(black_box(input)));
-    }
-}
-
-#[inline(never)]
-fn shape_dyn<T>(hash: &mut dyn FnMut(&[u8]) -> T, input: &[u8], calls: usize) {
-    let hash = black_box(hash);
-    for _ in 0..calls {
-        black_box(hash(black_box(input)));
-    }
-}
 
 /// One algorithm: its anchor's name, its two implementations for the
 /// equality check, and `run`, which runs a shape with the implementations
