@@ -12,7 +12,7 @@ import java.util.Objects;
  * {@link java.util.zip.Checksum}s. All methods are thread-safe. An input
  * another thread writes into while it is hashed gives the digest of some mix
  * of its old and new bytes, never a crash or a read outside it (as for
- * {@link Blake3}). Short inputs of XXH3-64, CRC32C and CRC-64/NVME are hashed
+ * {@link Blake3}). Short inputs of XXH3-64, XXH3-128, CRC32C and CRC-64/NVME are hashed
  * in plain Java, where that is faster than a native call (the same values).
  */
 public final class Checksums {
@@ -29,8 +29,7 @@ public final class Checksums {
         Inputs.checkRange(input, off, len);
         byte[] out = new byte[algorithm.digestLength()];
         if (len <= ShortPath.maxLen(algorithm)) {
-            long value = ShortPath.value(algorithm, input, off, len);
-            for (int i = out.length - 1; i >= 0; i--, value >>>= 8) out[i] = (byte) value; // big-endian, as value()
+            ShortPath.digest(algorithm, input, off, len, out);
         } else {
             Native.digest(id, input, off, len, out);
         }

@@ -5,7 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * XXH3-64 (seed 0, the default secret) of inputs of at most 240 bytes, in plain
+ * XXH3-64 and XXH3-128 (seed 0, the default secret) of inputs of at most 240 bytes, in plain
  * Java: the short-input paths of the XXH3 specification (xxHash's
  * {@code doc/xxhash_spec.md}, "XXH3 algorithm description": lengths 0, 1-3, 4-8,
  * 9-16, 17-128 and 129-240), which need neither stripes nor the accumulator
@@ -17,9 +17,11 @@ final class JavaXxh3 {
     /** The longest input this class hashes: the specification's "mid-size" limit. */
     static final int MAX_LEN = 240;
 
+    private static final long PRIME32_2 = 0x85EBCA77L;
     private static final long PRIME64_1 = 0x9E3779B185EBCA87L;
     private static final long PRIME64_2 = 0xC2B2AE3D27D4EB4FL;
     private static final long PRIME64_3 = 0x165667B19E3779F9L;
+    private static final long PRIME64_4 = 0x85EBCA77C2B2AE63L;
     private static final long PRIME_MX1 = 0x165667919E3779F9L;
     private static final long PRIME_MX2 = 0x9FB21C651E98DF25L;
 
@@ -109,15 +111,115 @@ final class JavaXxh3 {
         return avalanche(acc);
     }
 
+    /**
+     * XXH3-128 of {@code len <= MAX_LEN} bytes from {@code off} into {@code out} at {@code outOff}: 16 bytes,
+     * the high half first, big-endian (as xxhsum prints it and the registry orders it).
+     */
+    static void hash128(byte[] in, int off, int len, byte[] out, int outOff) {
+        long low;
+        long high;
+        if (len <= 16) {
+            if (len > 8) {
+                long bitflipLow = secret64(32) ^ secret64(40);
+                long bitflipHigh = secret64(48) ^ secret64(56);
+                long inLow = le64(in, off);
+                long inHigh = le64(in, off + len - 8);
+                long x = inLow ^ inHigh ^ bitflipLow;
+                long mLow = x * PRIME64_1;
+                long mHigh = unsignedMultiplyHigh(x, PRIME64_1);
+                mLow += (long) (len - 1) << 54;
+                inHigh ^= bitflipHigh;
+                mHigh += inHigh + (inHigh & 0xFFFFFFFFL) * (PRIME32_2 - 1);
+                mLow ^= Long.reverseBytes(mHigh);
+                low = mLow * PRIME64_2;
+                high = unsignedMultiplyHigh(mLow, PRIME64_2) + mHigh * PRIME64_2;
+                low = avalanche(low);
+                high = avalanche(high);
+            } else if (len >= 4) {
+                long inLow = le32(in, off) & 0xFFFFFFFFL;
+                long inHigh = le32(in, off + len - 4) & 0xFFFFFFFFL;
+                long keyed = (inLow + (inHigh << 32)) ^ (secret64(16) ^ secret64(24));
+                long multiplier = PRIME64_1 + ((long) len << 2);
+                long mLow = keyed * multiplier;
+                long mHigh = unsignedMultiplyHigh(keyed, multiplier);
+                mHigh += mLow << 1;
+                mLow ^= mHigh >>> 3;
+                mLow ^= mLow >>> 35;
+                mLow *= PRIME_MX2;
+                mLow ^= mLow >>> 28;
+                low = mLow;
+                high = avalanche(mHigh);
+            } else if (len > 0) {
+                int c1 = in[off] & 0xFF;
+                int c2 = in[off + (len >> 1)] & 0xFF;
+                int c3 = in[off + len - 1] & 0xFF;
+                int combinedLow = (c1 << 16) | (c2 << 24) | c3 | (len << 8);
+                int combinedHigh = Integer.rotateLeft(Integer.reverseBytes(combinedLow), 13);
+                long bitflipLow = (secret32(0) ^ secret32(4)) & 0xFFFFFFFFL;
+                long bitflipHigh = (secret32(8) ^ secret32(12)) & 0xFFFFFFFFL;
+                low = xxh64Avalanche((combinedLow & 0xFFFFFFFFL) ^ bitflipLow);
+                high = xxh64Avalanche((combinedHigh & 0xFFFFFFFFL) ^ bitflipHigh);
+            } else {
+                low = xxh64Avalanche(secret64(64) ^ secret64(72));
+                high = xxh64Avalanche(secret64(80) ^ secret64(88));
+            }
+        } else {
+            long accLow = len * PRIME64_1;
+            long accHigh = 0;
+            // mix32 of the specification, written out so that the accumulator stays in two locals: each step
+            // adds a 16-byte mix to one half and xors the other piece's sum into it.
+            int rounds = len <= 128 ? (len - 1) / 32 + 1 : len / 32;
+            for (int i = 0; i < rounds; i++) {
+                int at1;
+                int at2;
+                int secretAt;
+                if (len <= 128) { // pieces from both ends, the innermost first (i = rounds - 1 is the outermost)
+                    int k = rounds - 1 - i;
+                    at1 = off + 16 * k;
+                    at2 = off + len - 16 * (k + 1);
+                    secretAt = 32 * k;
+                } else {
+                    at1 = off + 32 * i;
+                    at2 = at1 + 16;
+                    secretAt = i < 4 ? 32 * i : 3 + 32 * (i - 4); // MIDSIZE_STARTOFFSET
+                }
+                accLow += mix16(in, at1, secretAt);
+                accLow ^= le64(in, at2) + le64(in, at2 + 8);
+                accHigh += mix16(in, at2, secretAt + 16);
+                accHigh ^= le64(in, at1) + le64(in, at1 + 8);
+                if (len > 128 && i == 3) {
+                    accLow = avalanche(accLow);
+                    accHigh = avalanche(accHigh);
+                }
+            }
+            if (len > 128) { // the last 32 bytes, backwards: SECRET_SIZE_MIN - MIDSIZE_LASTOFFSET - 16
+                int at1 = off + len - 16;
+                int at2 = off + len - 32;
+                int secretAt = 136 - 17 - 16;
+                accLow += mix16(in, at1, secretAt);
+                accLow ^= le64(in, at2) + le64(in, at2 + 8);
+                accHigh += mix16(in, at2, secretAt + 16);
+                accHigh ^= le64(in, at1) + le64(in, at1 + 8);
+            }
+            low = avalanche(accLow + accHigh);
+            high = -avalanche(accLow * PRIME64_1 + accHigh * PRIME64_4 + len * PRIME64_2);
+        }
+        for (int i = 7; i >= 0; i--, high >>>= 8) out[outOff + i] = (byte) high;
+        for (int i = 15; i >= 8; i--, low >>>= 8) out[outOff + i] = (byte) low;
+    }
+
     private static long mix16(byte[] in, int at, int secretAt) {
         return fold64(le64(in, at) ^ secret64(secretAt), le64(in, at + 8) ^ secret64(secretAt + 8));
     }
 
     /** The 128-bit product of a and b (unsigned), its two halves xored. */
     private static long fold64(long a, long b) {
-        long lo = a * b;
-        long hi = Math.multiplyHigh(a, b) + ((a >> 63) & b) + ((b >> 63) & a); // signed high half made unsigned
-        return lo ^ hi;
+        return a * b ^ unsignedMultiplyHigh(a, b);
+    }
+
+    /** The high half of the unsigned 128-bit product (Java 18's Math.unsignedMultiplyHigh; this is Java 11). */
+    private static long unsignedMultiplyHigh(long a, long b) {
+        return Math.multiplyHigh(a, b) + ((a >> 63) & b) + ((b >> 63) & a);
     }
 
     private static long avalanche(long h) {

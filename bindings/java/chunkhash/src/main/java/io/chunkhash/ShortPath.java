@@ -20,8 +20,8 @@ import java.util.zip.CRC32C;
 final class ShortPath {
     private ShortPath() {}
 
-    /** XXH3-64: the Java code's limit (the specification's short and mid-size inputs). */
-    static final int XXH3_64_MAX = JavaXxh3.MAX_LEN;
+    /** XXH3-64 and XXH3-128: the Java code's limit (the specification's short and mid-size inputs). */
+    static final int XXH3_MAX = JavaXxh3.MAX_LEN;
     /** CRC32C: {@link java.util.zip.CRC32C} (a CPU instruction where the JVM has the intrinsic). */
     static final int CRC32C_MAX = 4096;
     /** CRC-64/NVME: slicing by 8 against the native carry-less multiplication. */
@@ -31,7 +31,8 @@ final class ShortPath {
 
     static {
         java.util.Arrays.fill(MAX_LEN, -1);
-        MAX_LEN[Algorithm.XXH3_64.id()] = XXH3_64_MAX;
+        MAX_LEN[Algorithm.XXH3_64.id()] = XXH3_MAX;
+        MAX_LEN[Algorithm.XXH3_128.id()] = XXH3_MAX;
         MAX_LEN[Algorithm.CRC32C.id()] = CRC32C_MAX;
         MAX_LEN[Algorithm.CRC_64_NVME.id()] = CRC64_NVME_MAX;
     }
@@ -41,7 +42,17 @@ final class ShortPath {
         return MAX_LEN[algorithm.id()];
     }
 
-    /** The value of an algorithm with a Java path, for {@code len <= maxLen(algorithm)}. */
+    /** The digest of an algorithm with a Java path into {@code out} (its digest length), for {@code len <= maxLen}. */
+    static void digest(Algorithm algorithm, byte[] in, int off, int len, byte[] out) {
+        if (algorithm == Algorithm.XXH3_128) {
+            JavaXxh3.hash128(in, off, len, out, 0);
+            return;
+        }
+        long value = value(algorithm, in, off, len);
+        for (int i = out.length - 1; i >= 0; i--, value >>>= 8) out[i] = (byte) value; // big-endian, as value()
+    }
+
+    /** The value of an algorithm with a Java path and a digest of at most 8 bytes, for {@code len <= maxLen}. */
     static long value(Algorithm algorithm, byte[] in, int off, int len) {
         switch (algorithm) {
             case XXH3_64:

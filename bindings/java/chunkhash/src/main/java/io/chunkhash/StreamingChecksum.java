@@ -11,7 +11,7 @@ import java.util.zip.Checksum;
  * read big-endian. Holds native memory: close it, or the cleaner frees it once
  * unreachable. Calls on one instance from several threads are serialised.
  *
- * <p>For the algorithms with a plain-Java path (XXH3-64, CRC32C, CRC-64/NVME),
+ * <p>For the algorithms with a plain-Java path (XXH3-64, XXH3-128, CRC32C, CRC-64/NVME),
  * input is kept in Java while it is no longer than that path's limit and
  * hashed there; the native state is made only when more arrives, and fed what
  * was kept. The values are the same either way.
@@ -125,8 +125,7 @@ public final class StreamingChecksum implements Checksum, AutoCloseable {
         byte[] out = new byte[algorithm.digestLength()];
         checkOpen();
         if (inJava) {
-            long value = ShortPath.value(algorithm, pending, 0, pendingLen);
-            for (int i = out.length - 1; i >= 0; i--, value >>>= 8) out[i] = (byte) value;
+            ShortPath.digest(algorithm, pending, 0, pendingLen, out);
             return out;
         }
         synchronized (state) {

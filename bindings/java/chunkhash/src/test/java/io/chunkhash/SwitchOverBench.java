@@ -14,6 +14,7 @@ import java.util.SplittableRandom;
 public final class SwitchOverBench {
     private static final byte[] INPUT = new byte[1 << 20];
     private static final byte[] OUT = new byte[32];
+    private static final byte[] OUT16 = new byte[16];
     private static long sink;
 
     public static void main(String[] args) {
@@ -24,6 +25,7 @@ public final class SwitchOverBench {
                 + " alternating rounds of " + roundMillis + " ms each, after 3 warm-up rounds); ratio > 1: Java faster");
         System.out.printf("%-12s %6s %10s %10s %7s%n", "algorithm", "bytes", "java", "native", "ratio");
         for (int len : new int[] {0, 8, 16, 64, 128, 240}) row("XXH3-64", 0, len, rounds, roundMillis);
+        for (int len : new int[] {0, 16, 64, 128, 160, 192, 240}) row("XXH3-128", 4, len, rounds, roundMillis);
         for (int len : new int[] {16, 64, 256, 1024, 4096, 65536, 1 << 20}) row("CRC32C", 1, len, rounds, roundMillis);
         for (int len : new int[] {16, 32, 64, 80, 96, 112, 128}) row("CRC-64/NVME", 2, len, rounds, roundMillis);
         for (int len : new int[] {0, 64, 128, 256, 512, 1024}) row("BLAKE3", 3, len, rounds, roundMillis);
@@ -61,6 +63,12 @@ public final class SwitchOverBench {
             case 2:
                 for (long i = 0; i < n; i++) acc += JavaCrc64Nvme.value(INPUT, 0, len);
                 break;
+            case 4:
+                for (long i = 0; i < n; i++) {
+                    JavaXxh3.hash128(INPUT, 0, len, OUT, 0);
+                    acc += OUT[0];
+                }
+                break;
             default:
                 for (long i = 0; i < n; i++) {
                     JavaBlake3.hash(null, INPUT, 0, len, OUT);
@@ -81,6 +89,12 @@ public final class SwitchOverBench {
                 break;
             case 2:
                 for (long i = 0; i < n; i++) acc += Native.value(Algorithm.CRC_64_NVME.id(), INPUT, 0, len);
+                break;
+            case 4:
+                for (long i = 0; i < n; i++) {
+                    Native.digest(Algorithm.XXH3_128.id(), INPUT, 0, len, OUT16);
+                    acc += OUT16[0];
+                }
                 break;
             default:
                 for (long i = 0; i < n; i++) {
