@@ -69,7 +69,9 @@ final class JavaBlake3 {
             compress(cv, m, t, last, rootFlags, state);
             for (int i = 0; i < 8; i++) state[i + 8] ^= cv[i];
             int n = Math.min(BLOCK_LEN, out.length - o);
-            for (int i = 0; i < n; i++) out[o + i] = (byte) (state[i >> 2] >>> (8 * (i & 3)));
+            int words = n >> 2;
+            for (int i = 0; i < words; i++) LE32.set(out, o + 4 * i, state[i]);
+            for (int i = 4 * words; i < n; i++) out[o + i] = (byte) (state[i >> 2] >>> (8 * (i & 3)));
         }
     }
 

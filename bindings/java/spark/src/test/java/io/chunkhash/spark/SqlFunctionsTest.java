@@ -121,7 +121,10 @@ class SqlFunctionsTest {
             // Whole-stage code calls the functions' static methods directly; with it off there is no such stage.
             // (Read after the query ran: adaptive execution settles the final plan then.)
             String plan = codegen(df);
-            assertEquals(wholeStage, plan.contains("io.chunkhash.spark.SqlFunctions.xxh3_64("), plan);
+            for (String method : new String[] {"blake3", "blake3Address", "xxh3_64", "xxh3_128", "crc32c",
+                    "crc64nvme"}) {
+                assertEquals(wholeStage, plan.contains("io.chunkhash.spark.SqlFunctions." + method + "("), method);
+            }
         } finally {
             spark.conf().set("spark.sql.codegen.wholeStage", previous);
         }
