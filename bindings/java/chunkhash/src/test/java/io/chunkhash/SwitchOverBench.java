@@ -22,7 +22,8 @@ public final class SwitchOverBench {
         long roundMillis = args.length > 1 ? Long.parseLong(args[1]) : 100;
         new SplittableRandom(1).nextBytes(INPUT);
         System.out.println("Java path against the native call, ns per call (medians of " + rounds
-                + " alternating rounds of " + roundMillis + " ms each, after 3 warm-up rounds); ratio > 1: Java faster");
+                + " alternating rounds of " + roundMillis + " ms each, after 3 warm-up rounds);"
+                + " ratio > 1: Java faster");
         System.out.printf("%-12s %6s %10s %10s %7s%n", "algorithm", "bytes", "java", "native", "ratio");
         for (int len : new int[] {0, 8, 16, 64, 128, 240}) row("XXH3-64", 0, len, rounds, roundMillis);
         for (int len : new int[] {0, 16, 64, 128, 160, 192, 240}) row("XXH3-128", 4, len, rounds, roundMillis);

@@ -110,8 +110,11 @@ class SqlFunctionsTest {
     @ParameterizedTest(name = "spark.sql.codegen.wholeStage={0}")
     @ValueSource(booleans = {true, false})
     void sqlFunctionsMatchTheOraclesRowByRow(boolean wholeStage) {
+        // Columns 14-19: strings that start inside their array (substring shares it), and extended output.
         String query = "SELECT id, s, b, blake3(b), blake3(s), blake3(b, 64), blake3_address(b),"
-                + " xxh3_64(b), xxh3_64(s), xxh3_128(b), crc32c(b), crc32c(s), crc64nvme(b), crc64nvme(s) FROM t";
+                + " xxh3_64(b), xxh3_64(s), xxh3_128(b), crc32c(b), crc32c(s), crc64nvme(b), crc64nvme(s),"
+                + " blake3(substring(s, 3)), blake3_address(substring(s, 3)), xxh3_64(substring(s, 3)),"
+                + " xxh3_128(substring(s, 3)), crc32c(substring(s, 3)), blake3(s, 40) FROM t";
         List<Row> result;
         String previous = spark.conf().get("spark.sql.codegen.wholeStage");
         spark.conf().set("spark.sql.codegen.wholeStage", wholeStage);
@@ -151,8 +154,19 @@ class SqlFunctionsTest {
                 checked++;
             }
             if (s == null) {
-                for (int c : new int[] {4, 8, 11, 13}) assertNull(r.get(c), what + " column " + c);
+                for (int c : new int[] {4, 8, 11, 13, 14, 15, 16, 17, 18, 19}) {
+                    assertNull(r.get(c), what + " column " + c);
+                }
             } else {
+                String text = r.getString(1);
+                byte[] tail = (text.length() >= 2 ? text.substring(2) : "").getBytes(StandardCharsets.UTF_8);
+                assertArrayEquals(Blake3.hashMany(tail, new int[] {0, tail.length}), (byte[]) r.get(14), what);
+                assertArrayEquals(Blake3.addressMany(tail, new int[] {0, tail.length}), (byte[]) r.get(15), what);
+                assertEquals(LongHashFunction.xx3().hashBytes(tail), r.getLong(16), what);
+                assertArrayEquals(Checksums.ofMany(Algorithm.XXH3_128, tail, new int[] {0, tail.length}),
+                        (byte[]) r.get(17), what);
+                assertEquals(DifferentialOracles.crc32c(tail), r.getLong(18), what);
+                assertArrayEquals(DifferentialOracles.blake3(s, 40), (byte[]) r.get(19), what);
                 assertArrayEquals(Blake3.hashMany(s, new int[] {0, s.length}), (byte[]) r.get(4), what);
                 assertEquals(LongHashFunction.xx3().hashBytes(s), r.getLong(8), what);
                 assertEquals(DifferentialOracles.crc32c(s), r.getLong(11), what);
