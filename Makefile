@@ -291,7 +291,8 @@ test-java: python-wheel
 
 # The Java benchmarks (figures in BENCHMARKS.md, "Java and Spark"): the Java
 # API against Bouncy Castle, Commons Codec, zero-allocation-hashing, lz4-java
-# and the JDK, then Spark local[2] against its own hashes. Needs test-java
+# and the JDK, the switch-over lengths of the plain-Java short paths, then
+# Spark local[2] against its own hashes. Needs test-java
 # first (the installed jars). JAVA_BENCH_ARGS: rounds, round ms;
 # SPARK_BENCH_ARGS: rows of 64 B, rows of 1 KiB, rounds.
 JAVA_BENCH_ARGS ?= 7 150
@@ -302,6 +303,8 @@ java-bench:
 	  -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test
 	cd bindings/java/chunkhash && java -cp target/classes:target/test-classes:$$(cat target/test-classpath.txt) \
 	  io.chunkhash.bench.JavaBench $(JAVA_BENCH_ARGS)
+	cd bindings/java/chunkhash && java -cp target/classes:target/test-classes:$$(cat target/test-classpath.txt) \
+	  io.chunkhash.SwitchOverBench $(JAVA_BENCH_ARGS)
 	cd bindings/java/spark && java $$(sed -n 's/.*<argLine>\(.*\)-Xmx2g<\/argLine>.*/\1/p' pom.xml) -Xmx10g \
 	  -cp target/classes:target/test-classes:$$(cat target/test-classpath.txt) \
 	  io.chunkhash.spark.bench.SparkBench $(SPARK_BENCH_ARGS)
