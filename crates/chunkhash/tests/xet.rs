@@ -214,13 +214,9 @@ fn chunk_and_hash_equals_chunking_then_hashing() {
     }
 }
 
-/// Where `make test` installs the `hf-xet` wheel: `CHUNKHASH_PYDEPS`, else
-/// `target/pydeps` (the Makefile's `pydeps` target).
+/// Where `make test` installs the `hf-xet` wheel.
 fn pydeps() -> PathBuf {
-    match std::env::var_os("CHUNKHASH_PYDEPS") {
-        Some(path) => PathBuf::from(path),
-        None => PathBuf::from(env!("CARGO_TARGET_TMPDIR")).parent().unwrap().join("pydeps"),
-    }
+    vectors::pydeps(env!("CARGO_TARGET_TMPDIR"))
 }
 
 /// Our file hashes equal `hf_xet.hash_files` (the `hf-xet` wheel, Hugging

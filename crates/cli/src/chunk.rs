@@ -109,19 +109,9 @@ pub fn run_chunk(flags: ChunkFlags, printer: &mut Printer) -> Result<()> {
         AddressKind::Xet => xet::chunk_batch(),
         AddressKind::Blake3 | AddressKind::Blake3_160 => Batch::new(),
     };
-    for path in &flags.files {
-        let name = path.as_os_str().as_encoded_bytes();
-        let data = match whole_input(path) {
-            Ok(data) => data,
-            Err(error) => {
-                printer.file_error(name, &error)?;
-                continue;
-            }
-        };
-        let shown = String::from_utf8_lossy(name);
-        let out = printer.out();
+    each_input(&flags.files, printer, |data, shown, out| {
         let mut result = Ok(());
-        settings.cdc.chunk_and_hash(&data, &batch, |chunk, hash: blake3::Hash| {
+        settings.cdc.chunk_and_hash(data, &batch, |chunk, hash: blake3::Hash| {
             if result.is_err() {
                 return;
             }
@@ -142,13 +132,30 @@ pub fn run_chunk(flags: ChunkFlags, printer: &mut Printer) -> Result<()> {
                 writeln!(out, "{} {} {address}  {shown}", chunk.offset, chunk.length)
             };
         });
-        result?;
-    }
-    Ok(())
+        result
+    })
 }
 
 pub fn run_xet_hash(flags: XetHashFlags, printer: &mut Printer) -> Result<()> {
-    for path in &flags.files {
+    each_input(&flags.files, printer, |data, shown, out| {
+        let hash = xet::file_hash(data);
+        if flags.json {
+            let line = serde_json::json!({ "file": shown, "size": data.len(), "xetHash": hash.to_hex().as_str() });
+            writeln!(out, "{line}")
+        } else {
+            writeln!(out, "{hash}  {shown}")
+        }
+    })
+}
+
+/// Calls `work` with each input's bytes, its name as shown, and stdout; an
+/// input that cannot be read is reported (the run will exit 1) and skipped.
+fn each_input(
+    files: &[PathBuf],
+    printer: &mut Printer,
+    mut work: impl FnMut(&[u8], &str, &mut dyn Write) -> std::io::Result<()>,
+) -> Result<()> {
+    for path in files {
         let name = path.as_os_str().as_encoded_bytes();
         let data = match whole_input(path) {
             Ok(data) => data,
@@ -157,15 +164,7 @@ pub fn run_xet_hash(flags: XetHashFlags, printer: &mut Printer) -> Result<()> {
                 continue;
             }
         };
-        let hash = xet::file_hash(&data);
-        let shown = String::from_utf8_lossy(name);
-        let out = printer.out();
-        if flags.json {
-            let line = serde_json::json!({ "file": shown, "size": data.len(), "xetHash": hash.to_hex().as_str() });
-            writeln!(out, "{line}")?;
-        } else {
-            writeln!(out, "{hash}  {shown}")?;
-        }
+        work(&data, &String::from_utf8_lossy(name), printer.out())?;
     }
     Ok(())
 }
