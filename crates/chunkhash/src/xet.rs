@@ -176,6 +176,18 @@ pub fn file_hash(data: &[u8]) -> Hash {
     tree.file_hash()
 }
 
+/// [`file_hash`] on all threads of the current rayon pool (the same hash):
+/// chunks found and hashed in segments side by side, see
+/// [`Cdc::chunk_and_hash_parallel`].
+#[cfg(feature = "parallel")]
+pub fn file_hash_parallel(data: &[u8]) -> Hash {
+    let mut tree = MerkleTree::new();
+    for (chunk, hash) in Cdc::xet().chunk_and_hash_parallel::<blake3::Hash>(data, &chunk_batch()) {
+        tree.push(hash.into(), chunk.length as u64);
+    }
+    tree.file_hash()
+}
+
 /// Most groups a level of the tree holds at once: a group closes at its
 /// ninth node.
 const MAX_GROUP: usize = 9;

@@ -176,6 +176,21 @@ fn file_hash_one_shot_and_streamed() {
     }
 }
 
+/// Inputs of several segments (8 MiB each): random (chunks resynchronise
+/// a chunk or two into each segment), text, and zeros (cut at the
+/// maximum, so segments start on a cut).
+#[cfg(feature = "parallel")]
+#[test]
+fn file_hash_parallel_equals_one_thread() {
+    let mut rng = TestRng::new(test_seed("file_hash_parallel_equals_one_thread", 5));
+    let random = rng.bytes(20 << 20);
+    let text: Vec<u8> = b"a line of text that repeats, ".iter().copied().cycle().take(17 << 20).collect();
+    let zeros = vec![0u8; (17 << 20) + 3];
+    for data in [&random[..], &text[..], &zeros[..], &random[..100]] {
+        assert_eq!(xet::file_hash_parallel(data), xet::file_hash(data), "{} bytes", data.len());
+    }
+}
+
 #[test]
 fn chunk_and_hash_equals_chunking_then_hashing() {
     let mut rng = TestRng::new(test_seed("chunk_and_hash_equals_chunking_then_hashing", 3));

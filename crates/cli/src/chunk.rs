@@ -6,7 +6,7 @@ use crate::input::whole_input;
 use crate::status::Printer;
 use anyhow::{anyhow, bail, Result};
 use chunkhash::blake3::{self, Batch};
-use chunkhash::cdc::{Cdc, Normalization};
+use chunkhash::cdc::{Cdc, Chunk, Normalization};
 use chunkhash::xet;
 use clap::{Args, ValueEnum};
 use std::io::Write;
@@ -82,6 +82,11 @@ writes it). An empty file's hash is all zeros.
 
 Exit status: 0 if every file was read, 1 if any could not be, 2 for bad usage.";
 
+/// Inputs of this size and more are chunked and hashed on all cores
+/// (rayon's global pool: `RAYON_NUM_THREADS` bounds it), in segments of 8
+/// MiB; smaller ones in one pass on one thread.
+const PARALLEL_MIN: usize = 16 << 20;
+
 /// A chunker and the address of its chunks.
 struct ChunkSettings {
     cdc: Cdc,
@@ -111,7 +116,7 @@ pub fn run_chunk(flags: ChunkFlags, printer: &mut Printer) -> Result<()> {
     };
     each_input(&flags.files, printer, |data, shown, out| {
         let mut result = Ok(());
-        settings.cdc.chunk_and_hash(data, &batch, |chunk, hash: blake3::Hash| {
+        let mut print = |chunk: Chunk, hash: blake3::Hash| {
             if result.is_err() {
                 return;
             }
@@ -131,14 +136,19 @@ pub fn run_chunk(flags: ChunkFlags, printer: &mut Printer) -> Result<()> {
             } else {
                 writeln!(out, "{} {} {address}  {shown}", chunk.offset, chunk.length)
             };
-        });
+        };
+        if data.len() >= PARALLEL_MIN {
+            settings.cdc.chunk_and_hash_parallel(data, &batch).into_iter().for_each(|(c, h)| print(c, h));
+        } else {
+            settings.cdc.chunk_and_hash(data, &batch, print);
+        }
         result
     })
 }
 
 pub fn run_xet_hash(flags: XetHashFlags, printer: &mut Printer) -> Result<()> {
     each_input(&flags.files, printer, |data, shown, out| {
-        let hash = xet::file_hash(data);
+        let hash = if data.len() >= PARALLEL_MIN { xet::file_hash_parallel(data) } else { xet::file_hash(data) };
         if flags.json {
             let line = serde_json::json!({ "file": shown, "size": data.len(), "xetHash": hash.to_hex().as_str() });
             writeln!(out, "{line}")

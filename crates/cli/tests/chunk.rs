@@ -27,6 +27,12 @@ fn xet_hash_lines_and_json() {
     let expected = format!("{XET_HASH_OF_A}  a\n{XET_HASH_OF_EMPTY}  empty\n{}  big file\n", xet::file_hash(&big));
     assert_eq!(out, expected);
 
+    // From 16 MiB, the file is chunked and hashed on all cores.
+    let mut rng = vectors::TestRng::new(17);
+    let large = rng.bytes((17 << 20) + 1);
+    dir.write("large", &large);
+    assert_eq!(ok(dir.run(&["xet-hash", "large"], b"")), format!("{}  large\n", xet::file_hash(&large)));
+
     let out = ok(dir.run(&["xet-hash", "--json", "big file", "-"], b"a"));
     let lines: Vec<serde_json::Value> = out.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len(), 2, "{out}");
@@ -59,6 +65,19 @@ fn chunk_lines_equal_the_library() {
     let short_lines = lines(fastcdc, &|b| blake3::address(b).to_hex().to_string());
     let out = ok(dir.run(&["chunk", "--fastcdc", "2048,8192,65536", "--address", "blake3-160", "data"], b""));
     assert_eq!(out, short_lines);
+
+    // From 16 MiB, on all cores: the same lines.
+    let mut rng = vectors::TestRng::new(16);
+    let large = rng.bytes(16 << 20);
+    dir.write("large", &large);
+    let expected: String = Cdc::xet()
+        .chunks(&large)
+        .map(|c| {
+            let hash = xet::chunk_hash(&large[c.offset as usize..][..c.length]);
+            format!("{} {} {hash}  large\n", c.offset, c.length)
+        })
+        .collect();
+    assert_eq!(ok(dir.run(&["chunk", "large"], b"")), expected);
 
     let out = ok(dir.run(&["chunk", "--json", "data"], b""));
     let mut end = 0;
