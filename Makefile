@@ -56,9 +56,15 @@ bench-compare:
 install:
 	$(MAKE) -C bindings/c install
 
+# The Python references the Rust tests spawn: `xxhash` (the CLI's xxhsum
+# tests) and `hf-xet`, Hugging Face's client, pinned (chunkhash's Xet file
+# hashes against its `hash_files`, crates/chunkhash/tests/xet.rs).
+HF_XET_VERSION = 1.8.0
 pydeps:
-	@$(PYTHON) -c "import sys; sys.path.insert(0, '$(PYDEPS)'); import xxhash" 2>/dev/null || \
-	  $(PYTHON) -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --target $(PYDEPS) xxhash
+	@$(PYTHON) -c "import sys; sys.path.insert(0, '$(PYDEPS)'); import xxhash, hf_xet, importlib.metadata as m; \
+	  sys.exit(m.version('hf-xet') != '$(HF_XET_VERSION)')" 2>/dev/null || \
+	  $(PYTHON) -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --upgrade --target $(PYDEPS) \
+	    xxhash hf-xet==$(HF_XET_VERSION)
 
 # Installs only what is missing: xxhsum and openssl with apt-get, b3sum with cargo.
 peers:

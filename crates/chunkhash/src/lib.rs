@@ -197,6 +197,8 @@ pub mod traits;
 mod wrapper;
 // Without `xxh3` (a lean BLAKE3-only build), its kernels are not compiled:
 // a fifth of a clean dev build.
+#[cfg(feature = "cdc")]
+pub mod xet;
 #[cfg(feature = "xxh3")]
 pub mod xxh3;
 

@@ -3,7 +3,8 @@
 //! content-addressed chunk store.
 //!
 //! Layout (ripgrep's split): `flags` holds the raw command line, `settings`
-//! checks it; `sum`, `check`, `bench` and `store` are the subcommands (the
+//! checks it; `sum`, `check`, `bench`, `store`, `s3sum` and `chunk` (also
+//! `xet-hash`) are the subcommands (the
 //! bench runs themselves are the `chunkhash-bench` library's, the store is
 //! `chunkhash-store`); `input` reads files (memory-mapped when large) and
 //! draws the progress bar; `status` prints messages and decides the exit
@@ -18,6 +19,7 @@
 #[cfg(feature = "bench")]
 mod bench;
 mod check;
+mod chunk;
 mod flags;
 mod input;
 mod s3sum;
@@ -73,6 +75,8 @@ fn run(flags: flags::Flags, printer: &mut Printer) -> Result<()> {
         Task::Bench(settings) => bench::run(&settings, printer)?,
         Task::Store(flags) => store::run(*flags, printer)?,
         Task::S3sum(flags) => s3sum::run(flags, printer)?,
+        Task::Chunk(flags) => chunk::run_chunk(flags, printer)?,
+        Task::XetHash(flags) => chunk::run_xet_hash(flags, printer)?,
     }
     Ok(())
 }

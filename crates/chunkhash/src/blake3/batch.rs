@@ -173,6 +173,16 @@ impl Batch {
     }
 }
 
+impl Batch {
+    /// Hashes `inputs` in the batch's mode, calling `emit(i, output)` for
+    /// each (in no set order): for the crate's own callers that hand each
+    /// output on rather than store it (`cdc`'s `chunk_and_hash`).
+    #[inline]
+    pub(crate) fn hash_slices_with<T: BatchOutput>(&self, inputs: &[&[u8]], mut emit: impl FnMut(usize, T)) {
+        self.hash_each(&inputs, |i, hash| emit(i, T::output(hash)));
+    }
+}
+
 /// An Arrow offset: `i32` (binary, string) or `i64` (large binary, large
 /// string). Sealed: only those two.
 pub trait Offset: Copy + sealed::Offset {}
