@@ -184,6 +184,7 @@ pub mod blake3;
 pub mod cdc;
 mod digest;
 pub mod hex;
+mod multi_buffer;
 #[allow(unsafe_code)]
 mod platform;
 mod registry;
@@ -224,6 +225,7 @@ pub use algorithm::{Algorithm, ParseAlgorithmError, UnavailableAlgorithm, Unknow
 pub use crc::{crc_combine, CrcCombineError};
 pub use digest::{digest, try_digest, Digest, DigestHex, StreamingHasher};
 pub use hex::{HexError, HexString};
+pub use multi_buffer::{digest_many, digest_offsets, try_digest_many};
 pub use platform::backend::{Backend, BackendError};
 /// wasm32 without SIMD128, with the `wasm-simd128-module` feature: turns on
 /// the SIMD128 kernels imported from the companion module (the same crate
