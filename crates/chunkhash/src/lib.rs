@@ -225,6 +225,9 @@ pub use algorithm::{Algorithm, ParseAlgorithmError, UnavailableAlgorithm, Unknow
 pub use crc::{crc_combine, CrcCombineError};
 pub use digest::{digest, try_digest, Digest, DigestHex, StreamingHasher};
 pub use hex::{HexError, HexString};
+#[cfg(feature = "sha2")]
+#[doc(hidden)]
+pub use multi_buffer::sha256_many_on_kernel;
 pub use multi_buffer::{digest_many, digest_offsets, try_digest_many};
 pub use platform::backend::{Backend, BackendError};
 /// wasm32 without SIMD128, with the `wasm-simd128-module` feature: turns on

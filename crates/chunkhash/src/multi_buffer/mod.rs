@@ -92,6 +92,29 @@ pub fn digest_offsets<O: Offset>(
     Ok(())
 }
 
+/// Undocumented and unstable, for benchmarks only: `out[i]` receives the
+/// SHA-256 of `messages[i]`, computed by the multi-buffer kernel named
+/// `kernel` (`portable`, `shani`, `avx2`, `avx512`) whatever
+/// `CHUNKHASH_SHA256_KERNEL` says, or by the detected one for `""`; false
+/// (and nothing written) if that kernel does not run here. Lets one process
+/// time the kernels against each other, interleaved.
+#[doc(hidden)]
+#[cfg(feature = "sha2")]
+pub fn sha256_many_on_kernel(kernel: &str, messages: &[&[u8]], out: &mut [[u8; 32]]) -> bool {
+    use crate::platform::sha256::{Checked, Kernel};
+    let checked = match kernel {
+        "" => Some(Checked::detect()),
+        name => Kernel::from_name(name).and_then(Kernel::checked),
+    };
+    match checked {
+        Some(checked) => {
+            sha256::sha256_many_with(checked, messages, out);
+            true
+        }
+        None => false,
+    }
+}
+
 /// Every message of `messages` into `out`, dispatched once.
 fn each<'a>(
     algorithm: Algorithm,

@@ -51,7 +51,6 @@ mod x86 {
 
 impl Kernel {
     /// The lowercase name `CHUNKHASH_SHA256_KERNEL` takes.
-    #[cfg(any(feature = "std", test))]
     pub(crate) fn name(self) -> &'static str {
         match self {
             Kernel::Portable => "portable",
@@ -81,13 +80,11 @@ impl Kernel {
     }
 
     /// `self` as a [`Checked`] kernel, when this machine runs it.
-    #[cfg(test)]
     pub(crate) fn checked(self) -> Option<Checked> {
         self.is_supported().then_some(Checked(self))
     }
 
     /// The kernel named `name` (ignoring case).
-    #[cfg(any(feature = "std", test))]
     pub(crate) fn from_name(name: &str) -> Option<Kernel> {
         ALL_KERNELS.iter().copied().find(|kernel| kernel.name().eq_ignore_ascii_case(name.trim()))
     }
