@@ -1,7 +1,7 @@
-//! SHA-256 with the SHA extensions (SHA-NI), two messages interleaved: the
-//! instructions' latency leaves the pipeline idle between the dependent
-//! rounds of one message, and a second, independent message fills it
-//! (FIPS 180-4, 6.2.2; the instruction forms are Intel's SDM's).
+//! SHA-256 with the SHA extensions (SHA-NI), several messages interleaved:
+//! the instructions' latency leaves the pipeline idle between the dependent
+//! rounds of one message, and independent messages fill it (FIPS 180-4,
+//! 6.2.2; the instruction forms are Intel's SDM's).
 //!
 //! `sha256rnds2` keeps the working variables as two vectors, ABEF and CDGH
 //! (A in the high word); the state is converted to that layout once per
@@ -33,18 +33,11 @@ fn from_rounds_layout(abef: __m128i, cdgh: __m128i, state: &mut [u32; 8]) {
     let dchg = _mm_shuffle_epi32::<0xB1>(cdgh);
     let abcd = _mm_blend_epi16::<0xF0>(feba, dchg);
     let efgh = _mm_alignr_epi8::<8>(dchg, feba);
-    let words = [
-        _mm_extract_epi32::<0>(abcd),
-        _mm_extract_epi32::<1>(abcd),
-        _mm_extract_epi32::<2>(abcd),
-        _mm_extract_epi32::<3>(abcd),
-        _mm_extract_epi32::<0>(efgh),
-        _mm_extract_epi32::<1>(efgh),
-        _mm_extract_epi32::<2>(efgh),
-        _mm_extract_epi32::<3>(efgh),
-    ];
-    for (word, value) in state.iter_mut().zip(words) {
-        *word = value as u32;
+    // SAFETY: `state` is a mutable reference to 8 words, 32 bytes: two
+    // unaligned 16-byte stores, at 0 and 16.
+    unsafe {
+        _mm_storeu_si128(state.as_mut_ptr().cast(), abcd);
+        _mm_storeu_si128(state.as_mut_ptr().add(4).cast(), efgh);
     }
 }
 
@@ -62,39 +55,30 @@ fn load_block(block: &[u8; BLOCK_LEN]) -> [__m128i; 4] {
     words
 }
 
-/// Four rounds of one message: `current` holds W(t..t + 4) (computed
-/// here from the three vectors after it, for t >= 16).
+/// Four rounds of every message: `w[current][s]` holds W(t..t + 4) of
+/// message `s` (computed here from the three vectors after it, for t >= 16).
 macro_rules! four_rounds {
-    ($abef:ident, $cdgh:ident, $group:expr, $current:expr, $next:expr, $after:expr, $last:expr) => {
-        if $group >= 4 {
-            // W(t - 16) + σ0(W(t - 15)), + W(t - 7), then + σ1(W(t - 2)).
-            let partial = _mm_add_epi32(_mm_sha256msg1_epu32($current, $next), _mm_alignr_epi8::<4>($last, $after));
-            $current = _mm_sha256msg2_epu32(partial, $last);
-        }
+    ($abef:ident, $cdgh:ident, $w:ident, $group:expr, $current:literal, $next:literal, $after:literal, $last:literal) => {
         let k = &K[4 * $group..4 * $group + 4];
-        let wk = _mm_add_epi32($current, _mm_set_epi32(k[3] as i32, k[2] as i32, k[1] as i32, k[0] as i32));
-        $cdgh = _mm_sha256rnds2_epu32($cdgh, $abef, wk);
-        $abef = _mm_sha256rnds2_epu32($abef, $cdgh, _mm_shuffle_epi32::<0x0E>(wk));
+        let k = _mm_set_epi32(k[3] as i32, k[2] as i32, k[1] as i32, k[0] as i32);
+        for s in 0..N {
+            if $group >= 4 {
+                // W(t - 16) + σ0(W(t - 15)), + W(t - 7), then + σ1(W(t - 2)).
+                let partial = _mm_add_epi32(
+                    _mm_sha256msg1_epu32($w[$current][s], $w[$next][s]),
+                    _mm_alignr_epi8::<4>($w[$last][s], $w[$after][s]),
+                );
+                $w[$current][s] = _mm_sha256msg2_epu32(partial, $w[$last][s]);
+            }
+            let wk = _mm_add_epi32($w[$current][s], k);
+            $cdgh[s] = _mm_sha256rnds2_epu32($cdgh[s], $abef[s], wk);
+            $abef[s] = _mm_sha256rnds2_epu32($abef[s], $cdgh[s], _mm_shuffle_epi32::<0x0E>(wk));
+        }
     };
 }
 
-/// Sixteen rounds of two messages, side by side, on the message vectors
-/// `w0` (`[W(t..t+4) of message 0, of message 1]`) to `w3`.
-macro_rules! sixteen_rounds {
-    ($abef0:ident, $cdgh0:ident, $abef1:ident, $cdgh1:ident, $w:ident, $group:expr) => {
-        four_rounds!($abef0, $cdgh0, $group, $w[0][0], $w[1][0], $w[2][0], $w[3][0]);
-        four_rounds!($abef1, $cdgh1, $group, $w[0][1], $w[1][1], $w[2][1], $w[3][1]);
-        four_rounds!($abef0, $cdgh0, $group + 1, $w[1][0], $w[2][0], $w[3][0], $w[0][0]);
-        four_rounds!($abef1, $cdgh1, $group + 1, $w[1][1], $w[2][1], $w[3][1], $w[0][1]);
-        four_rounds!($abef0, $cdgh0, $group + 2, $w[2][0], $w[3][0], $w[0][0], $w[1][0]);
-        four_rounds!($abef1, $cdgh1, $group + 2, $w[2][1], $w[3][1], $w[0][1], $w[1][1]);
-        four_rounds!($abef0, $cdgh0, $group + 3, $w[3][0], $w[0][0], $w[1][0], $w[2][0]);
-        four_rounds!($abef1, $cdgh1, $group + 3, $w[3][1], $w[0][1], $w[1][1], $w[2][1]);
-    };
-}
-
-/// Compresses `blocks[0]` into `state[0]` and `blocks[1]` into `state[1]`,
-/// the two messages' rounds interleaved.
+/// Compresses `blocks[s]` into `state[s]` for each of the `N` messages,
+/// their rounds interleaved.
 ///
 /// # Safety
 ///
@@ -102,27 +86,40 @@ macro_rules! sixteen_rounds {
 ///
 /// # Panics
 ///
-/// If the two runs of blocks differ in length.
+/// If the runs of blocks differ in length.
+// Index loops: block `i` of every stream, and stream `s` of several arrays.
+#[allow(clippy::needless_range_loop)]
 #[target_feature(enable = "sha,sse4.1")]
-pub(crate) unsafe fn compress2(state: &mut [[u32; 8]; 2], blocks: [&[[u8; BLOCK_LEN]]; 2]) {
-    assert_eq!(blocks[0].len(), blocks[1].len(), "two runs of blocks of one length");
-    let (mut abef0, mut cdgh0) = to_rounds_layout(&state[0]);
-    let (mut abef1, mut cdgh1) = to_rounds_layout(&state[1]);
-    for (block0, block1) in blocks[0].iter().zip(blocks[1]) {
-        let (saved_abef0, saved_cdgh0, saved_abef1, saved_cdgh1) = (abef0, cdgh0, abef1, cdgh1);
-        let (words0, words1) = (load_block(block0), load_block(block1));
-        // w[i][m]: W(4i..4i + 4) of message m, then of later groups in place.
-        let mut w = [[words0[0], words1[0]], [words0[1], words1[1]], [words0[2], words1[2]], [words0[3], words1[3]]];
-        sixteen_rounds!(abef0, cdgh0, abef1, cdgh1, w, 0);
-        sixteen_rounds!(abef0, cdgh0, abef1, cdgh1, w, 4);
-        sixteen_rounds!(abef0, cdgh0, abef1, cdgh1, w, 8);
-        sixteen_rounds!(abef0, cdgh0, abef1, cdgh1, w, 12);
-        abef0 = _mm_add_epi32(abef0, saved_abef0);
-        cdgh0 = _mm_add_epi32(cdgh0, saved_cdgh0);
-        abef1 = _mm_add_epi32(abef1, saved_abef1);
-        cdgh1 = _mm_add_epi32(cdgh1, saved_cdgh1);
+pub(crate) unsafe fn compress<const N: usize>(state: &mut [[u32; 8]; N], blocks: [&[[u8; BLOCK_LEN]]; N]) {
+    let len = blocks[0].len();
+    assert!(blocks.iter().all(|run| run.len() == len), "runs of blocks of one length");
+    let mut abef = [_mm_setzero_si128(); N];
+    let mut cdgh = [_mm_setzero_si128(); N];
+    for s in 0..N {
+        (abef[s], cdgh[s]) = to_rounds_layout(&state[s]);
     }
-    let [state0, state1] = state;
-    from_rounds_layout(abef0, cdgh0, state0);
-    from_rounds_layout(abef1, cdgh1, state1);
+    for i in 0..len {
+        let (saved_abef, saved_cdgh) = (abef, cdgh);
+        // w[j][s]: W(4j..4j + 4) of message s, then of later groups in place.
+        let mut w = [[_mm_setzero_si128(); N]; 4];
+        for s in 0..N {
+            let words = load_block(&blocks[s][i]);
+            for j in 0..4 {
+                w[j][s] = words[j];
+            }
+        }
+        for group in (0..16).step_by(4) {
+            four_rounds!(abef, cdgh, w, group, 0, 1, 2, 3);
+            four_rounds!(abef, cdgh, w, group + 1, 1, 2, 3, 0);
+            four_rounds!(abef, cdgh, w, group + 2, 2, 3, 0, 1);
+            four_rounds!(abef, cdgh, w, group + 3, 3, 0, 1, 2);
+        }
+        for s in 0..N {
+            abef[s] = _mm_add_epi32(abef[s], saved_abef[s]);
+            cdgh[s] = _mm_add_epi32(cdgh[s], saved_cdgh[s]);
+        }
+    }
+    for s in 0..N {
+        from_rounds_layout(abef[s], cdgh[s], &mut state[s]);
+    }
 }
