@@ -37,6 +37,9 @@ fn main() {
     let mixed: Vec<usize> = (0..256).map(|_| lengths.below(4097) as usize).collect();
     let shapes: Vec<(String, Vec<usize>)> = vec![
         ("1024 x 64 B".into(), vec![64; 1024]),
+        ("1024 x 128 B".into(), vec![128; 1024]),
+        ("512 x 256 B".into(), vec![256; 512]),
+        ("512 x 512 B".into(), vec![512; 512]),
         ("256 x 1 KiB".into(), vec![1024; 256]),
         ("64 x 4 KiB".into(), vec![4096; 64]),
         ("256 x 0..4 KiB".into(), mixed),

@@ -10,7 +10,9 @@
 //! busy, their messages finish one at a time through the SHA extensions,
 //! which beat a kernel of mostly idle lanes. The SHA-NI kernel runs two
 //! messages side by side, as many blocks per call as both have left in
-//! their current run (whole blocks or padded ones).
+//! their current run (whole blocks or padded ones). Where the CPU has both,
+//! a batch of short messages (under 256 bytes on average) goes to the
+//! AVX-512 lanes and the others to SHA-NI, as measured (`platform/sha256.rs`).
 
 use crate::platform::sha256::{Checked, Kernel};
 use crate::platform::sha256_portable::{self, BLOCK_LEN, IV};
@@ -26,7 +28,9 @@ type Block = [u8; BLOCK_LEN];
 ///
 /// If `out` and `messages` differ in length.
 pub(crate) fn sha256_many(messages: &[&[u8]], out: &mut [[u8; OUT_LEN]]) {
-    sha256_many_with(Checked::detect(), messages, out);
+    let total: usize = messages.iter().map(|message| message.len()).sum();
+    let kernel = Checked::detect().for_mean_len(total / messages.len().max(1));
+    sha256_many_with(kernel, messages, out);
 }
 
 /// [`sha256_many`] on a given kernel.

@@ -100,6 +100,20 @@ pub(crate) struct Checked(Kernel);
 /// `ALL_KERNELS` plus one.
 static DETECTED: core::sync::atomic::AtomicU8 = core::sync::atomic::AtomicU8::new(0);
 
+/// Whether `CHUNKHASH_SHA256_KERNEL` forced the detected kernel (then no
+/// batch picks another).
+static FORCED: core::sync::atomic::AtomicBool = core::sync::atomic::AtomicBool::new(false);
+
+/// Mean message length below which a batch goes to the AVX-512 lanes
+/// rather than the SHA-NI streams, where the CPU has both. Measured here
+/// (AMD EPYC, Zen 4, `sha256_many_vs_sha2`, against a loop over `sha2`):
+/// 64 B, lanes 1.36-1.42x and streams 1.21-1.27x; 128 B, 1.44x and 1.28x;
+/// 256 B, 1.46x and 1.47x; 512 B, 1.47x and 1.60x; 1 KiB, 1.49-1.51x and
+/// 1.77-1.80x. The
+/// streams pay more per message (padding, layout changes, a call per
+/// run of blocks), which a short message does not amortise.
+const LANES_BELOW: usize = 256;
+
 impl Checked {
     /// The kernel used when none is forced: with `std`,
     /// `CHUNKHASH_SHA256_KERNEL` when it names a kernel this machine runs,
@@ -115,9 +129,10 @@ impl Checked {
     #[cold]
     fn detect_once() -> Checked {
         // SHA-NI first: with four messages interleaved it beat the AVX-512
-        // lanes at every message size measured on this project's machine
-        // (AMD EPYC, Zen 4: 64 B to 4 KiB, `sha256_many_vs_sha2` in
-        // crates/bench); the lanes run where the CPU lacks SHA-NI.
+        // lanes from 256-byte messages up on this project's machine (AMD
+        // EPYC, Zen 4: `sha256_many_vs_sha2` in crates/bench); shorter
+        // messages still go to the lanes (`for_mean_len`), and the lanes
+        // run wherever the CPU lacks SHA-NI.
         let best = || {
             *[Kernel::ShaNi, Kernel::Avx512, Kernel::Avx2]
                 .iter()
@@ -127,7 +142,10 @@ impl Checked {
         #[cfg(feature = "std")]
         let kernel = match std::env::var("CHUNKHASH_SHA256_KERNEL") {
             Ok(name) if !name.trim().is_empty() => match Kernel::from_name(&name) {
-                Some(kernel) if kernel.is_supported() => kernel,
+                Some(kernel) if kernel.is_supported() => {
+                    FORCED.store(true, core::sync::atomic::Ordering::Relaxed);
+                    kernel
+                }
                 // A silently ignored override would let a forced-kernel test
                 // run pass on the wrong kernel.
                 _ => {
@@ -145,6 +163,18 @@ impl Checked {
         let index = ALL_KERNELS.iter().position(|k| *k == kernel).expect("every kernel is in ALL_KERNELS");
         DETECTED.store(index as u8 + 1, core::sync::atomic::Ordering::Relaxed);
         Checked(kernel)
+    }
+
+    /// The kernel for a batch whose messages have `mean_len` bytes on
+    /// average: the AVX-512 lanes for short messages where detection chose
+    /// SHA-NI and the CPU has AVX-512 too (see `LANES_BELOW`), else `self`.
+    pub(crate) fn for_mean_len(self, mean_len: usize) -> Checked {
+        let forced = FORCED.load(core::sync::atomic::Ordering::Relaxed);
+        if self.0 == Kernel::ShaNi && !forced && mean_len < LANES_BELOW && Kernel::Avx512.is_supported() {
+            Checked(Kernel::Avx512)
+        } else {
+            self
+        }
     }
 
     /// The kernel.
