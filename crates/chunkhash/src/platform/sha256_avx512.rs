@@ -11,7 +11,7 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use super::sha256_portable::{BLOCK_LEN, K};
+use super::sha256_portable::{lane_rounds, BLOCK_LEN};
 
 /// Lanes per call.
 pub(crate) const LANES: usize = 16;
@@ -20,6 +20,13 @@ pub(crate) const LANES: usize = 16;
 #[inline]
 fn add(a: __m512i, b: __m512i) -> __m512i {
     _mm512_add_epi32(a, b)
+}
+
+/// A round constant in every lane.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn splat(k: u32) -> __m512i {
+    _mm512_set1_epi32(k as i32)
 }
 
 /// `vpternlogd` truth tables: bit `4a + 2b + c` of the table is the
@@ -50,6 +57,20 @@ fn small_sigma0(x: __m512i) -> __m512i {
 #[inline]
 fn small_sigma1(x: __m512i) -> __m512i {
     _mm512_ternarylogic_epi32::<XOR3>(_mm512_ror_epi32::<17>(x), _mm512_ror_epi32::<19>(x), _mm512_srli_epi32::<10>(x))
+}
+
+/// Ch(e, f, g): f where e has a 1, g where it has a 0.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn choose(e: __m512i, f: __m512i, g: __m512i) -> __m512i {
+    _mm512_ternarylogic_epi32::<CHOOSE>(e, f, g)
+}
+
+/// Maj(a, b, c): the bit most of the three have.
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn majority(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
+    _mm512_ternarylogic_epi32::<MAJORITY>(a, b, c)
 }
 
 /// Transposes sixteen rows of sixteen words: word `j` of row `i` becomes
@@ -88,19 +109,6 @@ fn transpose(rows: &[__m512i; 16]) -> [__m512i; 16] {
     columns
 }
 
-/// One round (FIPS 180-4, 6.2.2 step 3) with the working variables named
-/// in rotated order, so no value moves between registers.
-macro_rules! round {
-    ($a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $k:expr, $w:expr) => {
-        let t1 = add(
-            add($h, big_sigma1($e)),
-            add(_mm512_ternarylogic_epi32::<CHOOSE>($e, $f, $g), add(_mm512_set1_epi32($k as i32), $w)),
-        );
-        $d = add($d, t1);
-        $h = add(t1, add(big_sigma0($a), _mm512_ternarylogic_epi32::<MAJORITY>($a, $b, $c)));
-    };
-}
-
 /// Compresses one block in each of the sixteen lanes: `state[i][l]` is
 /// word `i` of lane `l`'s hash value, `blocks[l]` its block.
 ///
@@ -124,34 +132,7 @@ pub(crate) unsafe fn compress(state: &mut [[u32; LANES]; 8], blocks: &[&[u8; BLO
         *vector = unsafe { _mm512_loadu_si512(lanes.as_ptr().cast()) };
     }
     let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut h] = words;
-    for group in 0..4 {
-        let k = &K[16 * group..16 * group + 16];
-        if group > 0 {
-            // W(t) for t of this group, over the last group's sixteen:
-            // W(t - 16) + σ0(W(t - 15)) + W(t - 7) + σ1(W(t - 2)), in place.
-            for j in 0..16 {
-                let next =
-                    add(add(w[j], small_sigma0(w[(j + 1) % 16])), add(w[(j + 9) % 16], small_sigma1(w[(j + 14) % 16])));
-                w[j] = next;
-            }
-        }
-        round!(a, b, c, d, e, f, g, h, k[0], w[0]);
-        round!(h, a, b, c, d, e, f, g, k[1], w[1]);
-        round!(g, h, a, b, c, d, e, f, k[2], w[2]);
-        round!(f, g, h, a, b, c, d, e, k[3], w[3]);
-        round!(e, f, g, h, a, b, c, d, k[4], w[4]);
-        round!(d, e, f, g, h, a, b, c, k[5], w[5]);
-        round!(c, d, e, f, g, h, a, b, k[6], w[6]);
-        round!(b, c, d, e, f, g, h, a, k[7], w[7]);
-        round!(a, b, c, d, e, f, g, h, k[8], w[8]);
-        round!(h, a, b, c, d, e, f, g, k[9], w[9]);
-        round!(g, h, a, b, c, d, e, f, k[10], w[10]);
-        round!(f, g, h, a, b, c, d, e, k[11], w[11]);
-        round!(e, f, g, h, a, b, c, d, k[12], w[12]);
-        round!(d, e, f, g, h, a, b, c, k[13], w[13]);
-        round!(c, d, e, f, g, h, a, b, k[14], w[14]);
-        round!(b, c, d, e, f, g, h, a, k[15], w[15]);
-    }
+    lane_rounds!(w, a, b, c, d, e, f, g, h);
     for ((lanes, old), new) in state.iter_mut().zip(words).zip([a, b, c, d, e, f, g, h]) {
         // SAFETY: `lanes` is a mutable reference to 16 words, 64 bytes.
         unsafe { _mm512_storeu_si512(lanes.as_mut_ptr().cast(), add(old, new)) };

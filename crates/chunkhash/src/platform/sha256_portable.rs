@@ -55,3 +55,50 @@ pub(crate) fn compress(state: &mut [u32; 8], block: &[u8; BLOCK_LEN]) {
         *word = word.wrapping_add(value);
     }
 }
+
+/// The 64 rounds of one block (FIPS 180-4, 6.2.2 step 3, with the message
+/// schedule of step 1 computed sixteen words at a time, in place in `$w`),
+/// on the working variables `$a` to `$h`: the skeleton the lane kernels
+/// share (`sha256_avx2.rs`, `sha256_avx512.rs`). It calls the functions the
+/// calling file defines on its vector type: `add`, `splat`, `big_sigma0`,
+/// `big_sigma1`, `small_sigma0`, `small_sigma1`, `choose`, `majority`.
+/// The working variables are named in rotated order round after round, so
+/// no value moves between registers.
+macro_rules! lane_rounds {
+    ($w:ident, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident) => {
+        for group in 0..4 {
+            let k = &$crate::platform::sha256_portable::K[16 * group..16 * group + 16];
+            if group > 0 {
+                // W(t) for t of this group, over the last group's sixteen:
+                // W(t - 16) + σ0(W(t - 15)) + W(t - 7) + σ1(W(t - 2)).
+                for j in 0..16 {
+                    $w[j] = add(
+                        add($w[j], small_sigma0($w[(j + 1) % 16])),
+                        add($w[(j + 9) % 16], small_sigma1($w[(j + 14) % 16])),
+                    );
+                }
+            }
+            // Unrolled, so every index into `$w` is a constant and the
+            // words can stay in registers.
+            lane_rounds!(@eight $w, k, 0, $a, $b, $c, $d, $e, $f, $g, $h);
+            lane_rounds!(@eight $w, k, 8, $a, $b, $c, $d, $e, $f, $g, $h);
+        }
+    };
+    (@eight $w:ident, $k:ident, $half:literal, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident) => {
+        lane_rounds!(@round $a, $b, $c, $d, $e, $f, $g, $h, $k[$half], $w[$half]);
+        lane_rounds!(@round $h, $a, $b, $c, $d, $e, $f, $g, $k[$half + 1], $w[$half + 1]);
+        lane_rounds!(@round $g, $h, $a, $b, $c, $d, $e, $f, $k[$half + 2], $w[$half + 2]);
+        lane_rounds!(@round $f, $g, $h, $a, $b, $c, $d, $e, $k[$half + 3], $w[$half + 3]);
+        lane_rounds!(@round $e, $f, $g, $h, $a, $b, $c, $d, $k[$half + 4], $w[$half + 4]);
+        lane_rounds!(@round $d, $e, $f, $g, $h, $a, $b, $c, $k[$half + 5], $w[$half + 5]);
+        lane_rounds!(@round $c, $d, $e, $f, $g, $h, $a, $b, $k[$half + 6], $w[$half + 6]);
+        lane_rounds!(@round $b, $c, $d, $e, $f, $g, $h, $a, $k[$half + 7], $w[$half + 7]);
+    };
+    (@round $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident, $k:expr, $w:expr) => {
+        let t1 = add(add($h, big_sigma1($e)), add(choose($e, $f, $g), add(splat($k), $w)));
+        $d = add($d, t1);
+        $h = add(t1, add(big_sigma0($a), majority($a, $b, $c)));
+    };
+}
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+pub(crate) use lane_rounds;
