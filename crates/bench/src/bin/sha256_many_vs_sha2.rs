@@ -12,7 +12,7 @@
 //! ```
 
 use chunkhash::{digest, digest_many, sha256_many_on_kernel, Algorithm};
-use chunkhash_bench::{median_ratio, random_input, run_interleaved_on, Case, Clock, Options};
+use chunkhash_bench::{core_ghz_on, median_ratio, random_input, run_interleaved_on, Case, Clock, Options};
 use sha2::Digest as _;
 use std::hint::black_box;
 use std::time::Duration;
@@ -44,7 +44,9 @@ fn main() {
         ("64 x 4 KiB".into(), vec![4096; 64]),
         ("256 x 0..4 KiB".into(), mixed),
     ];
-    println!("{:<16} {:<22} {:>12} {:>10} {:>9}", "batch", "case", "median µs", "MB/s", "vs sha2");
+    let ghz = core_ghz_on(Clock::ThreadCpu);
+    println!("core clock {ghz:.2} GHz (cycles per byte: the clock over the bytes per ns)");
+    println!("{:<16} {:<22} {:>12} {:>10} {:>7} {:>9}", "batch", "case", "median µs", "MB/s", "cpb", "vs sha2");
     for (shape, lens) in &shapes {
         // Messages one after another in the buffer, each at its own offset.
         let mut start = 0;
@@ -98,10 +100,11 @@ fn main() {
         for timing in &timings {
             let ns = timing.median_ns();
             println!(
-                "{shape:<16} {:<22} {:>12.1} {:>10.0} {:>8.2}x",
+                "{shape:<16} {:<22} {:>12.1} {:>10.0} {:>7.2} {:>8.2}x",
                 timing.name,
                 ns / 1e3,
                 bytes as f64 / ns * 1e3,
+                ns * ghz / bytes as f64,
                 median_ratio(&timings[0], timing)
             );
         }
