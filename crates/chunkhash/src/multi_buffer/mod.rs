@@ -28,7 +28,7 @@ use crate::wrapper::Wrapper;
 /// same digests as [`digest`](crate::digest()) of each, in one call.
 ///
 /// ```
-/// use chunkhash::{digest, digest_many, Algorithm, Digest};
+/// use chunkhash::{digest, digest_many, Algorithm};
 ///
 /// let messages: [&[u8]; 3] = [b"a", b"bc", b""];
 /// let mut out = [digest(Algorithm::Sha256, b""); 3];
