@@ -18,8 +18,10 @@ use super::sha256_portable::{BLOCK_LEN, K};
 #[target_feature(enable = "sha,sse4.1")]
 #[inline]
 fn to_rounds_layout(state: &[u32; 8]) -> (__m128i, __m128i) {
-    let abcd = _mm_set_epi32(state[3] as i32, state[2] as i32, state[1] as i32, state[0] as i32);
-    let efgh = _mm_set_epi32(state[7] as i32, state[6] as i32, state[5] as i32, state[4] as i32);
+    // SAFETY: `state` is a reference to 8 words, 32 bytes: two unaligned
+    // 16-byte loads, at 0 and 16.
+    let (abcd, efgh) =
+        unsafe { (_mm_loadu_si128(state.as_ptr().cast()), _mm_loadu_si128(state.as_ptr().add(4).cast())) };
     let badc = _mm_shuffle_epi32::<0xB1>(abcd);
     let hgfe = _mm_shuffle_epi32::<0x1B>(efgh);
     (_mm_alignr_epi8::<8>(badc, hgfe), _mm_blend_epi16::<0xF0>(hgfe, badc))
