@@ -265,6 +265,24 @@ pub(crate) mod tests {
         kernels.into_iter().map(|k| k.checked().unwrap()).collect()
     }
 
+    /// The per-size choice: where detection would take SHA-NI and the CPU
+    /// has AVX-512 too, batches of short messages go to the lanes.
+    #[test]
+    fn short_batches_go_to_the_lanes_beside_shani() {
+        let (Some(shani), Some(avx512)) = (Kernel::ShaNi.checked(), Kernel::Avx512.checked()) else {
+            std::println!("needs SHA-NI and AVX-512: the choice is not made here");
+            return;
+        };
+        if std::env::var("CHUNKHASH_SHA256_KERNEL").is_ok_and(|name| !name.trim().is_empty()) {
+            std::println!("CHUNKHASH_SHA256_KERNEL forces a kernel: no per-size choice to test");
+            return;
+        }
+        assert_eq!(shani.for_mean_len(0), avx512);
+        assert_eq!(shani.for_mean_len(LANES_BELOW - 1), avx512);
+        assert_eq!(shani.for_mean_len(LANES_BELOW), shani);
+        assert_eq!(avx512.for_mean_len(4096), avx512, "only SHA-NI gives way");
+    }
+
     /// Each kernel's compression against the portable one, on random
     /// blocks and states; seeded, the seed printed.
     #[test]
