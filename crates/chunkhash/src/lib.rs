@@ -21,7 +21,9 @@
 //! they do not know ([`Algorithm::from_id`]), btrfs-style tools let a user
 //! pick by name (`"sha256".parse()`), Dolt-style stores use a 20-byte
 //! address. [`digest()`] and [`StreamingHasher`] compute any of them into an
-//! inline [`Digest`]; [`trailer`] seals blocks with self-describing trailers.
+//! inline [`Digest`]; [`digest_many`] and [`digest_offsets`] many messages in
+//! one call (SHA-256 through multi-buffer kernels of its own); [`trailer`]
+//! seals blocks with self-describing trailers.
 //!
 //! ```
 //! use chunkhash::{digest, Algorithm, StreamingHasher};
@@ -79,7 +81,8 @@
 //! ## Cargo features
 //!
 //! - `std` (default): `std::io` traits, `std::error::Error`, and the
-//!   `CHUNKHASH_BACKEND` and `CHUNKHASH_XXH3_KERNEL` environment overrides;
+//!   `CHUNKHASH_BACKEND`, `CHUNKHASH_XXH3_KERNEL` and
+//!   `CHUNKHASH_SHA256_KERNEL` environment overrides;
 //!   run-time SIMD selection in the BLAKE2b crate. Without it the crate is
 //!   `no_std` (BLAKE3 and XXH3 still pick their kernels at run time).
 //! - `alloc` (implied by `std`): `Vec`-returning conveniences.
@@ -186,6 +189,7 @@ pub mod blake3;
 pub mod cdc;
 mod digest;
 pub mod hex;
+mod multi_buffer;
 #[allow(unsafe_code)]
 mod platform;
 mod registry;
@@ -230,6 +234,10 @@ pub use algorithm::{Algorithm, ParseAlgorithmError, UnavailableAlgorithm, Unknow
 pub use crc::{crc_combine, CrcCombineError};
 pub use digest::{digest, try_digest, Digest, DigestHex, StreamingHasher};
 pub use hex::{HexError, HexString};
+#[cfg(feature = "sha2")]
+#[doc(hidden)]
+pub use multi_buffer::sha256_many_on_kernel;
+pub use multi_buffer::{digest_many, digest_offsets, try_digest_many};
 pub use platform::backend::{Backend, BackendError};
 /// wasm32 without SIMD128, with the `wasm-simd128-module` feature: turns on
 /// the SIMD128 kernels imported from the companion module (the same crate

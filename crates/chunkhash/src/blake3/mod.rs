@@ -23,7 +23,7 @@
 //! side by side), which hands lane jobs to the platform's dispatch, which
 //! calls one kernel.
 
-mod batch;
+pub(crate) mod batch;
 mod hash;
 mod hasher;
 mod join;
