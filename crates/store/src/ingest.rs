@@ -46,6 +46,10 @@ pub struct PutOptions<'a> {
     /// thread that read it).
     #[doc(hidden)]
     pub after_read: Option<&'a (dyn Fn(&Path) + Sync)>,
+    /// Testing only: bytes of each read-ahead arena (default 8 MiB; at
+    /// least 4 maximum chunks), so a test's small files span several.
+    #[doc(hidden)]
+    pub arena_bytes: Option<usize>,
 }
 
 impl std::fmt::Debug for PutOptions<'_> {
@@ -174,7 +178,7 @@ impl<'a> Ingest<'a> {
             algorithm: store.algorithm(),
             hashing: options.hashing,
             // Room for a carried partial chunk plus a batch.
-            arena_len: BATCH_BYTES.max(4 * max),
+            arena_len: options.arena_bytes.unwrap_or(BATCH_BYTES).max(4 * max),
             threads,
             after_read: options.after_read,
         };

@@ -14,7 +14,7 @@
 //!
 //! How the work is cut: a worker claims the next file from a shared cursor
 //! and keeps claiming the files after it (one compare-and-swap each) until
-//! its group holds `GROUP_BYTES`, so small files are addressed many to a
+//! its group holds an eighth of an arena (`GROUP_PER_ARENA`), so small files are addressed many to a
 //! batch call (SIMD lanes across files) and large ones start groups of
 //! their own. A large file is read in arenas of `arena_len` bytes; each
 //! full arena goes to the writer as one [`Part`]. A worker owns
@@ -36,10 +36,11 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::time::Duration;
 
-/// Bytes a worker reads into one group of whole files before it stops
-/// claiming the next file: enough for thousands of small files per batch
-/// call, small enough that large files spread over the workers.
-const GROUP_BYTES: u64 = 1 << 20;
+/// A worker stops claiming the next file for its group once it has read
+/// an arena's length over this (1 MiB of 8 MiB arenas): enough for
+/// hundreds of small files per batch call, little enough that large files
+/// spread over the workers.
+const GROUP_PER_ARENA: u64 = 8;
 
 /// Arenas each worker may have at once (reading one, the others waiting
 /// to be written).
@@ -324,7 +325,7 @@ impl<'s> Worker<'s> {
                 }
             }
             position += 1;
-            if self.group_read >= GROUP_BYTES || !claim(position) {
+            if self.group_read >= self.settings.arena_len as u64 / GROUP_PER_ARENA || !claim(position) {
                 break;
             }
         }
