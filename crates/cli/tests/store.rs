@@ -309,8 +309,9 @@ fn bench_runs_small_and_writes_json() {
     assert_eq!(threads, [1, 2].repeat(6));
     for row in rows {
         assert!(row["mb_per_s"].as_f64().unwrap() > 0.0, "{row}");
+        // Hashing time is summed over the threads, so it can pass 100%.
         let share = row["hash_share"].as_f64().unwrap();
-        assert!((0.0..=1.0).contains(&share), "{row}");
+        assert!((0.0..=row["threads"].as_f64().unwrap()).contains(&share), "{row}");
     }
     assert_eq!(rows[0]["vs_sha512_160"].as_f64(), Some(1.0));
     assert_eq!(rows[1]["vs_sha512_160"].as_f64(), Some(1.0), "against SHA-512/160 at the same thread count");

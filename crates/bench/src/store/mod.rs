@@ -116,7 +116,8 @@ impl Row {
         median(&self.seconds)
     }
 
-    /// The median over runs of the share of time spent hashing.
+    /// The median over runs of the share of time spent hashing (hashing
+    /// time summed over the threads, so it may pass 1 with several).
     pub fn hash_share(&self) -> f64 {
         let shares: Vec<f64> = self.hash_seconds.iter().zip(&self.seconds).map(|(h, s)| h / s).collect();
         median(&shares)

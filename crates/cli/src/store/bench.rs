@@ -25,7 +25,8 @@ Each run creates a fresh store and times `put` of the whole corpus (walk, read,
 chunk, hash, write packs, commit) on each --threads count. Rounds alternate:
 each runs every method at every thread count once, starting one further along;
 a warm-up run comes first. Reported per method, thread count and fsync setting: the median time and MB/s (10^6 bytes per second of
-corpus), the median share of time spent hashing, the noise (interquartile range
+corpus), the median share of time spent hashing (summed over the threads, so
+above 100% is possible with several), the noise (interquartile range
 over median) and the speed relative to SHA-512/160 (the median over rounds of
 the paired ratio of times).
 
