@@ -85,7 +85,8 @@ pub struct PutReport {
     pub new_objects: u64,
     /// Time spent computing addresses, summed over the threads.
     pub hash_time: Duration,
-    /// Threads that read, chunked and addressed files.
+    /// Threads allowed to read, chunk and address files (fewer run when
+    /// there are fewer files).
     pub threads: usize,
     /// Time of the whole put, commit included.
     pub elapsed: Duration,
