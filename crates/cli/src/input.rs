@@ -76,6 +76,14 @@ impl Progress {
         progress
     }
 
+    /// For work of unknown size: says what the counted bytes are ("hashed"
+    /// by default).
+    pub fn set_unit(&mut self, what: &str) {
+        if let Ok(style) = ProgressStyle::with_template(&format!("{{spinner}} {{bytes}} {what}, {{bytes_per_sec}}")) {
+            self.bar.set_style(style);
+        }
+    }
+
     fn show(&mut self) {
         if self.terminal && !self.shown {
             self.bar.set_draw_target(ProgressDrawTarget::stderr());
