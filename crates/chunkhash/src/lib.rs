@@ -184,6 +184,9 @@ pub mod blake3;
 pub mod cdc;
 mod digest;
 pub mod hex;
+#[cfg(feature = "compat")]
+#[doc(hidden)]
+pub mod multi_buffer;
 #[allow(unsafe_code)]
 mod platform;
 mod registry;

@@ -18,6 +18,9 @@
 //!   lays out what they read.
 //! - `simd128_module.rs`: the SIMD128 kernels as a wasm module of their
 //!   own, exported or imported (the `wasm-simd128-module` feature).
+//! - `multi_buffer.rs`: the multi-buffer kernels' dispatch (MD5, SHA-1,
+//!   SHA-512: many messages across SIMD lanes), with `mb_*.rs` and
+//!   `md5_*.rs`, `sha1_*.rs`, `sha512_*.rs` beside it.
 
 pub(crate) mod backend;
 #[cfg(feature = "crc")]
@@ -54,6 +57,21 @@ mod simd128;
 pub(crate) mod simd128_module;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 mod sse41;
+
+// The multi-buffer kernels (MD5, SHA-1, SHA-512 across SIMD lanes): their
+// own dispatch in `multi_buffer.rs`.
+#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64")))]
+mod mb_lanes;
+#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64")))]
+mod mb_spec;
+#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64")))]
+mod mb_x86;
+#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64")))]
+mod md5_avx2;
+#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64")))]
+mod md5_avx512;
+#[cfg(feature = "compat")]
+pub(crate) mod multi_buffer;
 
 #[cfg(test)]
 mod tests;

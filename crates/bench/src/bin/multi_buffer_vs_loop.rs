@@ -1,0 +1,117 @@
+//! chunkhash's multi-buffer kernels (many messages across SIMD lanes)
+//! against a loop over the one-message crates they must beat: MD5 on 16
+//! parts of 8 MiB (an S3 multipart upload's part checksums) against a loop
+//! over `md-5`. Each kernel forced by name, and the detected one.
+//! Interleaved rounds, medians, one process; before timing every row is
+//! checked equal to the loop.
+//!
+//! ```sh
+//! cargo run --release -p chunkhash-bench --bin multi_buffer_vs_loop -- --rounds 9
+//! ```
+//!
+//! Options: `--rounds N` (default 9), `--slice-ms MS` (default 400),
+//! `--only NAME` (the batches whose label contains it, e.g. `md5`). The
+//! "x loop" column is the paired median of the loop's time over the row's:
+//! above 1.00 the row is faster.
+
+use chunkhash::multi_buffer::{self, MbKernel};
+use chunkhash_bench::{core_ghz, format_size, median_ratio, random_input, run_interleaved, Case, Options};
+use std::hint::black_box;
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// A batch hasher: every message's digest, concatenated.
+type Hash<'a> = Box<dyn Fn(&[&[u8]]) -> Vec<u8> + 'a>;
+
+/// One benchmark: a batch shape and the implementations to time on it,
+/// the loop over the one-message crate first.
+struct Batch<'a> {
+    label: String,
+    count: usize,
+    len: usize,
+    rows: Vec<(String, Hash<'a>)>,
+}
+
+fn md5_rows<'a>() -> Vec<(String, Hash<'a>)> {
+    use md5::Digest as _;
+    let mut rows: Vec<(String, Hash<'a>)> =
+        vec![("loop over md-5".into(), Box::new(|messages| messages.iter().flat_map(md5::Md5::digest).collect()))];
+    let on = |kernel: Option<MbKernel>| -> Hash<'a> {
+        Box::new(move |messages| {
+            let mut out = vec![[0; 16]; messages.len()];
+            multi_buffer::md5_many_on(kernel, messages, &mut out).expect("a supported kernel");
+            out.concat()
+        })
+    };
+    rows.push((format!("chunkhash detected ({})", MbKernel::detect()), on(None)));
+    for &kernel in MbKernel::all().iter().filter(|k| k.is_supported() && **k != MbKernel::Portable) {
+        rows.push((format!("chunkhash {kernel}"), on(Some(kernel))));
+    }
+    rows
+}
+
+fn main() -> ExitCode {
+    let defaults = Options { rounds: 9, slice: Duration::from_millis(400), sizes: vec![1], only: String::new() };
+    let Options { rounds, slice, only, .. } =
+        match Options::parse(std::env::args().skip(1), defaults, &["--rounds", "--slice-ms", "--only"]) {
+            Ok(options) => options,
+            Err(message) => {
+                eprintln!("multi_buffer_vs_loop: {message}");
+                return ExitCode::from(2);
+            }
+        };
+    let batches: Vec<Batch> = vec![Batch { label: "MD5".into(), count: 16, len: 8 << 20, rows: md5_rows() }]
+        .into_iter()
+        .filter(|batch| batch.label.to_ascii_lowercase().contains(&only))
+        .collect();
+    println!(
+        "# multi-buffer kernels: {rounds} rounds x {} ms per case, medians; core clock {:.2} GHz; kernel detected: {}",
+        slice.as_millis(),
+        core_ghz(),
+        MbKernel::detect()
+    );
+    println!("# every row checked equal to the loop on the timed batch and on mixed lengths before timing");
+    println!();
+    println!("| algorithm | batch | implementation | GB/s | ms per batch | x loop (paired median) | spread |");
+    println!("| --- | --- | --- | ---: | ---: | ---: | ---: |");
+    for batch in &batches {
+        let data = random_input(batch.count * batch.len, 42);
+        let messages: Vec<&[u8]> = data.chunks(batch.len.max(1)).take(batch.count).collect();
+        let mixed_data = random_input(64 * 4160, 7);
+        let mixed: Vec<&[u8]> = (0..64).map(|i| &mixed_data[i * 4160..i * 4160 + (i * 977) % 4161]).collect();
+        for check in [&messages, &mixed] {
+            let expected = (batch.rows[0].1)(check);
+            if let Some((label, _)) = batch.rows.iter().find(|(_, hash)| hash(check) != expected) {
+                eprintln!("multi_buffer_vs_loop: {}: {label} disagrees with the loop", batch.label);
+                return ExitCode::FAILURE;
+            }
+        }
+        let bytes = batch.count * batch.len;
+        let mut cases: Vec<Case> = batch
+            .rows
+            .iter()
+            .map(|(label, hash)| {
+                let messages = &messages;
+                Case::new(label.clone(), bytes, move || {
+                    black_box(hash(black_box(messages)));
+                })
+            })
+            .collect();
+        let timings = run_interleaved(&mut cases, rounds, slice);
+        let anchor = &timings[0];
+        for timing in &timings {
+            println!(
+                "| {} | {} x {} | {} | {:.2} | {:.2} | {:.2} | {:.0}% |",
+                batch.label,
+                batch.count,
+                format_size(batch.len),
+                timing.name,
+                timing.mb_per_s() / 1000.0,
+                timing.median_ns() / 1e6,
+                median_ratio(anchor, timing),
+                timing.spread() * 100.0
+            );
+        }
+    }
+    ExitCode::SUCCESS
+}

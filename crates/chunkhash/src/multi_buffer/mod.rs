@@ -1,0 +1,39 @@
+//! Many messages hashed in one call across SIMD lanes ("multi-buffer"
+//! hashing, issue 34): MD5, SHA-1 and SHA-512 of independent messages side
+//! by side, for the formats that cannot change their hash (S3 ETags and
+//! checksums of multipart parts, md5sum and sha1sum files, SHA-512/160
+//! addresses).
+//!
+//! Each algorithm's module gives `<algorithm>_many(messages, out)`, which
+//! runs the best kernel this machine has (`crate::platform::multi_buffer`
+//! decides and holds every kernel). The functions below force a kernel,
+//! for tests and benchmarks.
+
+#[cfg(feature = "compat")]
+pub(crate) mod md5;
+
+#[cfg(test)]
+mod tests;
+
+pub use crate::platform::multi_buffer::{MbKernel, MbKernelError};
+
+/// Undocumented and unstable, for tests and benchmarks only: the MD5 of
+/// each message into the same place of `out`, on `kernel` (`None`: the one
+/// [`MbKernel::detect`] picks).
+///
+/// # Errors
+///
+/// When this machine cannot run `kernel`.
+///
+/// # Panics
+///
+/// If `out` and `messages` differ in length.
+#[cfg(feature = "compat")]
+#[doc(hidden)]
+pub fn md5_many_on(kernel: Option<MbKernel>, messages: &[&[u8]], out: &mut [[u8; 16]]) -> Result<(), MbKernelError> {
+    match kernel {
+        None => md5::md5_many(messages, out),
+        Some(kernel) => kernel.checked()?.md5_many(messages, out),
+    }
+    Ok(())
+}

@@ -1,0 +1,277 @@
+//! Multi-buffer kernel dispatch (issue 34): which kernel hashes many
+//! independent messages side by side, decided once per process and
+//! cached, and one `match` per algorithm.
+//!
+//! The files beside this one: `mb_spec.rs` (the constants of RFC 1321 and
+//! FIPS 180-4, a leaf), `mb_lanes.rs` (the lane scheduler and padding,
+//! safe code every kernel shares), `mb_x86.rs` (loads and transposes), and
+//! one kernel per algorithm and instruction set: `md5_avx512.rs`,
+//! `md5_avx2.rs`. The portable kernel is a loop over the wrapped crates
+//! (`md-5`), one message at a time.
+
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+use super::{
+    mb_lanes::{hash_in_lanes, Padding},
+    mb_spec::{MD5_BLOCK_LEN, MD5_IV},
+    md5_avx2, md5_avx512,
+};
+use arrayvec::ArrayString;
+use core::fmt;
+use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
+
+/// The instruction sets the multi-buffer kernels run on. Undocumented and
+/// unstable, for tests and benchmarks only: [`MbKernel::detect`] picks the
+/// best this machine supports (or `CHUNKHASH_MB_KERNEL`'s).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum MbKernel {
+    /// One message at a time through the wrapped crate; runs everywhere.
+    Portable,
+    /// x86 AVX2: 8 lanes of 32-bit words, 4 of 64-bit; detected at run time.
+    Avx2,
+    /// x86 AVX-512F and BW: 16 lanes of 32-bit words, 8 of 64-bit;
+    /// detected at run time.
+    Avx512,
+}
+
+const ALL: [MbKernel; 3] = [MbKernel::Portable, MbKernel::Avx2, MbKernel::Avx512];
+
+/// One cached detector per x86 level, with every feature its kernels'
+/// `#[target_feature]` attributes enable (AVX2 also needs the AVX register
+/// state the OS must save, which `cpufeatures` checks for "avx").
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+mod x86 {
+    cpufeatures::new!(avx2_kernels, "avx", "avx2");
+    cpufeatures::new!(avx512_kernels, "avx512f", "avx512bw");
+
+    pub(super) fn avx2() -> bool {
+        avx2_kernels::get()
+    }
+
+    pub(super) fn avx512() -> bool {
+        avx512_kernels::get()
+    }
+}
+
+impl MbKernel {
+    /// Every kernel, supported here or not, narrowest first.
+    pub fn all() -> &'static [MbKernel] {
+        &ALL
+    }
+
+    /// The lowercase name `CHUNKHASH_MB_KERNEL` uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            MbKernel::Portable => "portable",
+            MbKernel::Avx2 => "avx2",
+            MbKernel::Avx512 => "avx512",
+        }
+    }
+
+    /// Whether this CPU (and this build) can run the kernel. Under Miri only
+    /// the portable one: Miri runs no SIMD intrinsics.
+    pub fn is_supported(self) -> bool {
+        if cfg!(miri) {
+            return self == MbKernel::Portable;
+        }
+        match self {
+            MbKernel::Portable => true,
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            MbKernel::Avx2 => x86::avx2(),
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            MbKernel::Avx512 => x86::avx512(),
+            #[allow(unreachable_patterns)] // Reached on other architectures.
+            _ => false,
+        }
+    }
+
+    /// The widest kernel this machine supports, ignoring `CHUNKHASH_MB_KERNEL`.
+    pub fn best_supported() -> MbKernel {
+        *ALL.iter().rev().find(|kernel| kernel.is_supported()).unwrap_or(&MbKernel::Portable)
+    }
+
+    /// The kernel used when none is forced: with `std`,
+    /// `CHUNKHASH_MB_KERNEL` when it names a supported kernel, else
+    /// [`MbKernel::best_supported`]. Decided once per process and cached;
+    /// a bad value is reported once on stderr and ignored.
+    #[inline]
+    pub fn detect() -> MbKernel {
+        match DETECTED.load(Relaxed) {
+            1 => MbKernel::Portable,
+            2 => MbKernel::Avx2,
+            3 => MbKernel::Avx512,
+            _ => Self::detect_once(),
+        }
+    }
+
+    #[cold]
+    fn detect_once() -> MbKernel {
+        #[cfg(feature = "std")]
+        let kernel = MbKernel::from_env()
+            .unwrap_or_else(|error| {
+                // A silently ignored override would let a forced-kernel test
+                // run pass on the wrong kernel.
+                std::eprintln!("chunkhash: CHUNKHASH_MB_KERNEL: {error}; using detection instead");
+                None
+            })
+            .unwrap_or_else(MbKernel::best_supported);
+        #[cfg(not(feature = "std"))]
+        let kernel = MbKernel::best_supported();
+        let index = ALL.iter().position(|k| *k == kernel).expect("every kernel is in ALL");
+        DETECTED.store(index as u8 + 1, Relaxed);
+        kernel
+    }
+
+    /// Reads `CHUNKHASH_MB_KERNEL`: `Ok(None)` when unset or empty,
+    /// `Ok(Some(kernel))` for a supported kernel, an error otherwise.
+    #[cfg(feature = "std")]
+    pub fn from_env() -> Result<Option<MbKernel>, MbKernelError> {
+        match std::env::var("CHUNKHASH_MB_KERNEL") {
+            Err(std::env::VarError::NotPresent) => Ok(None),
+            Err(std::env::VarError::NotUnicode(value)) => Err(MbKernelError::unknown(&value.to_string_lossy())),
+            Ok(value) if value.trim().is_empty() => Ok(None),
+            Ok(value) => value.trim().parse::<MbKernel>().and_then(MbKernel::checked).map(|k| Some(k.0)),
+        }
+    }
+
+    /// `self` as an [`MbPlatform`], when this machine supports it.
+    pub(crate) fn checked(self) -> Result<MbPlatform, MbKernelError> {
+        if self.is_supported() {
+            Ok(MbPlatform(self))
+        } else {
+            Err(MbKernelError(ErrorKind::Unsupported(self)))
+        }
+    }
+}
+
+/// The detected kernel, cached: 0 is "not yet", otherwise the index into
+/// `ALL` plus one.
+static DETECTED: AtomicU8 = AtomicU8::new(0);
+
+impl fmt::Display for MbKernel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl core::str::FromStr for MbKernel {
+    type Err = MbKernelError;
+
+    /// Parses a kernel name as [`MbKernel::name`] spells it, ignoring case.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        ALL.iter().copied().find(|k| k.name().eq_ignore_ascii_case(s)).ok_or_else(|| MbKernelError::unknown(s))
+    }
+}
+
+/// A multi-buffer kernel was asked for that does not exist or that this
+/// CPU (or build) cannot run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MbKernelError(ErrorKind);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum ErrorKind {
+    /// The first characters of the bad name, inline so the error needs no heap.
+    Unknown(ArrayString<24>),
+    Unsupported(MbKernel),
+}
+
+impl MbKernelError {
+    fn unknown(name: &str) -> Self {
+        let mut start = ArrayString::new();
+        for character in name.chars() {
+            if start.try_push(character).is_err() {
+                break;
+            }
+        }
+        MbKernelError(ErrorKind::Unknown(start))
+    }
+}
+
+impl fmt::Display for MbKernelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            ErrorKind::Unknown(name) => {
+                write!(f, "unknown multi-buffer kernel {:?}, expected one of ", name.as_str())?;
+                for (i, kernel) in ALL.iter().enumerate() {
+                    write!(f, "{}{kernel}", if i == 0 { "" } else { ", " })?;
+                }
+                Ok(())
+            }
+            ErrorKind::Unsupported(kernel) => {
+                write!(f, "multi-buffer kernel {kernel} is not supported by this CPU or build")
+            }
+        }
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for MbKernelError {}
+
+/// An [`MbKernel`] known to run on this machine: only [`MbKernel::checked`]
+/// and [`MbPlatform::detect`] make one, and both check support, so the
+/// kernel calls below are sound; each arm's `SAFETY` line relies on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct MbPlatform(MbKernel);
+
+impl MbPlatform {
+    /// The kernel of [`MbKernel::detect`], which only returns supported ones.
+    #[inline]
+    pub(crate) fn detect() -> MbPlatform {
+        MbPlatform(MbKernel::detect())
+    }
+
+    #[cfg(test)]
+    pub(crate) fn kernel(self) -> MbKernel {
+        self.0
+    }
+
+    /// The MD5 of each message into the same place of `out`.
+    ///
+    /// # Panics
+    ///
+    /// If `out` and `messages` differ in length.
+    #[cfg(feature = "compat")]
+    pub(crate) fn md5_many(self, messages: &[&[u8]], out: &mut [[u8; 16]]) {
+        assert_eq!(messages.len(), out.len(), "one digest per message");
+        match self.0 {
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            MbKernel::Avx512 => md5_in_lanes(messages, out, |state, blocks, count| {
+                // SAFETY: the kernel is supported: the CPU has AVX-512F.
+                unsafe { md5_avx512::compress(state, blocks, count) }
+            }),
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            MbKernel::Avx2 => md5_in_lanes(messages, out, |state, blocks, count| {
+                // SAFETY: the kernel is supported: the CPU has AVX2.
+                unsafe { md5_avx2::compress(state, blocks, count) }
+            }),
+            _ => {
+                use ::md5::Digest as _;
+                for (message, digest) in messages.iter().zip(out) {
+                    *digest = ::md5::Md5::digest(message).into();
+                }
+            }
+        }
+    }
+}
+
+/// MD5 of `messages` in `L` lanes of `compress`.
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+fn md5_in_lanes<const L: usize>(
+    messages: &[&[u8]],
+    out: &mut [[u8; 16]],
+    compress: impl FnMut(&mut [[u32; L]; 4], &[&[u8]; L], usize),
+) {
+    // A 64-bit length in bits, little-endian (RFC 1321 section 3.2).
+    let padding = Padding { block_len: MD5_BLOCK_LEN, length_bytes: 8, big_endian: false };
+    hash_in_lanes(messages, padding, MD5_IV, compress, |index, words| out[index] = le_bytes(words));
+}
+
+/// Words as MD5 writes them: each little-endian.
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+fn le_bytes<const W: usize, const B: usize>(words: [u32; W]) -> [u8; B] {
+    let mut bytes = [0; B];
+    for (chunk, word) in bytes.chunks_exact_mut(4).zip(words) {
+        chunk.copy_from_slice(&word.to_le_bytes());
+    }
+    bytes
+}
