@@ -184,7 +184,7 @@ pub mod blake3;
 pub mod cdc;
 mod digest;
 pub mod hex;
-#[cfg(feature = "compat")]
+#[cfg(any(feature = "compat", feature = "sha2"))]
 #[doc(hidden)]
 pub mod multi_buffer;
 #[allow(unsafe_code)]

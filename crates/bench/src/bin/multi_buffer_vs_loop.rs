@@ -1,7 +1,9 @@
 //! chunkhash's multi-buffer kernels (many messages across SIMD lanes)
 //! against a loop over the one-message crates they must beat: MD5 on 16
 //! parts of 8 MiB (an S3 multipart upload's part checksums) against a loop
-//! over `md-5`. Each kernel forced by name, and the detected one.
+//! over `md-5`; SHA-512 on batches of 1024 x 64 B, 256 x 1 KiB and
+//! 64 x 4 KiB against a loop over `sha2`. Each kernel forced by name, and
+//! the detected one.
 //! Interleaved rounds, medians, one process; before timing every row is
 //! checked equal to the loop.
 //!
@@ -10,11 +12,11 @@
 //! ```
 //!
 //! Options: `--rounds N` (default 9), `--slice-ms MS` (default 400),
-//! `--only NAME` (the batches whose label contains it, e.g. `md5`). The
+//! `--only NAME` (the batches whose label contains it: `md5`, `sha-512`). The
 //! "x loop" column is the paired median of the loop's time over the row's:
 //! above 1.00 the row is faster.
 
-use chunkhash::multi_buffer::{self, MbKernel};
+use chunkhash::multi_buffer::{self, MbKernel, MbKernelError};
 use chunkhash_bench::{core_ghz, format_size, median_ratio, random_input, run_interleaved, Case, Options};
 use std::hint::black_box;
 use std::process::ExitCode;
@@ -32,14 +34,18 @@ struct Batch<'a> {
     rows: Vec<(String, Hash<'a>)>,
 }
 
-fn md5_rows<'a>() -> Vec<(String, Hash<'a>)> {
-    use md5::Digest as _;
+/// chunkhash's multi-buffer call on a kernel (`None`: the detected one).
+type ManyOn<const N: usize> = fn(Option<MbKernel>, &[&[u8]], &mut [[u8; N]]) -> Result<(), MbKernelError>;
+
+/// The rows of one algorithm: the loop over `one` (labelled `anchor`),
+/// then chunkhash on the detected kernel and on each SIMD kernel forced.
+fn rows<'a, const N: usize>(anchor: &str, one: fn(&[u8]) -> [u8; N], many_on: ManyOn<N>) -> Vec<(String, Hash<'a>)> {
     let mut rows: Vec<(String, Hash<'a>)> =
-        vec![("loop over md-5".into(), Box::new(|messages| messages.iter().flat_map(md5::Md5::digest).collect()))];
+        vec![(format!("loop over {anchor}"), Box::new(move |messages| messages.iter().flat_map(|m| one(m)).collect()))];
     let on = |kernel: Option<MbKernel>| -> Hash<'a> {
         Box::new(move |messages| {
-            let mut out = vec![[0; 16]; messages.len()];
-            multi_buffer::md5_many_on(kernel, messages, &mut out).expect("a supported kernel");
+            let mut out = vec![[0; N]; messages.len()];
+            many_on(kernel, messages, &mut out).expect("a supported kernel");
             out.concat()
         })
     };
@@ -48,6 +54,16 @@ fn md5_rows<'a>() -> Vec<(String, Hash<'a>)> {
         rows.push((format!("chunkhash {kernel}"), on(Some(kernel))));
     }
     rows
+}
+
+fn md5_rows<'a>() -> Vec<(String, Hash<'a>)> {
+    use md5::Digest as _;
+    rows("md-5", |m| md5::Md5::digest(m).into(), multi_buffer::md5_many_on)
+}
+
+fn sha512_rows<'a>() -> Vec<(String, Hash<'a>)> {
+    use sha2::Digest as _;
+    rows("sha2", |m| sha2::Sha512::digest(m).into(), multi_buffer::sha512_many_on)
 }
 
 fn main() -> ExitCode {
@@ -60,10 +76,15 @@ fn main() -> ExitCode {
                 return ExitCode::from(2);
             }
         };
-    let batches: Vec<Batch> = vec![Batch { label: "MD5".into(), count: 16, len: 8 << 20, rows: md5_rows() }]
-        .into_iter()
-        .filter(|batch| batch.label.to_ascii_lowercase().contains(&only))
-        .collect();
+    let batches: Vec<Batch> = vec![
+        Batch { label: "MD5".into(), count: 16, len: 8 << 20, rows: md5_rows() },
+        Batch { label: "SHA-512".into(), count: 1024, len: 64, rows: sha512_rows() },
+        Batch { label: "SHA-512".into(), count: 256, len: 1024, rows: sha512_rows() },
+        Batch { label: "SHA-512".into(), count: 64, len: 4096, rows: sha512_rows() },
+    ]
+    .into_iter()
+    .filter(|batch| batch.label.to_ascii_lowercase().contains(&only))
+    .collect();
     println!(
         "# multi-buffer kernels: {rounds} rounds x {} ms per case, medians; core clock {:.2} GHz; kernel detected: {}",
         slice.as_millis(),

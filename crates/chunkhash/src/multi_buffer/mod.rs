@@ -11,6 +11,8 @@
 
 #[cfg(feature = "compat")]
 pub(crate) mod md5;
+#[cfg(feature = "sha2")]
+pub(crate) mod sha512;
 
 #[cfg(test)]
 mod tests;
@@ -34,6 +36,27 @@ pub fn md5_many_on(kernel: Option<MbKernel>, messages: &[&[u8]], out: &mut [[u8;
     match kernel {
         None => md5::md5_many(messages, out),
         Some(kernel) => kernel.checked()?.md5_many(messages, out),
+    }
+    Ok(())
+}
+
+/// Undocumented and unstable, for tests and benchmarks only: the SHA-512
+/// of each message into the same place of `out`, on `kernel` (`None`: the
+/// one [`MbKernel::detect`] picks).
+///
+/// # Errors
+///
+/// When this machine cannot run `kernel`.
+///
+/// # Panics
+///
+/// If `out` and `messages` differ in length.
+#[cfg(feature = "sha2")]
+#[doc(hidden)]
+pub fn sha512_many_on(kernel: Option<MbKernel>, messages: &[&[u8]], out: &mut [[u8; 64]]) -> Result<(), MbKernelError> {
+    match kernel {
+        None => sha512::sha512_many(messages, out),
+        Some(kernel) => kernel.checked()?.sha512_many(messages, out),
     }
     Ok(())
 }

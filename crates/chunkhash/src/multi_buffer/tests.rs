@@ -1,5 +1,5 @@
 //! Every multi-buffer kernel, forced one by one, against the independent
-//! one-message crates (`md-5`) on the RFC's vectors and on seeded random
+//! one-message crates (`md-5`, `sha2`) on the RFC's vectors and on seeded random
 //! batches: equal lengths on every block edge, mixed lengths 0 to 4160
 //! bytes, one long message among short ones, empty and single batches, at
 //! random offsets. The seed is printed.
@@ -165,6 +165,48 @@ fn md5_many_uses_the_detected_kernel() {
     super::md5_many_on(Some(MbKernel::Portable), &messages, &mut portable).unwrap();
     assert_eq!(detected, portable);
     println!("detected multi-buffer kernel: {}", MbKernel::detect());
+}
+
+#[cfg(feature = "sha2")]
+const SHA512: Subject<64> = Subject {
+    name: "SHA-512",
+    many: |platform, messages, out| platform.sha512_many(messages, out),
+    reference: |message| {
+        use ::sha2::Digest as _;
+        ::sha2::Sha512::digest(message).into()
+    },
+};
+
+/// The examples NIST publishes for FIPS 180-4 (csrc.nist.gov, "SHA512.pdf":
+/// one block, two blocks) and the empty message.
+#[cfg(feature = "sha2")]
+#[test]
+fn sha512_nist_examples() {
+    SHA512.known_answers(&[
+        (b"", "cf83e1357eefb8bdf1542850d66d8007d620e4050b5715dc83f4a921d36ce9ce47d0d13c5d85f2b0ff8318d2877eec2f63b931bd47417a81a538327af927da3e"),
+        (b"abc", "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f"),
+        (
+            b"abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
+            "8e959b75dae313da8cf4f72814fc143f8f7779c6eb9f7fa17299aeadb6889018501d289e4900f7e4331b99dec4b5433ac7d329eeb6dd26545e96e55b874be909",
+        ),
+    ]);
+}
+
+#[cfg(feature = "sha2")]
+#[test]
+fn sha512_matches_sha2_crate() {
+    SHA512.differential(0x5348_4135_3132);
+}
+
+#[cfg(feature = "sha2")]
+#[test]
+fn sha512_many_uses_the_detected_kernel() {
+    let messages: [&[u8]; 3] = [b"", b"abc", &[7; 1000]];
+    let mut detected = [[0; 64]; 3];
+    super::sha512::sha512_many(&messages, &mut detected);
+    let mut portable = [[0; 64]; 3];
+    super::sha512_many_on(Some(MbKernel::Portable), &messages, &mut portable).unwrap();
+    assert_eq!(detected, portable);
 }
 
 #[test]

@@ -2,6 +2,9 @@
 //! block arrives as a row of words, and the kernels need a register per
 //! word holding that word of every lane.
 
+// The 32-bit transposes serve MD5 and SHA-1 (the `compat` feature) only.
+#![cfg_attr(not(feature = "compat"), allow(dead_code))]
+
 #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
 compile_error!("the multi-buffer x86 helpers are for x86 only");
 

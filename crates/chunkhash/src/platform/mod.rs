@@ -60,18 +60,22 @@ mod sse41;
 
 // The multi-buffer kernels (MD5, SHA-1, SHA-512 across SIMD lanes): their
 // own dispatch in `multi_buffer.rs`.
-#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64")))]
+#[cfg(all(any(feature = "compat", feature = "sha2"), any(target_arch = "x86", target_arch = "x86_64")))]
 mod mb_lanes;
-#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64")))]
+#[cfg(all(any(feature = "compat", feature = "sha2"), any(target_arch = "x86", target_arch = "x86_64")))]
 mod mb_spec;
-#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64")))]
+#[cfg(all(any(feature = "compat", feature = "sha2"), any(target_arch = "x86", target_arch = "x86_64")))]
 mod mb_x86;
 #[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64")))]
 mod md5_avx2;
 #[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64")))]
 mod md5_avx512;
-#[cfg(feature = "compat")]
+#[cfg(any(feature = "compat", feature = "sha2"))]
 pub(crate) mod multi_buffer;
+#[cfg(all(feature = "sha2", any(target_arch = "x86", target_arch = "x86_64")))]
+mod sha512_avx2;
+#[cfg(all(feature = "sha2", any(target_arch = "x86", target_arch = "x86_64")))]
+mod sha512_avx512;
 
 #[cfg(test)]
 mod tests;

@@ -6,14 +6,21 @@
 //! FIPS 180-4, a leaf), `mb_lanes.rs` (the lane scheduler and padding,
 //! safe code every kernel shares), `mb_x86.rs` (loads and transposes), and
 //! one kernel per algorithm and instruction set: `md5_avx512.rs`,
-//! `md5_avx2.rs`. The portable kernel is a loop over the wrapped crates
-//! (`md-5`), one message at a time.
+//! `md5_avx2.rs`, `sha512_avx512.rs`, `sha512_avx2.rs`. The portable
+//! kernel is a loop over the wrapped crates (`md-5`, `sha2`), one message
+//! at a time.
 
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+use super::mb_lanes::{hash_in_lanes, Padding};
+#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64")))]
 use super::{
-    mb_lanes::{hash_in_lanes, Padding},
     mb_spec::{MD5_BLOCK_LEN, MD5_IV},
     md5_avx2, md5_avx512,
+};
+#[cfg(all(feature = "sha2", any(target_arch = "x86", target_arch = "x86_64")))]
+use super::{
+    mb_spec::{SHA512_BLOCK_LEN, SHA512_IV},
+    sha512_avx2, sha512_avx512,
 };
 use arrayvec::ArrayString;
 use core::fmt;
@@ -252,10 +259,38 @@ impl MbPlatform {
             }
         }
     }
+
+    /// The SHA-512 of each message into the same place of `out`.
+    ///
+    /// # Panics
+    ///
+    /// If `out` and `messages` differ in length.
+    #[cfg(feature = "sha2")]
+    pub(crate) fn sha512_many(self, messages: &[&[u8]], out: &mut [[u8; 64]]) {
+        assert_eq!(messages.len(), out.len(), "one digest per message");
+        match self.0 {
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            MbKernel::Avx512 => sha512_in_lanes(messages, out, |state, blocks, count| {
+                // SAFETY: the kernel is supported: the CPU has AVX-512F and BW.
+                unsafe { sha512_avx512::compress(state, blocks, count) }
+            }),
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            MbKernel::Avx2 => sha512_in_lanes(messages, out, |state, blocks, count| {
+                // SAFETY: the kernel is supported: the CPU has AVX2.
+                unsafe { sha512_avx2::compress(state, blocks, count) }
+            }),
+            _ => {
+                use ::sha2::Digest as _;
+                for (message, digest) in messages.iter().zip(out) {
+                    *digest = ::sha2::Sha512::digest(message).into();
+                }
+            }
+        }
+    }
 }
 
 /// MD5 of `messages` in `L` lanes of `compress`.
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64")))]
 fn md5_in_lanes<const L: usize>(
     messages: &[&[u8]],
     out: &mut [[u8; 16]],
@@ -266,8 +301,24 @@ fn md5_in_lanes<const L: usize>(
     hash_in_lanes(messages, padding, MD5_IV, compress, |index, words| out[index] = le_bytes(words));
 }
 
+/// SHA-512 of `messages` in `L` lanes of `compress`.
+#[cfg(all(feature = "sha2", any(target_arch = "x86", target_arch = "x86_64")))]
+fn sha512_in_lanes<const L: usize>(
+    messages: &[&[u8]],
+    out: &mut [[u8; 64]],
+    compress: impl FnMut(&mut [[u64; L]; 8], &[&[u8]; L], usize),
+) {
+    // A 128-bit length in bits, big-endian (FIPS 180-4 section 5.1.2).
+    let padding = Padding { block_len: SHA512_BLOCK_LEN, length_bytes: 16, big_endian: true };
+    hash_in_lanes(messages, padding, SHA512_IV, compress, |index, words| {
+        for (bytes, word) in out[index].chunks_exact_mut(8).zip(words) {
+            bytes.copy_from_slice(&word.to_be_bytes());
+        }
+    });
+}
+
 /// Words as MD5 writes them: each little-endian.
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64")))]
 fn le_bytes<const W: usize, const B: usize>(words: [u32; W]) -> [u8; B] {
     let mut bytes = [0; B];
     for (chunk, word) in bytes.chunks_exact_mut(4).zip(words) {
