@@ -2,7 +2,8 @@
 //! against a loop over the one-message crates they must beat: MD5 on 16
 //! parts of 8 MiB (an S3 multipart upload's part checksums) against a loop
 //! over `md-5`; SHA-512 on batches of 1024 x 64 B, 256 x 1 KiB and
-//! 64 x 4 KiB against a loop over `sha2`. Each kernel forced by name, and
+//! 64 x 4 KiB against a loop over `sha2`; SHA-1 on 256 x 1 KiB and 16 x
+//! 8 MiB against a loop over `sha1` (SHA-NI where the CPU has it). Each kernel forced by name, and
 //! the detected one.
 //! Interleaved rounds, medians, one process; before timing every row is
 //! checked equal to the loop.
@@ -12,7 +13,7 @@
 //! ```
 //!
 //! Options: `--rounds N` (default 9), `--slice-ms MS` (default 400),
-//! `--only NAME` (the batches whose label contains it: `md5`, `sha-512`). The
+//! `--only NAME` (the batches whose label contains it: `md5`, `sha-512`, `sha-1`). The
 //! "x loop" column is the paired median of the loop's time over the row's:
 //! above 1.00 the row is faster.
 
@@ -61,6 +62,11 @@ fn md5_rows<'a>() -> Vec<(String, Hash<'a>)> {
     rows("md-5", |m| md5::Md5::digest(m).into(), multi_buffer::md5_many_on)
 }
 
+fn sha1_rows<'a>() -> Vec<(String, Hash<'a>)> {
+    use sha1::Digest as _;
+    rows("sha1", |m| sha1::Sha1::digest(m).into(), multi_buffer::sha1_many_on)
+}
+
 fn sha512_rows<'a>() -> Vec<(String, Hash<'a>)> {
     use sha2::Digest as _;
     rows("sha2", |m| sha2::Sha512::digest(m).into(), multi_buffer::sha512_many_on)
@@ -81,6 +87,8 @@ fn main() -> ExitCode {
         Batch { label: "SHA-512".into(), count: 1024, len: 64, rows: sha512_rows() },
         Batch { label: "SHA-512".into(), count: 256, len: 1024, rows: sha512_rows() },
         Batch { label: "SHA-512".into(), count: 64, len: 4096, rows: sha512_rows() },
+        Batch { label: "SHA-1".into(), count: 256, len: 1024, rows: sha1_rows() },
+        Batch { label: "SHA-1".into(), count: 16, len: 8 << 20, rows: sha1_rows() },
     ]
     .into_iter()
     .filter(|batch| batch.label.to_ascii_lowercase().contains(&only))

@@ -11,6 +11,8 @@
 
 #[cfg(feature = "compat")]
 pub(crate) mod md5;
+#[cfg(feature = "compat")]
+pub(crate) mod sha1;
 #[cfg(feature = "sha2")]
 pub(crate) mod sha512;
 
@@ -57,6 +59,27 @@ pub fn sha512_many_on(kernel: Option<MbKernel>, messages: &[&[u8]], out: &mut [[
     match kernel {
         None => sha512::sha512_many(messages, out),
         Some(kernel) => kernel.checked()?.sha512_many(messages, out),
+    }
+    Ok(())
+}
+
+/// Undocumented and unstable, for tests and benchmarks only: the SHA-1 of
+/// each message into the same place of `out`, on `kernel` (`None`: the one
+/// [`MbKernel::detect`] picks).
+///
+/// # Errors
+///
+/// When this machine cannot run `kernel`.
+///
+/// # Panics
+///
+/// If `out` and `messages` differ in length.
+#[cfg(feature = "compat")]
+#[doc(hidden)]
+pub fn sha1_many_on(kernel: Option<MbKernel>, messages: &[&[u8]], out: &mut [[u8; 20]]) -> Result<(), MbKernelError> {
+    match kernel {
+        None => sha1::sha1_many(messages, out),
+        Some(kernel) => kernel.checked()?.sha1_many(messages, out),
     }
     Ok(())
 }

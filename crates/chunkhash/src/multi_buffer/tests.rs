@@ -1,5 +1,5 @@
 //! Every multi-buffer kernel, forced one by one, against the independent
-//! one-message crates (`md-5`, `sha2`) on the RFC's vectors and on seeded random
+//! one-message crates (`md-5`, `sha1`, `sha2`) on the RFC's vectors and on seeded random
 //! batches: equal lengths on every block edge, mixed lengths 0 to 4160
 //! bytes, one long message among short ones, empty and single batches, at
 //! random offsets. The seed is printed.
@@ -206,6 +206,45 @@ fn sha512_many_uses_the_detected_kernel() {
     super::sha512::sha512_many(&messages, &mut detected);
     let mut portable = [[0; 64]; 3];
     super::sha512_many_on(Some(MbKernel::Portable), &messages, &mut portable).unwrap();
+    assert_eq!(detected, portable);
+}
+
+#[cfg(feature = "compat")]
+const SHA1: Subject<20> = Subject {
+    name: "SHA-1",
+    many: |platform, messages, out| platform.sha1_many(messages, out),
+    reference: |message| {
+        use ::sha1::Digest as _;
+        ::sha1::Sha1::digest(message).into()
+    },
+};
+
+/// The examples NIST publishes for FIPS 180-4 (csrc.nist.gov, "SHA1.pdf":
+/// one block, two blocks) and the empty message.
+#[cfg(feature = "compat")]
+#[test]
+fn sha1_nist_examples() {
+    SHA1.known_answers(&[
+        (b"", "da39a3ee5e6b4b0d3255bfef95601890afd80709"),
+        (b"abc", "a9993e364706816aba3e25717850c26c9cd0d89d"),
+        (b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "84983e441c3bd26ebaae4aa1f95129e5e54670f1"),
+    ]);
+}
+
+#[cfg(feature = "compat")]
+#[test]
+fn sha1_matches_sha1_crate() {
+    SHA1.differential(0x5348_4131);
+}
+
+#[cfg(feature = "compat")]
+#[test]
+fn sha1_many_uses_the_detected_kernel() {
+    let messages: [&[u8]; 3] = [b"", b"abc", &[7; 1000]];
+    let mut detected = [[0; 20]; 3];
+    super::sha1::sha1_many(&messages, &mut detected);
+    let mut portable = [[0; 20]; 3];
+    super::sha1_many_on(Some(MbKernel::Portable), &messages, &mut portable).unwrap();
     assert_eq!(detected, portable);
 }
 

@@ -101,6 +101,15 @@ pub(crate) const fn md5_word_index(round: usize, i: usize) -> usize {
     }
 }
 
+/// SHA-1's block length (FIPS 180-4 section 5.1.1).
+pub(crate) const SHA1_BLOCK_LEN: usize = 64;
+
+/// SHA-1's initial hash value (FIPS 180-4 section 5.3.1).
+pub(crate) const SHA1_IV: [u32; 5] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476, 0xc3d2_e1f0];
+
+/// SHA-1's constant for each run of 20 steps (FIPS 180-4 section 4.2.1).
+pub(crate) const SHA1_K: [u32; 4] = [0x5a82_7999, 0x6ed9_eba1, 0x8f1b_bcdc, 0xca62_c1d6];
+
 /// SHA-512's block length (FIPS 180-4 section 5.1.2).
 pub(crate) const SHA512_BLOCK_LEN: usize = 128;
 

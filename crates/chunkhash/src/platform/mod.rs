@@ -72,6 +72,10 @@ mod md5_avx2;
 mod md5_avx512;
 #[cfg(any(feature = "compat", feature = "sha2"))]
 pub(crate) mod multi_buffer;
+#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64")))]
+mod sha1_avx2;
+#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64")))]
+mod sha1_avx512;
 #[cfg(all(feature = "sha2", any(target_arch = "x86", target_arch = "x86_64")))]
 mod sha512_avx2;
 #[cfg(all(feature = "sha2", any(target_arch = "x86", target_arch = "x86_64")))]

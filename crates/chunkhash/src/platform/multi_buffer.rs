@@ -6,16 +6,16 @@
 //! FIPS 180-4, a leaf), `mb_lanes.rs` (the lane scheduler and padding,
 //! safe code every kernel shares), `mb_x86.rs` (loads and transposes), and
 //! one kernel per algorithm and instruction set: `md5_avx512.rs`,
-//! `md5_avx2.rs`, `sha512_avx512.rs`, `sha512_avx2.rs`. The portable
-//! kernel is a loop over the wrapped crates (`md-5`, `sha2`), one message
-//! at a time.
+//! `md5_avx2.rs`, `sha1_avx512.rs`, `sha1_avx2.rs`, `sha512_avx512.rs`,
+//! `sha512_avx2.rs`. The portable kernel is a loop over the wrapped crates
+//! (`md-5`, `sha1`, `sha2`), one message at a time.
 
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 use super::mb_lanes::{hash_in_lanes, Padding};
 #[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64")))]
 use super::{
-    mb_spec::{MD5_BLOCK_LEN, MD5_IV},
-    md5_avx2, md5_avx512,
+    mb_spec::{MD5_BLOCK_LEN, MD5_IV, SHA1_BLOCK_LEN, SHA1_IV},
+    md5_avx2, md5_avx512, sha1_avx2, sha1_avx512,
 };
 #[cfg(all(feature = "sha2", any(target_arch = "x86", target_arch = "x86_64")))]
 use super::{
@@ -287,6 +287,34 @@ impl MbPlatform {
             }
         }
     }
+
+    /// The SHA-1 of each message into the same place of `out`.
+    ///
+    /// # Panics
+    ///
+    /// If `out` and `messages` differ in length.
+    #[cfg(feature = "compat")]
+    pub(crate) fn sha1_many(self, messages: &[&[u8]], out: &mut [[u8; 20]]) {
+        assert_eq!(messages.len(), out.len(), "one digest per message");
+        match self.0 {
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            MbKernel::Avx512 => sha1_in_lanes(messages, out, |state, blocks, count| {
+                // SAFETY: the kernel is supported: the CPU has AVX-512F and BW.
+                unsafe { sha1_avx512::compress(state, blocks, count) }
+            }),
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            MbKernel::Avx2 => sha1_in_lanes(messages, out, |state, blocks, count| {
+                // SAFETY: the kernel is supported: the CPU has AVX2.
+                unsafe { sha1_avx2::compress(state, blocks, count) }
+            }),
+            _ => {
+                use ::sha1::Digest as _;
+                for (message, digest) in messages.iter().zip(out) {
+                    *digest = ::sha1::Sha1::digest(message).into();
+                }
+            }
+        }
+    }
 }
 
 /// MD5 of `messages` in `L` lanes of `compress`.
@@ -299,6 +327,22 @@ fn md5_in_lanes<const L: usize>(
     // A 64-bit length in bits, little-endian (RFC 1321 section 3.2).
     let padding = Padding { block_len: MD5_BLOCK_LEN, length_bytes: 8, big_endian: false };
     hash_in_lanes(messages, padding, MD5_IV, compress, |index, words| out[index] = le_bytes(words));
+}
+
+/// SHA-1 of `messages` in `L` lanes of `compress`.
+#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64")))]
+fn sha1_in_lanes<const L: usize>(
+    messages: &[&[u8]],
+    out: &mut [[u8; 20]],
+    compress: impl FnMut(&mut [[u32; L]; 5], &[&[u8]; L], usize),
+) {
+    // A 64-bit length in bits, big-endian (FIPS 180-4 section 5.1.1).
+    let padding = Padding { block_len: SHA1_BLOCK_LEN, length_bytes: 8, big_endian: true };
+    hash_in_lanes(messages, padding, SHA1_IV, compress, |index, words| {
+        for (bytes, word) in out[index].chunks_exact_mut(4).zip(words) {
+            bytes.copy_from_slice(&word.to_be_bytes());
+        }
+    });
 }
 
 /// SHA-512 of `messages` in `L` lanes of `compress`.

@@ -1,0 +1,113 @@
+//! SHA-1 (FIPS 180-4 section 6.1) in 8 lanes of AVX2: eight messages at
+//! once, a register per 32-bit word holding that word of each message.
+//! A rotation is two shifts and an or.
+
+#[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
+compile_error!("the AVX2 SHA-1 kernel is for x86 only");
+
+#[cfg(target_arch = "x86")]
+use core::arch::x86::*;
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::*;
+
+use super::mb_spec::{SHA1_BLOCK_LEN, SHA1_K};
+use super::mb_x86::{block64, load_u32_rows8, loadu256, store_u32_rows8, transpose_u32_8x8};
+
+pub(super) const LANES: usize = 8;
+
+/// The five chaining words a to e of every lane: `state[word][lane]`.
+pub(super) type State = [[u32; LANES]; 5];
+
+/// Reverses the bytes of each 32-bit word: SHA's words are big-endian.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn swap_bytes(x: __m256i) -> __m256i {
+    let order = _mm256_set_epi8(
+        12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3,
+    );
+    _mm256_shuffle_epi8(x, order)
+}
+
+/// Rotates each word left by `N`; `BACK` is `32 - N` (a const generic
+/// cannot be computed from another).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn rol<const N: i32, const BACK: i32>(x: __m256i) -> __m256i {
+    debug_assert_eq!(N + BACK, 32);
+    _mm256_or_si256(_mm256_slli_epi32::<N>(x), _mm256_srli_epi32::<BACK>(x))
+}
+
+/// FIPS 180-4 section 4.1.1's function for rounds `20 * GROUP` to
+/// `20 * GROUP + 19`: Ch as `z ^ (x & (y ^ z))`, Parity, Maj as
+/// `(x & y) | (z & (x | y))`, Parity.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn function<const GROUP: usize>(x: __m256i, y: __m256i, z: __m256i) -> __m256i {
+    match GROUP {
+        0 => _mm256_xor_si256(z, _mm256_and_si256(x, _mm256_xor_si256(y, z))),
+        2 => _mm256_or_si256(_mm256_and_si256(x, y), _mm256_and_si256(z, _mm256_or_si256(x, y))),
+        _ => _mm256_xor_si256(_mm256_xor_si256(x, y), z),
+    }
+}
+
+/// The twenty rounds of group `GROUP`, extending the schedule in its ring
+/// of 16 (W_t replaces W_(t-16), section 6.1.2 step 1) from round 16 on.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn rounds<const GROUP: usize>(s: &mut [__m256i; 5], w: &mut [__m256i; 16]) {
+    let k = _mm256_set1_epi32(SHA1_K[GROUP] as i32);
+    for t in 20 * GROUP..20 * GROUP + 20 {
+        let j = t % 16;
+        if t >= 16 {
+            let mixed = _mm256_xor_si256(
+                _mm256_xor_si256(w[(j + 13) % 16], w[(j + 8) % 16]),
+                _mm256_xor_si256(w[(j + 2) % 16], w[j]),
+            );
+            w[j] = rol::<1, 31>(mixed);
+        }
+        let [a, b, c, d, e] = *s;
+        let f = function::<GROUP>(b, c, d);
+        let sum = _mm256_add_epi32(_mm256_add_epi32(rol::<5, 27>(a), f), _mm256_add_epi32(e, k));
+        *s = [_mm256_add_epi32(sum, w[j]), a, rol::<30, 2>(b), c, d];
+    }
+}
+
+/// Compresses `count` blocks of each lane's `blocks` into `state`.
+///
+/// Panics if a lane has fewer than `count` blocks.
+#[target_feature(enable = "avx2")]
+pub(super) fn compress(state: &mut State, blocks: &[&[u8]; LANES], count: usize) {
+    for lane in blocks {
+        assert!(lane.len() >= count * SHA1_BLOCK_LEN, "a lane has fewer blocks than asked for");
+    }
+    let mut s = [_mm256_setzero_si256(); 5];
+    for (register, row) in s.iter_mut().zip(state.iter()) {
+        *register = load_u32_rows8(row);
+    }
+    for n in 0..count {
+        // Words 0-7 of every lane, then words 8-15, each transposed.
+        let mut low = [_mm256_setzero_si256(); 8];
+        let mut high = [_mm256_setzero_si256(); 8];
+        for (lane, bytes) in blocks.iter().enumerate() {
+            let block = block64(bytes, n);
+            low[lane] = swap_bytes(loadu256(block[..32].try_into().unwrap()));
+            high[lane] = swap_bytes(loadu256(block[32..].try_into().unwrap()));
+        }
+        transpose_u32_8x8(&mut low);
+        transpose_u32_8x8(&mut high);
+        let mut w = [_mm256_setzero_si256(); 16];
+        w[..8].copy_from_slice(&low);
+        w[8..].copy_from_slice(&high);
+        let before = s;
+        rounds::<0>(&mut s, &mut w);
+        rounds::<1>(&mut s, &mut w);
+        rounds::<2>(&mut s, &mut w);
+        rounds::<3>(&mut s, &mut w);
+        for (word, old) in s.iter_mut().zip(before) {
+            *word = _mm256_add_epi32(*word, old);
+        }
+    }
+    for (row, register) in state.iter_mut().zip(s) {
+        store_u32_rows8(row, register);
+    }
+}
