@@ -120,6 +120,53 @@ pub(super) fn transpose_u32_8x8(rows: &mut [__m256i; 8]) {
     }
 }
 
+/// Block `n` of each of 16 lanes, word `w` of every lane in register
+/// `w`; with `big_endian` (SHA's words) each word's bytes reversed first.
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline]
+pub(super) fn words_u32_16(blocks: &[&[u8]; 16], n: usize, big_endian: bool) -> [__m512i; 16] {
+    let order = _mm512_broadcast_i32x4(_mm_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3));
+    let mut w = [_mm512_setzero_si512(); 16];
+    for (row, lane) in w.iter_mut().zip(blocks) {
+        let words = loadu512(block64(lane, n));
+        *row = if big_endian { _mm512_shuffle_epi8(words, order) } else { words };
+    }
+    transpose_u32_16x16(&mut w);
+    w
+}
+
+/// Block `n` of each of 8 lanes, word `w` of every lane in register `w`
+/// (words 0-7 and 8-15 transposed apart); with `big_endian` (SHA's words)
+/// each word's bytes reversed first.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn words_u32_8(blocks: &[&[u8]; 8], n: usize, big_endian: bool) -> [__m256i; 16] {
+    let order = _mm256_set_epi8(
+        12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3,
+    );
+    let load = |bytes: &[u8]| {
+        let words = loadu256(bytes.try_into().unwrap());
+        if big_endian {
+            _mm256_shuffle_epi8(words, order)
+        } else {
+            words
+        }
+    };
+    let mut low = [_mm256_setzero_si256(); 8];
+    let mut high = [_mm256_setzero_si256(); 8];
+    for (lane, bytes) in blocks.iter().enumerate() {
+        let block = block64(bytes, n);
+        low[lane] = load(&block[..32]);
+        high[lane] = load(&block[32..]);
+    }
+    transpose_u32_8x8(&mut low);
+    transpose_u32_8x8(&mut high);
+    let mut w = [_mm256_setzero_si256(); 16];
+    w[..8].copy_from_slice(&low);
+    w[8..].copy_from_slice(&high);
+    w
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,7 +12,7 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 
 use super::mb_spec::{md5_word_index, MD5_BLOCK_LEN, MD5_T};
-use super::mb_x86::{block64, load_u32_rows8, loadu256, store_u32_rows8, transpose_u32_8x8};
+use super::mb_x86::{load_u32_rows8, store_u32_rows8, words_u32_8};
 
 pub(super) const LANES: usize = 8;
 
@@ -94,19 +94,7 @@ pub(super) fn compress(state: &mut State, blocks: &[&[u8]; LANES], count: usize)
         *register = load_u32_rows8(row);
     }
     for n in 0..count {
-        // Words 0-7 of every lane, then words 8-15, each transposed.
-        let mut low = [_mm256_setzero_si256(); 8];
-        let mut high = [_mm256_setzero_si256(); 8];
-        for (lane, bytes) in blocks.iter().enumerate() {
-            let block = block64(bytes, n);
-            low[lane] = loadu256(block[..32].try_into().unwrap());
-            high[lane] = loadu256(block[32..].try_into().unwrap());
-        }
-        transpose_u32_8x8(&mut low);
-        transpose_u32_8x8(&mut high);
-        let mut m = [_mm256_setzero_si256(); 16];
-        m[..8].copy_from_slice(&low);
-        m[8..].copy_from_slice(&high);
+        let m = words_u32_8(blocks, n, false);
         let before = s;
         // The shifts of RFC 1321 section 3.4, round by round.
         round::<0, 7, 25, 12, 20, 17, 15, 22, 10>(&mut s, &m);

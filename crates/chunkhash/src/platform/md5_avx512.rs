@@ -14,7 +14,7 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 
 use super::mb_spec::{md5_word_index, MD5_BLOCK_LEN, MD5_T};
-use super::mb_x86::{block64, load_u32_rows16, loadu512, store_u32_rows16, transpose_u32_16x16};
+use super::mb_x86::{load_u32_rows16, store_u32_rows16, words_u32_16};
 
 pub(super) const LANES: usize = 16;
 
@@ -70,7 +70,7 @@ fn round<const ROUND: usize, const FUNCTION: i32, const S0: i32, const S1: i32, 
 /// Compresses `count` blocks of each lane's `blocks` into `state`.
 ///
 /// Panics if a lane has fewer than `count` blocks.
-#[target_feature(enable = "avx512f")]
+#[target_feature(enable = "avx512f,avx512bw")]
 pub(super) fn compress(state: &mut State, blocks: &[&[u8]; LANES], count: usize) {
     for lane in blocks {
         assert!(lane.len() >= count * MD5_BLOCK_LEN, "a lane has fewer blocks than asked for");
@@ -80,11 +80,7 @@ pub(super) fn compress(state: &mut State, blocks: &[&[u8]; LANES], count: usize)
         *register = load_u32_rows16(row);
     }
     for n in 0..count {
-        let mut m = [_mm512_setzero_si512(); 16];
-        for (row, lane) in m.iter_mut().zip(blocks) {
-            *row = loadu512(block64(lane, n));
-        }
-        transpose_u32_16x16(&mut m);
+        let m = words_u32_16(blocks, n, false);
         let before = s;
         // The shifts of RFC 1321 section 3.4, round by round.
         round::<0, F, 7, 12, 17, 22>(&mut s, &m);

@@ -11,22 +11,12 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 
 use super::mb_spec::{SHA1_BLOCK_LEN, SHA1_K};
-use super::mb_x86::{block64, load_u32_rows8, loadu256, store_u32_rows8, transpose_u32_8x8};
+use super::mb_x86::{load_u32_rows8, store_u32_rows8, words_u32_8};
 
 pub(super) const LANES: usize = 8;
 
 /// The five chaining words a to e of every lane: `state[word][lane]`.
 pub(super) type State = [[u32; LANES]; 5];
-
-/// Reverses the bytes of each 32-bit word: SHA's words are big-endian.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn swap_bytes(x: __m256i) -> __m256i {
-    let order = _mm256_set_epi8(
-        12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3, 12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3,
-    );
-    _mm256_shuffle_epi8(x, order)
-}
 
 /// Rotates each word left by `N`; `BACK` is `32 - N` (a const generic
 /// cannot be computed from another).
@@ -85,19 +75,7 @@ pub(super) fn compress(state: &mut State, blocks: &[&[u8]; LANES], count: usize)
         *register = load_u32_rows8(row);
     }
     for n in 0..count {
-        // Words 0-7 of every lane, then words 8-15, each transposed.
-        let mut low = [_mm256_setzero_si256(); 8];
-        let mut high = [_mm256_setzero_si256(); 8];
-        for (lane, bytes) in blocks.iter().enumerate() {
-            let block = block64(bytes, n);
-            low[lane] = swap_bytes(loadu256(block[..32].try_into().unwrap()));
-            high[lane] = swap_bytes(loadu256(block[32..].try_into().unwrap()));
-        }
-        transpose_u32_8x8(&mut low);
-        transpose_u32_8x8(&mut high);
-        let mut w = [_mm256_setzero_si256(); 16];
-        w[..8].copy_from_slice(&low);
-        w[8..].copy_from_slice(&high);
+        let mut w = words_u32_8(blocks, n, true);
         let before = s;
         rounds::<0>(&mut s, &mut w);
         rounds::<1>(&mut s, &mut w);

@@ -12,7 +12,7 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 
 use super::mb_spec::{SHA1_BLOCK_LEN, SHA1_K};
-use super::mb_x86::{block64, load_u32_rows16, loadu512, store_u32_rows16, transpose_u32_16x16};
+use super::mb_x86::{load_u32_rows16, store_u32_rows16, words_u32_16};
 
 pub(super) const LANES: usize = 16;
 
@@ -27,14 +27,6 @@ const CH: i32 = 0xca;
 const PARITY: i32 = 0x96;
 /// Maj, rounds 40-59: the majority of the three bits.
 const MAJ: i32 = 0xe8;
-
-/// Reverses the bytes of each 32-bit word: SHA's words are big-endian.
-#[target_feature(enable = "avx512f,avx512bw")]
-#[inline]
-fn swap_bytes(x: __m512i) -> __m512i {
-    let order = _mm512_broadcast_i32x4(_mm_set_epi8(12, 13, 14, 15, 8, 9, 10, 11, 4, 5, 6, 7, 0, 1, 2, 3));
-    _mm512_shuffle_epi8(x, order)
-}
 
 /// Twenty rounds from round `first` (a multiple of 20), with the
 /// function `FUNCTION`, extending the schedule in its ring of 16 (W_t
@@ -69,11 +61,7 @@ pub(super) fn compress(state: &mut State, blocks: &[&[u8]; LANES], count: usize)
         *register = load_u32_rows16(row);
     }
     for n in 0..count {
-        let mut w = [_mm512_setzero_si512(); 16];
-        for (row, lane) in w.iter_mut().zip(blocks) {
-            *row = swap_bytes(loadu512(block64(lane, n)));
-        }
-        transpose_u32_16x16(&mut w);
+        let mut w = words_u32_16(blocks, n, true);
         let before = s;
         rounds::<CH>(&mut s, &mut w, 0);
         rounds::<PARITY>(&mut s, &mut w, 20);
