@@ -83,3 +83,52 @@ pub fn sha1_many_on(kernel: Option<MbKernel>, messages: &[&[u8]], out: &mut [[u8
     }
     Ok(())
 }
+
+/// Undocumented and unstable, for tests, benchmarks and the S3 code: several
+/// MD5 messages fed in pieces (the parts of a multipart upload read side by
+/// side), their whole blocks hashed in SIMD lanes as the pieces come.
+#[cfg(all(feature = "compat", feature = "alloc"))]
+#[doc(hidden)]
+#[derive(Clone, Debug)]
+pub struct Md5Streams(crate::platform::multi_buffer::Md5Streams);
+
+#[cfg(all(feature = "compat", feature = "alloc"))]
+impl Md5Streams {
+    /// `count` empty messages, hashed on `kernel` (`None`: the one
+    /// [`MbKernel::detect`] picks).
+    ///
+    /// # Errors
+    ///
+    /// When this machine cannot run `kernel`.
+    pub fn new_on(kernel: Option<MbKernel>, count: usize) -> Result<Md5Streams, MbKernelError> {
+        let platform = match kernel {
+            None => crate::platform::multi_buffer::MbPlatform::detect(),
+            Some(kernel) => kernel.checked()?,
+        };
+        Ok(Md5Streams(crate::platform::multi_buffer::Md5Streams::new(platform, count)))
+    }
+
+    /// How many messages.
+    pub fn count(&self) -> usize {
+        self.0.count()
+    }
+
+    /// Appends `pieces[i]` to message `i` (an empty piece adds nothing).
+    ///
+    /// # Panics
+    ///
+    /// If `pieces` does not have one piece per message.
+    pub fn update(&mut self, pieces: &[&[u8]]) {
+        self.0.update(pieces);
+    }
+
+    /// The MD5 of each message so far into the same place of `out`; more
+    /// pieces may follow.
+    ///
+    /// # Panics
+    ///
+    /// If `out` does not have one digest per message.
+    pub fn finalize(&self, out: &mut [[u8; 16]]) {
+        self.0.finalize(out);
+    }
+}

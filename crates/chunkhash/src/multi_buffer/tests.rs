@@ -248,6 +248,63 @@ fn sha1_many_uses_the_detected_kernel() {
     assert_eq!(detected, portable);
 }
 
+/// Streams fed in random pieces (empty ones, single bytes, pieces across
+/// block edges, long ones) on every kernel, against `md-5` of each whole
+/// message; finalizing midway and going on.
+#[cfg(all(feature = "compat", feature = "alloc"))]
+#[test]
+fn md5_streams_match_md5_crate() {
+    use ::md5::Digest as _;
+    let seed = test_seed("MD5 streams", 0x6d64_3573);
+    let mut rng = TestRng::new(seed);
+    let rounds = TestScale::pick(60, 10, 1);
+    for platform in kernels_under_test() {
+        let kernel = Some(platform.kernel());
+        let mut none = super::Md5Streams::new_on(kernel, 0).unwrap();
+        none.update(&[]);
+        none.finalize(&mut []);
+        for round in 0..rounds {
+            let count = rng.range(1..=40);
+            let mut streams = super::Md5Streams::new_on(kernel, count).unwrap();
+            let mut messages: Vec<Vec<u8>> = vec![Vec::new(); count];
+            let steps = rng.range(1..=12);
+            for step in 0..=steps {
+                let pieces: Vec<Vec<u8>> = (0..count)
+                    .map(|_| {
+                        let len = match rng.range(0..=4) {
+                            0 => 0,
+                            1 => 1,
+                            2 => rng.range(1..=200),
+                            3 => 64 * rng.range(1..=4),
+                            _ => rng.range(0..=5000),
+                        };
+                        rng.bytes(len)
+                    })
+                    .collect();
+                let borrowed: Vec<&[u8]> = pieces.iter().map(Vec::as_slice).collect();
+                streams.update(&borrowed);
+                for (message, piece) in messages.iter_mut().zip(&pieces) {
+                    message.extend_from_slice(piece);
+                }
+                if step == steps || rng.range(0..=3) == 0 {
+                    let mut out = vec![[0; 16]; count];
+                    streams.finalize(&mut out);
+                    for (index, (message, digest)) in messages.iter().zip(&out).enumerate() {
+                        let expected: [u8; 16] = ::md5::Md5::digest(message).into();
+                        assert_eq!(
+                            *digest,
+                            expected,
+                            "MD5 streams on {}: round {round} step {step}: stream {index} of {count} ({} bytes)",
+                            platform.kernel(),
+                            message.len()
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn kernel_names_parse_and_bad_ones_say_why() {
     for &kernel in MbKernel::all() {

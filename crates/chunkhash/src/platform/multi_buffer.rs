@@ -10,6 +10,8 @@
 //! `sha512_avx2.rs`. The portable kernel is a loop over the wrapped crates
 //! (`md-5`, `sha1`, `sha2`), one message at a time.
 
+#[cfg(all(feature = "compat", feature = "alloc", any(target_arch = "x86", target_arch = "x86_64")))]
+use super::mb_lanes::{finish_streams, update_streams, Stream};
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 use super::mb_lanes::{hash_in_lanes, Padding};
 #[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64")))]
@@ -311,6 +313,118 @@ impl MbPlatform {
                 use ::sha1::Digest as _;
                 for (message, digest) in messages.iter().zip(out) {
                     *digest = ::sha1::Sha1::digest(message).into();
+                }
+            }
+        }
+    }
+}
+
+/// Several MD5 messages fed in pieces (the parts of a multipart upload,
+/// read side by side), their whole blocks hashed in lanes as pieces come.
+#[cfg(all(feature = "compat", feature = "alloc"))]
+#[derive(Clone, Debug)]
+pub(crate) struct Md5Streams {
+    platform: MbPlatform,
+    /// The streams' states, with a SIMD kernel.
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    lanes: alloc::vec::Vec<Stream<u32, 4>>,
+    /// The streams' hashers, with the portable kernel.
+    portable: alloc::vec::Vec<::md5::Md5>,
+}
+
+#[cfg(all(feature = "compat", feature = "alloc"))]
+impl Md5Streams {
+    /// `count` empty messages, hashed on `platform`.
+    pub(crate) fn new(platform: MbPlatform, count: usize) -> Md5Streams {
+        use alloc::vec;
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        if platform.0 != MbKernel::Portable {
+            return Md5Streams { platform, lanes: vec![Stream::new(MD5_IV); count], portable: vec![] };
+        }
+        Md5Streams {
+            platform,
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            lanes: vec![],
+            portable: vec![::md5::Md5::default(); count],
+        }
+    }
+
+    /// How many messages.
+    pub(crate) fn count(&self) -> usize {
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        if self.platform.0 != MbKernel::Portable {
+            return self.lanes.len();
+        }
+        self.portable.len()
+    }
+
+    /// Appends `pieces[i]` to message `i`.
+    ///
+    /// # Panics
+    ///
+    /// If `pieces` does not have one piece per message.
+    pub(crate) fn update(&mut self, pieces: &[&[u8]]) {
+        use ::md5::Digest as _;
+        assert_eq!(self.count(), pieces.len(), "one piece per stream");
+        match self.platform.0 {
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            MbKernel::Avx512 => update_streams::<u32, 16, 4>(&mut self.lanes, pieces, MD5_BLOCK_LEN, |s, b, c| {
+                // SAFETY: the kernel is supported: the CPU has AVX-512F and BW.
+                unsafe { md5_avx512::compress(s, b, c) }
+            }),
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            MbKernel::Avx2 => update_streams::<u32, 8, 4>(&mut self.lanes, pieces, MD5_BLOCK_LEN, |s, b, c| {
+                // SAFETY: the kernel is supported: the CPU has AVX2.
+                unsafe { md5_avx2::compress(s, b, c) }
+            }),
+            _ => {
+                for (hasher, piece) in self.portable.iter_mut().zip(pieces) {
+                    hasher.update(piece);
+                }
+            }
+        }
+    }
+
+    /// The MD5 of each message so far into the same place of `out`.
+    ///
+    /// # Panics
+    ///
+    /// If `out` does not have one digest per message.
+    pub(crate) fn finalize(&self, out: &mut [[u8; 16]]) {
+        use ::md5::Digest as _;
+        assert_eq!(self.count(), out.len(), "one digest per stream");
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        let padding = Padding { block_len: MD5_BLOCK_LEN, length_bytes: 8, big_endian: false };
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        let finish = |index: usize, words: [u32; 4]| out[index] = le_bytes(words);
+        match self.platform.0 {
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            MbKernel::Avx512 => {
+                finish_streams::<u32, 16, 4>(
+                    &self.lanes,
+                    padding,
+                    |s, b, c| {
+                        // SAFETY: the kernel is supported: the CPU has AVX-512F and BW.
+                        unsafe { md5_avx512::compress(s, b, c) }
+                    },
+                    finish,
+                )
+            }
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            MbKernel::Avx2 => {
+                finish_streams::<u32, 8, 4>(
+                    &self.lanes,
+                    padding,
+                    |s, b, c| {
+                        // SAFETY: the kernel is supported: the CPU has AVX2.
+                        unsafe { md5_avx2::compress(s, b, c) }
+                    },
+                    finish,
+                )
+            }
+            _ => {
+                for (hasher, digest) in self.portable.iter().zip(out) {
+                    *digest = hasher.clone().finalize().into();
                 }
             }
         }
