@@ -1,7 +1,9 @@
 //! chunkhash's multi-buffer kernels (many messages across SIMD lanes)
 //! against a loop over the one-message crates they must beat: MD5 on 16
 //! parts of 8 MiB (an S3 multipart upload's part checksums) against a loop
-//! over `md-5`; SHA-512 on batches of 1024 x 64 B, 256 x 1 KiB and
+//! over `md-5`, and the same fed in 1 MiB pieces, every part's next piece
+//! in turn (chunkhash's MD5 streams against one `md-5` hasher per part);
+//! SHA-512 on batches of 1024 x 64 B, 256 x 1 KiB and
 //! 64 x 4 KiB against a loop over `sha2`; SHA-1 on 256 x 1 KiB and 16 x
 //! 8 MiB against a loop over `sha1` (SHA-NI where the CPU has it). Each kernel forced by name, and
 //! the detected one.
@@ -62,6 +64,61 @@ fn md5_rows<'a>() -> Vec<(String, Hash<'a>)> {
     rows("md-5", |m| md5::Md5::digest(m).into(), multi_buffer::md5_many_on)
 }
 
+/// The piece size of the streaming rows: a read-ahead buffer's worth.
+const PIECE_LEN: usize = 1 << 20;
+
+/// How many pieces the longest message takes.
+fn rounds(messages: &[&[u8]]) -> usize {
+    messages.iter().map(|m| m.len().div_ceil(PIECE_LEN)).max().unwrap_or(0)
+}
+
+/// Piece `round` of `message` (empty past its end).
+fn piece(message: &[u8], round: usize) -> &[u8] {
+    let start = (round * PIECE_LEN).min(message.len());
+    &message[start..(start + PIECE_LEN).min(message.len())]
+}
+
+/// MD5 of messages fed in `PIECE_LEN` pieces, every message's next piece
+/// in turn (as parts read side by side): one `md-5` hasher per message,
+/// against chunkhash's streams.
+fn md5_stream_rows<'a>() -> Vec<(String, Hash<'a>)> {
+    use md5::Digest as _;
+    let mut rows: Vec<(String, Hash<'a>)> = vec![(
+        "loop over md-5 hashers".into(),
+        Box::new(move |messages| {
+            let mut hashers = vec![md5::Md5::new(); messages.len()];
+            for round in 0..rounds(messages) {
+                for (hasher, message) in hashers.iter_mut().zip(messages) {
+                    hasher.update(piece(message, round));
+                }
+            }
+            hashers.into_iter().flat_map(|h| h.finalize()).collect()
+        }),
+    )];
+    let kernels = std::iter::once(None)
+        .chain(MbKernel::all().iter().filter(|k| k.is_supported() && **k != MbKernel::Portable).map(|&k| Some(k)));
+    for kernel in kernels {
+        let label = match kernel {
+            None => format!("chunkhash streams detected ({})", MbKernel::detect()),
+            Some(kernel) => format!("chunkhash streams {kernel}"),
+        };
+        rows.push((
+            label,
+            Box::new(move |messages| {
+                let mut streams = multi_buffer::Md5Streams::new_on(kernel, messages.len()).expect("a supported kernel");
+                for round in 0..rounds(messages) {
+                    let pieces: Vec<&[u8]> = messages.iter().map(|m| piece(m, round)).collect();
+                    streams.update(&pieces);
+                }
+                let mut out = vec![[0; 16]; messages.len()];
+                streams.finalize(&mut out);
+                out.concat()
+            }),
+        ));
+    }
+    rows
+}
+
 fn sha1_rows<'a>() -> Vec<(String, Hash<'a>)> {
     use sha1::Digest as _;
     rows("sha1", |m| sha1::Sha1::digest(m).into(), multi_buffer::sha1_many_on)
@@ -84,6 +141,7 @@ fn main() -> ExitCode {
         };
     let batches: Vec<Batch> = vec![
         Batch { label: "MD5".into(), count: 16, len: 8 << 20, rows: md5_rows() },
+        Batch { label: "MD5 streams, 1 MiB pieces".into(), count: 16, len: 8 << 20, rows: md5_stream_rows() },
         Batch { label: "SHA-512".into(), count: 1024, len: 64, rows: sha512_rows() },
         Batch { label: "SHA-512".into(), count: 256, len: 1024, rows: sha512_rows() },
         Batch { label: "SHA-512".into(), count: 64, len: 4096, rows: sha512_rows() },
