@@ -7,7 +7,8 @@
 //! Each algorithm's module gives `<algorithm>_many(messages, out)`, which
 //! runs the best kernel this machine has (`crate::platform::multi_buffer`
 //! decides and holds every kernel). The functions below force a kernel,
-//! for tests and benchmarks.
+//! for tests and benchmarks; [`Md5Streams`] takes several MD5 messages in
+//! pieces (the parts of a multipart upload read side by side).
 
 #[cfg(feature = "compat")]
 pub(crate) mod md5;
