@@ -40,6 +40,8 @@ type Many<const N: usize> = fn(MbPlatform, &[&[u8]], &mut [[u8; N]]);
 struct Subject<const N: usize> {
     name: &'static str,
     many: Many<N>,
+    /// The crate-level call, on the detected kernel.
+    detected: fn(&[&[u8]], &mut [[u8; N]]),
     reference: fn(&[u8]) -> [u8; N],
 }
 
@@ -74,6 +76,18 @@ impl<const N: usize> Subject<N> {
                 assert_eq!(hex(&alone[0]), *expected, "{} on {}: {message:?} alone", self.name, platform.kernel());
             }
         }
+    }
+
+    /// The crate-level call runs the detected kernel (`CHUNKHASH_MB_KERNEL`'s
+    /// in the matrix rows) and agrees with the reference.
+    fn detected_kernel_runs(&self) {
+        let messages: [&[u8]; 3] = [b"", b"abc", &[7; 1000]];
+        let mut out = [[0; N]; 3];
+        (self.detected)(&messages, &mut out);
+        for (message, digest) in messages.iter().zip(&out) {
+            assert!(*digest == (self.reference)(message), "{} on the detected kernel", self.name);
+        }
+        println!("{}: detected multi-buffer kernel {}", self.name, MbKernel::detect());
     }
 
     /// Batch shapes on every kernel against the reference.
@@ -125,6 +139,7 @@ fn hex(bytes: &[u8]) -> String {
 const MD5: Subject<16> = Subject {
     name: "MD5",
     many: |platform, messages, out| platform.md5_many(messages, out),
+    detected: super::md5::md5_many,
     reference: |message| {
         use ::md5::Digest as _;
         ::md5::Md5::digest(message).into()
@@ -158,19 +173,14 @@ fn md5_matches_md5_crate() {
 #[cfg(feature = "compat")]
 #[test]
 fn md5_many_uses_the_detected_kernel() {
-    let messages: [&[u8]; 3] = [b"", b"abc", &[7; 1000]];
-    let mut detected = [[0; 16]; 3];
-    super::md5::md5_many(&messages, &mut detected);
-    let mut portable = [[0; 16]; 3];
-    super::md5_many_on(Some(MbKernel::Portable), &messages, &mut portable).unwrap();
-    assert_eq!(detected, portable);
-    println!("detected multi-buffer kernel: {}", MbKernel::detect());
+    MD5.detected_kernel_runs();
 }
 
 #[cfg(feature = "sha2")]
 const SHA512: Subject<64> = Subject {
     name: "SHA-512",
     many: |platform, messages, out| platform.sha512_many(messages, out),
+    detected: super::sha512::sha512_many,
     reference: |message| {
         use ::sha2::Digest as _;
         ::sha2::Sha512::digest(message).into()
@@ -201,18 +211,14 @@ fn sha512_matches_sha2_crate() {
 #[cfg(feature = "sha2")]
 #[test]
 fn sha512_many_uses_the_detected_kernel() {
-    let messages: [&[u8]; 3] = [b"", b"abc", &[7; 1000]];
-    let mut detected = [[0; 64]; 3];
-    super::sha512::sha512_many(&messages, &mut detected);
-    let mut portable = [[0; 64]; 3];
-    super::sha512_many_on(Some(MbKernel::Portable), &messages, &mut portable).unwrap();
-    assert_eq!(detected, portable);
+    SHA512.detected_kernel_runs();
 }
 
 #[cfg(feature = "compat")]
 const SHA1: Subject<20> = Subject {
     name: "SHA-1",
     many: |platform, messages, out| platform.sha1_many(messages, out),
+    detected: super::sha1::sha1_many,
     reference: |message| {
         use ::sha1::Digest as _;
         ::sha1::Sha1::digest(message).into()
@@ -240,12 +246,7 @@ fn sha1_matches_sha1_crate() {
 #[cfg(feature = "compat")]
 #[test]
 fn sha1_many_uses_the_detected_kernel() {
-    let messages: [&[u8]; 3] = [b"", b"abc", &[7; 1000]];
-    let mut detected = [[0; 20]; 3];
-    super::sha1::sha1_many(&messages, &mut detected);
-    let mut portable = [[0; 20]; 3];
-    super::sha1_many_on(Some(MbKernel::Portable), &messages, &mut portable).unwrap();
-    assert_eq!(detected, portable);
+    SHA1.detected_kernel_runs();
 }
 
 /// Streams fed in random pieces (empty ones, single bytes, pieces across
