@@ -189,7 +189,8 @@ pub mod blake3;
 pub mod cdc;
 mod digest;
 pub mod hex;
-mod multi_buffer;
+#[doc(hidden)]
+pub mod multi_buffer;
 #[allow(unsafe_code)]
 mod platform;
 mod registry;

@@ -173,6 +173,7 @@ impl Batch {
     }
 }
 
+#[cfg(feature = "cdc")]
 impl Batch {
     /// Hashes `inputs` in the batch's mode, calling `emit(i, output)` for
     /// each (in no set order): for the crate's own callers that hand each

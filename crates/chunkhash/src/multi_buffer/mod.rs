@@ -9,20 +9,32 @@
 //!
 //! A multi-buffer function has one shape, `fn(&[&[u8]], &mut [[u8; N]])`:
 //! `out[i]` receives the digest of `messages[i]`. MD5, SHA-1 and SHA-512
-//! take that shape here as loops over their one-shot functions
-//! ([`md5_many`], [`sha1_many`], [`sha512_many`]), so their lane kernels
-//! replace a loop in one line each.
+//! have theirs in `md5.rs`, `sha1.rs` and `sha512.rs` (independent messages
+//! across AVX-512 or AVX2 lanes; `crate::platform::multi_buffer` decides and
+//! holds every kernel). The functions at the end force a kernel, for tests
+//! and benchmarks; [`Md5Streams`] takes several MD5 messages in pieces (the
+//! parts of a multipart upload read side by side).
 
+#[cfg(feature = "compat")]
+pub(crate) mod md5;
+#[cfg(feature = "compat")]
+pub(crate) mod sha1;
 #[cfg(feature = "sha2")]
 pub(crate) mod sha256;
+#[cfg(feature = "sha2")]
+pub(crate) mod sha512;
+
+#[cfg(test)]
+mod tests;
+
+#[cfg(any(feature = "sha2", feature = "compat"))]
+pub use crate::platform::multi_buffer::{MbKernel, MbKernelError};
 
 use crate::algorithm::{Algorithm, UnavailableAlgorithm};
 use crate::blake3::batch::{Column, Messages};
 use crate::blake3::{Batch, Offset, OffsetsError};
 use crate::digest::{unavailable, Digest};
 use crate::registry::{hash_each, Sink};
-#[cfg(any(feature = "sha2", feature = "compat"))]
-use crate::wrapper::Wrapper;
 
 /// `out[i]` receives the digest of `messages[i]` under `algorithm`: the
 /// same digests as [`digest`](crate::digest()) of each, in one call.
@@ -129,11 +141,11 @@ fn each<'a>(
         #[cfg(feature = "sha2")]
         Algorithm::Sha256 => return in_groups(algorithm, messages, out, sha256::sha256_many),
         #[cfg(feature = "sha2")]
-        Algorithm::Sha512 | Algorithm::Sha512_160 => return in_groups(algorithm, messages, out, sha512_many),
+        Algorithm::Sha512 | Algorithm::Sha512_160 => return in_groups(algorithm, messages, out, sha512::sha512_many),
         #[cfg(feature = "compat")]
-        Algorithm::Md5 => return in_groups(algorithm, messages, out, md5_many),
+        Algorithm::Md5 => return in_groups(algorithm, messages, out, md5::md5_many),
         #[cfg(feature = "compat")]
-        Algorithm::Sha1 => return in_groups(algorithm, messages, out, sha1_many),
+        Algorithm::Sha1 => return in_groups(algorithm, messages, out, sha1::sha1_many),
         _ => {}
     }
     let mut sink = ToDigests { algorithm, out };
@@ -188,29 +200,114 @@ fn in_groups<'a, const N: usize>(
     Ok(())
 }
 
-/// Each message alone through `W`'s one-shot function.
-#[cfg(any(feature = "sha2", feature = "compat"))]
-fn one_at_a_time<W: Wrapper<N>, const N: usize>(messages: &[&[u8]], out: &mut [[u8; N]]) {
-    for (message, out) in messages.iter().zip(out) {
-        *out = W::hash(message);
+/// Undocumented and unstable, for tests and benchmarks only: the MD5 of
+/// each message into the same place of `out`, on `kernel` (`None`: the one
+/// [`MbKernel::detect`] picks).
+///
+/// # Errors
+///
+/// When this machine cannot run `kernel`.
+///
+/// # Panics
+///
+/// If `out` and `messages` differ in length.
+#[cfg(feature = "compat")]
+#[doc(hidden)]
+pub fn md5_many_on(kernel: Option<MbKernel>, messages: &[&[u8]], out: &mut [[u8; 16]]) -> Result<(), MbKernelError> {
+    match kernel {
+        None => md5::md5_many(messages, out),
+        Some(kernel) => kernel.checked()?.md5_many(messages, out),
     }
+    Ok(())
 }
 
-/// MD5 of each message; the place for `md5::md5_many`'s lanes.
-#[cfg(feature = "compat")]
-fn md5_many(messages: &[&[u8]], out: &mut [[u8; 16]]) {
-    one_at_a_time::<crate::md5_sha1::Md5, 16>(messages, out);
-}
-
-/// SHA-1 of each message; the place for `sha1::sha1_many`'s lanes.
-#[cfg(feature = "compat")]
-fn sha1_many(messages: &[&[u8]], out: &mut [[u8; 20]]) {
-    one_at_a_time::<crate::md5_sha1::Sha1, 20>(messages, out);
-}
-
-/// SHA-512 of each message (SHA-512/160 is its first 20 bytes); the place
-/// for `sha512::sha512_many`'s lanes.
+/// Undocumented and unstable, for tests and benchmarks only: the SHA-512
+/// of each message into the same place of `out`, on `kernel` (`None`: the
+/// one [`MbKernel::detect`] picks).
+///
+/// # Errors
+///
+/// When this machine cannot run `kernel`.
+///
+/// # Panics
+///
+/// If `out` and `messages` differ in length.
 #[cfg(feature = "sha2")]
-fn sha512_many(messages: &[&[u8]], out: &mut [[u8; 64]]) {
-    one_at_a_time::<crate::sha2::Sha512, 64>(messages, out);
+#[doc(hidden)]
+pub fn sha512_many_on(kernel: Option<MbKernel>, messages: &[&[u8]], out: &mut [[u8; 64]]) -> Result<(), MbKernelError> {
+    match kernel {
+        None => sha512::sha512_many(messages, out),
+        Some(kernel) => kernel.checked()?.sha512_many(messages, out),
+    }
+    Ok(())
+}
+
+/// Undocumented and unstable, for tests and benchmarks only: the SHA-1 of
+/// each message into the same place of `out`, on `kernel` (`None`: the one
+/// [`MbKernel::detect`] picks).
+///
+/// # Errors
+///
+/// When this machine cannot run `kernel`.
+///
+/// # Panics
+///
+/// If `out` and `messages` differ in length.
+#[cfg(feature = "compat")]
+#[doc(hidden)]
+pub fn sha1_many_on(kernel: Option<MbKernel>, messages: &[&[u8]], out: &mut [[u8; 20]]) -> Result<(), MbKernelError> {
+    match kernel {
+        None => sha1::sha1_many(messages, out),
+        Some(kernel) => kernel.checked()?.sha1_many(messages, out),
+    }
+    Ok(())
+}
+
+/// Undocumented and unstable, for tests, benchmarks and the S3 code: several
+/// MD5 messages fed in pieces (the parts of a multipart upload read side by
+/// side), their whole blocks hashed in SIMD lanes as the pieces come.
+#[cfg(all(feature = "compat", feature = "alloc"))]
+#[doc(hidden)]
+#[derive(Clone, Debug)]
+pub struct Md5Streams(crate::platform::multi_buffer::Md5Streams);
+
+#[cfg(all(feature = "compat", feature = "alloc"))]
+impl Md5Streams {
+    /// `count` empty messages, hashed on `kernel` (`None`: the one
+    /// [`MbKernel::detect`] picks).
+    ///
+    /// # Errors
+    ///
+    /// When this machine cannot run `kernel`.
+    pub fn new_on(kernel: Option<MbKernel>, count: usize) -> Result<Md5Streams, MbKernelError> {
+        let platform = match kernel {
+            None => crate::platform::multi_buffer::MbPlatform::detect(),
+            Some(kernel) => kernel.checked()?,
+        };
+        Ok(Md5Streams(crate::platform::multi_buffer::Md5Streams::new(platform, count)))
+    }
+
+    /// How many messages.
+    pub fn count(&self) -> usize {
+        self.0.count()
+    }
+
+    /// Appends `pieces[i]` to message `i` (an empty piece adds nothing).
+    ///
+    /// # Panics
+    ///
+    /// If `pieces` does not have one piece per message.
+    pub fn update(&mut self, pieces: &[&[u8]]) {
+        self.0.update(pieces);
+    }
+
+    /// The MD5 of each message so far into the same place of `out`; more
+    /// pieces may follow.
+    ///
+    /// # Panics
+    ///
+    /// If `out` does not have one digest per message.
+    pub fn finalize(&self, out: &mut [[u8; 16]]) {
+        self.0.finalize(out);
+    }
 }

@@ -21,6 +21,9 @@
 //! - `sha256.rs`: SHA-256 multi-buffer kernel dispatch, over
 //!   `sha256_portable.rs`, `sha256_shani.rs`, `sha256_avx2.rs` and
 //!   `sha256_avx512.rs`.
+//! - `multi_buffer.rs`: the multi-buffer kernels' dispatch (MD5, SHA-1,
+//!   SHA-512: many messages across SIMD lanes), with `mb_*.rs` and
+//!   `md5_*.rs`, `sha1_*.rs`, `sha512_*.rs` beside it.
 
 pub(crate) mod backend;
 #[cfg(feature = "crc")]
@@ -67,6 +70,29 @@ mod simd128;
 pub(crate) mod simd128_module;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 mod sse41;
+
+// The multi-buffer kernels (MD5, SHA-1, SHA-512 across SIMD lanes): their
+// own dispatch in `multi_buffer.rs`.
+#[cfg(all(any(feature = "compat", feature = "sha2"), any(target_arch = "x86", target_arch = "x86_64")))]
+mod mb_lanes;
+#[cfg(all(any(feature = "compat", feature = "sha2"), any(target_arch = "x86", target_arch = "x86_64")))]
+mod mb_spec;
+#[cfg(all(any(feature = "compat", feature = "sha2"), any(target_arch = "x86", target_arch = "x86_64")))]
+mod mb_x86;
+#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64")))]
+mod md5_avx2;
+#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64")))]
+mod md5_avx512;
+#[cfg(any(feature = "compat", feature = "sha2"))]
+pub(crate) mod multi_buffer;
+#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64")))]
+mod sha1_avx2;
+#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64")))]
+mod sha1_avx512;
+#[cfg(all(feature = "sha2", any(target_arch = "x86", target_arch = "x86_64")))]
+mod sha512_avx2;
+#[cfg(all(feature = "sha2", any(target_arch = "x86", target_arch = "x86_64")))]
+mod sha512_avx512;
 
 #[cfg(test)]
 mod tests;
