@@ -77,6 +77,11 @@ pub const PARENT_LEN: usize = 2 * OUT_LEN;
 /// Bytes of the length header of `bao`'s formats (little-endian).
 pub const HEADER_LEN: usize = 8;
 
+/// The ranges of a whole message: a combined encoding is its slice for them.
+// A static, not a const: a decoder borrows it for as long as it lives.
+#[allow(clippy::single_range_in_vec_init)] // a list of one range, as meant
+pub static WHOLE: [Range<u64>; 1] = [0..u64::MAX];
+
 /// The largest `group_log`: groups of 2^16 chunks (64 MiB), `bao-tree`'s
 /// largest `BlockSize`.
 pub const MAX_GROUP_LOG: u8 = 16;
