@@ -400,3 +400,84 @@ fn empty_input_and_largest_groups() {
     assert!(outboard.nodes().is_empty());
     assert_eq!(outboard.root(), blake3::hash(&input));
 }
+
+/// The decoder fed item by item, the verified bytes and the error.
+fn decode_by_item(
+    stream: &[u8],
+    tree: bao::Tree,
+    root: blake3::Hash,
+    ranges: &[Range<u64>],
+) -> (Vec<u8>, Option<bao::BaoError>) {
+    let mut decoder = bao::Decoder::new(tree, root, ranges);
+    let (mut out, mut rest) = (Vec::new(), stream);
+    loop {
+        let want = decoder.want();
+        if want == bao::Want::Done || rest.len() < want.len() {
+            return (out, None);
+        }
+        let (item, tail) = rest.split_at(want.len());
+        rest = tail;
+        match decoder.feed(item) {
+            Ok(Some(group)) => out.extend_from_slice(group.bytes),
+            Ok(None) => {}
+            Err(error) => return (out, Some(error)),
+        }
+    }
+}
+
+/// The decoder fed the stream in pieces of random lengths through
+/// `feed_stream` (many groups per step).
+fn decode_by_stream(
+    stream: &[u8],
+    tree: bao::Tree,
+    root: blake3::Hash,
+    ranges: &[Range<u64>],
+    rng: &mut TestRng,
+) -> (Vec<u8>, Option<bao::BaoError>) {
+    let mut decoder = bao::Decoder::new(tree, root, ranges);
+    let (mut out, mut start, mut end) = (Vec::new(), 0, 0);
+    loop {
+        let mut sink = |group: bao::Verified| out.extend_from_slice(group.bytes);
+        match decoder.feed_stream(&stream[start..end], &mut sink) {
+            Ok(used) => start += used,
+            Err(error) => return (out, Some(error)),
+        }
+        if decoder.want() == bao::Want::Done || end == stream.len() && decoder.want().len() > end - start {
+            return (out, None);
+        }
+        end = (end + 1 + rng.next_u64() as usize % 40_000).min(stream.len());
+    }
+}
+
+#[test]
+fn stepwise_and_item_by_item_decoding_agree() {
+    // `feed_stream` verifies many groups per step; it must give the same
+    // bytes and the same first error, at the same place, as `feed`.
+    let mut rng = TestRng::new(test_seed("stepwise_and_item_by_item_decoding_agree", 36));
+    for group_log in [0, 1, 2, 4, 7, 8] {
+        let tree = tree(group_log);
+        for _ in 0..6 {
+            let len = rng.next_u64() % (300 << 10);
+            let input = rng.bytes(len as usize);
+            let outboard = tree.outboard(&input, bao::Order::Pre);
+            let ranges: Vec<Range<u64>> = (0..1 + rng.next_u64() % 3).map(|_| random_range(&mut rng, len)).collect();
+            let ranges = if rng.next_u64().is_multiple_of(3) { bao::WHOLE.to_vec() } else { ranges };
+            let slice = tree.slice(&input, &outboard, &ranges).unwrap();
+            let mut streams = vec![slice.clone()];
+            for _ in 0..4 {
+                let index = rng.next_u64() as usize % slice.len();
+                streams.push(flip(&slice, index, 1 << (rng.next_u64() % 8)));
+            }
+            for stream in &streams {
+                let by_item = decode_by_item(stream, tree, outboard.root(), &ranges);
+                let by_stream = decode_by_stream(stream, tree, outboard.root(), &ranges, &mut rng);
+                assert_eq!(by_item, by_stream, "k {group_log} len {len} {ranges:?}");
+            }
+            let (out, error) = decode_by_item(&slice, tree, outboard.root(), &ranges);
+            assert_eq!(error, None);
+            if ranges == bao::WHOLE {
+                assert_eq!(out, input);
+            }
+        }
+    }
+}

@@ -63,6 +63,7 @@ use super::hash::Hash;
 use super::join::SerialJoin;
 use super::subtree;
 use super::tree;
+use crate::platform::job::LaneJob;
 use crate::platform::spec::{CvBytes, CHUNK_LEN, KEY_LEN, OUT_LEN};
 use arrayvec::ArrayVec;
 use core::fmt;
@@ -226,8 +227,10 @@ impl Geometry {
 
     /// The bytes of groups `first..first + count`, capped at the message's end.
     fn bytes(&self, first: u64, count: u64) -> Range<u64> {
+        // `first` is a group of the message, so `start` is at most its
+        // length; the end may pass 2^64 for the last group of a huge one.
         let start = first * self.group_len();
-        start..(start + count * self.group_len()).min(self.len)
+        start..start.saturating_add(count.saturating_mul(self.group_len())).min(self.len)
     }
 
     /// Groups whose bytes meet `range`, with the spec's rules: a range of no
@@ -531,6 +534,26 @@ struct Pending {
     is_root: bool,
 }
 
+/// Chunks [`Decoder::feed_stream`] hashes in one step: a few calls of the
+/// widest kernel (16 lanes), like the wide steps of `hash`.
+const VERIFY_CHUNKS: usize = 128;
+
+/// Parents one step of [`Decoder::feed_stream`] verifies at most.
+const VERIFY_PARENTS: usize = 128;
+
+/// An item of one [`Decoder::feed_stream`] step: where it lies in the
+/// stream, the subtree it must prove, and where its value will be (its
+/// first chunk's place among the step's chunks, or its place among the
+/// step's parents).
+#[derive(Clone, Copy, Debug)]
+struct BatchItem {
+    at: usize,
+    len: usize,
+    slot: usize,
+    pending: Pending,
+    parent: bool,
+}
+
 /// Deepest a tree of 2^64 bytes goes (54 levels above 1 KiB groups), with
 /// room for the right siblings waiting on the way down.
 const MAX_PENDING: usize = 66;
@@ -659,6 +682,123 @@ impl<'r> Decoder<'r> {
             mode.parent_cv(&left_cv, &right_cv)
         };
         self.check(&cv, &pending, true)?;
+        self.push_children(&geometry, &pending, left_cv, right_cv);
+        Ok(None)
+    }
+
+    /// Takes as many whole items from the front of `stream` as fit one
+    /// step, verifies them together (the chunks of many groups side by
+    /// side in the SIMD lanes, then their parents, as [`hash`](super::hash)
+    /// does), and hands the verified groups to `out` in message order.
+    /// Returns the bytes of `stream` consumed: 0 if it does not hold the
+    /// next whole item ([`want`](Decoder::want)), fewer than all when the
+    /// rest is for a later step; call again with the rest.
+    ///
+    /// On an error (the first item, in stream order, that does not verify),
+    /// the groups before it have been handed out and none after it, and
+    /// the decoder stays failed.
+    pub fn feed_stream<'a>(&mut self, stream: &'a [u8], mut out: impl FnMut(Verified<'a>)) -> Result<usize, BaoError> {
+        if self.failed {
+            return Err(BaoError::Failed);
+        }
+        let mut used = 0;
+        // The header, the root and groups too large to share a step go one
+        // at a time (a large group fills the lanes on its own).
+        loop {
+            let want = self.want();
+            if want == Want::Done || stream.len() - used < want.len() {
+                return Ok(used);
+            }
+            let alone = match (want, self.pending.last()) {
+                (Want::Header, _) => true,
+                (_, Some(pending)) if pending.is_root => true,
+                (Want::Group { len, .. }, _) => len.div_ceil(CHUNK_LEN) > VERIFY_CHUNKS,
+                _ => false,
+            };
+            if !alone {
+                break;
+            }
+            if let Some(verified) = self.feed(&stream[used..used + want.len()])? {
+                out(verified);
+            }
+            used += want.len();
+        }
+        let geometry = self.geometry.expect("past the header");
+        let mode = self.tree.mode.tree;
+        let group_log = self.tree.group_log;
+        // The step's items in stream order, and what they hash.
+        let mut items = ArrayVec::<BatchItem, { VERIFY_PARENTS + VERIFY_CHUNKS }>::new();
+        let mut children = ArrayVec::<CvBytes, { 2 * VERIFY_PARENTS }>::new();
+        let mut jobs = ArrayVec::<LaneJob<'a>, VERIFY_CHUNKS>::new();
+        let start = used;
+        while let Some(&pending) = self.pending.last() {
+            let bytes = geometry.bytes(pending.first, 1);
+            let len = if pending.count > 1 { PARENT_LEN } else { (bytes.end - bytes.start) as usize };
+            let chunks = len.div_ceil(CHUNK_LEN);
+            let full = if pending.count > 1 {
+                children.is_full()
+            } else {
+                // Each group's chunks start at a multiple of the group's
+                // chunk count, so the levels pair up group by group.
+                pending.is_root || chunks > VERIFY_CHUNKS - jobs.len()
+            };
+            if full || stream.len() - used < len {
+                break;
+            }
+            let item = &stream[used..used + len];
+            self.pending.pop();
+            if pending.count > 1 {
+                let (left_cv, right_cv) = item.split_at(OUT_LEN);
+                let left_cv: CvBytes = left_cv.try_into().expect("a chaining value is 32 bytes");
+                let right_cv: CvBytes = right_cv.try_into().expect("a chaining value is 32 bytes");
+                items.push(BatchItem { at: used, len, slot: children.len() / 2, pending, parent: true });
+                children.push(left_cv);
+                children.push(right_cv);
+                self.push_children(&geometry, &pending, left_cv, right_cv);
+            } else {
+                items.push(BatchItem { at: used, len, slot: jobs.len(), pending, parent: false });
+                let first_chunk = bytes.start / CHUNK_LEN as u64;
+                for (index, chunk) in item.chunks(CHUNK_LEN).enumerate() {
+                    jobs.push(mode.chunk_job(chunk, first_chunk + index as u64, false));
+                }
+            }
+            used += len;
+        }
+        // Chunks, then each group's levels, then parents: all side by side.
+        let mut chunk_cvs = [[0u8; OUT_LEN]; VERIFY_CHUNKS];
+        let mut pairs = [[0u8; OUT_LEN]; VERIFY_CHUNKS / 2];
+        if !jobs.is_empty() {
+            mode.hash_jobs(&jobs, &mut chunk_cvs[..jobs.len()]);
+        }
+        let (mut level, mut next): (&mut [CvBytes], &mut [CvBytes]) = (&mut chunk_cvs, &mut pairs);
+        let mut count = jobs.len();
+        for _ in 0..group_log {
+            count = mode.pair_up(&level[..count], next);
+            core::mem::swap(&mut level, &mut next);
+        }
+        let mut parent_cvs = [[0u8; OUT_LEN]; VERIFY_PARENTS];
+        if !children.is_empty() {
+            mode.pair_up(&children, &mut parent_cvs);
+        }
+        let base = self.position - start as u64;
+        for item in &items {
+            let cv = if item.parent { &parent_cvs[item.slot] } else { &level[item.slot >> group_log] };
+            self.position = base + item.at as u64;
+            if let Err(error) = self.check(cv, &item.pending, item.parent) {
+                self.failed = true;
+                return Err(error);
+            }
+            if !item.parent {
+                let offset = geometry.bytes(item.pending.first, 1).start;
+                out(Verified { offset, bytes: &stream[item.at..item.at + item.len] });
+            }
+        }
+        self.position = base + used as u64;
+        Ok(used)
+    }
+
+    /// Queues the children of a parent that meet the ranges, left on top.
+    fn push_children(&mut self, geometry: &Geometry, pending: &Pending, left_cv: CvBytes, right_cv: CvBytes) {
         let left = left_groups(pending.count);
         let right = Pending { first: pending.first + left, count: pending.count - left, cv: right_cv, is_root: false };
         let left = Pending { first: pending.first, count: left, cv: left_cv, is_root: false };
@@ -669,7 +809,6 @@ impl<'r> Decoder<'r> {
                 self.pending.push(child);
             }
         }
-        Ok(None)
     }
 
     fn check(&self, cv: &CvBytes, pending: &Pending, parent: bool) -> Result<(), BaoError> {
@@ -689,21 +828,31 @@ impl<'r> Decoder<'r> {
 /// the same): per group, from its first requested byte to its last. Errors
 /// come as `std::io::Error`s of kind `InvalidData` (a [`BaoError`] inside)
 /// or `UnexpectedEof` for a short stream.
+///
+/// It reads the stream in large pieces and verifies many groups per step
+/// ([`Decoder::feed_stream`]), but never waits for more bytes than the next
+/// item needs.
 #[cfg(feature = "std")]
 #[derive(Debug)]
 pub struct SliceReader<'r, R> {
     inner: R,
     decoder: Decoder<'r>,
-    item: Vec<u8>,
-    /// The verified bytes not yet read: `item[ready]` of group `offset`.
-    ready: Range<usize>,
-    offset: u64,
+    /// Stream bytes read: `buf[consumed..filled]` not yet verified.
+    buf: Vec<u8>,
+    consumed: usize,
+    filled: usize,
+    /// Verified bytes not yet handed out, as ranges of `buf`, in order.
+    ready: std::collections::VecDeque<Range<usize>>,
 }
+
+/// Bytes a [`SliceReader`] asks its stream for at once.
+#[cfg(feature = "std")]
+const READ_AHEAD: usize = 256 * 1024;
 
 #[cfg(feature = "std")]
 impl<'r, R: std::io::Read> SliceReader<'r, R> {
-    /// A reader of the slice in `inner` made for `ranges`; `0..u64::MAX`
-    /// reads a whole combined encoding.
+    /// A reader of the slice in `inner` made for `ranges`; [`WHOLE`] reads
+    /// a whole combined encoding.
     pub fn new(inner: R, tree: Tree, root: Hash, ranges: &'r [Range<u64>]) -> Self {
         Self::from_decoder(inner, Decoder::new(tree, root, ranges))
     }
@@ -714,34 +863,50 @@ impl<'r, R: std::io::Read> SliceReader<'r, R> {
     }
 
     fn from_decoder(inner: R, decoder: Decoder<'r>) -> Self {
-        SliceReader { inner, decoder, item: Vec::new(), ready: 0..0, offset: 0 }
+        SliceReader { inner, decoder, buf: Vec::new(), consumed: 0, filled: 0, ready: Default::default() }
     }
 
-    /// The stream it reads.
+    /// The stream it reads (bytes read ahead past the slice's end are lost).
     pub fn into_inner(self) -> R {
         self.inner
     }
 
-    /// Reads and verifies items until some requested bytes are ready;
-    /// false at the end.
+    /// Reads and verifies until some requested bytes are ready; false at
+    /// the end.
     fn advance(&mut self) -> std::io::Result<bool> {
-        loop {
+        while self.ready.is_empty() {
             let want = self.decoder.want();
             if want == Want::Done {
                 return Ok(false);
             }
-            self.item.resize(want.len(), 0);
-            self.inner.read_exact(&mut self.item)?;
-            let decoder = &mut self.decoder;
-            let verified =
-                decoder.feed(&self.item).map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
-            if let Some(Verified { offset, bytes }) = verified {
-                // The wanted part of the group: its union with the ranges is
-                // one piece, since ranges are read in order and groups are
-                // read only where a range meets them.
+            if self.filled - self.consumed < want.len() {
+                // Read until the next item is whole, in pieces of up to
+                // READ_AHEAD, so that one step verifies many items. The
+                // unread rest moves to the front only here, when less than
+                // an item is left.
+                self.buf.copy_within(self.consumed..self.filled, 0);
+                self.filled -= self.consumed;
+                self.consumed = 0;
+                if self.buf.len() < want.len().max(READ_AHEAD) {
+                    self.buf.resize(want.len().max(READ_AHEAD), 0);
+                }
+                while self.filled < want.len() {
+                    match self.inner.read(&mut self.buf[self.filled..]) {
+                        Ok(0) => return Err(std::io::ErrorKind::UnexpectedEof.into()),
+                        Ok(n) => self.filled += n,
+                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                        Err(e) => return Err(e),
+                    }
+                }
+            }
+            let ranges = self.decoder.ranges;
+            let (decoder, ready, buf) = (&mut self.decoder, &mut self.ready, &self.buf);
+            let result = decoder.feed_stream(&buf[self.consumed..self.filled], |Verified { offset, bytes }| {
+                // The wanted part of the group: from its first requested
+                // byte to its last.
                 let end = offset + bytes.len() as u64;
                 let (mut lo, mut hi) = (end, offset);
-                for range in decoder.ranges {
+                for range in ranges {
                     let (start, stop) = (range.start.max(offset), range.end.min(end));
                     if start < stop {
                         lo = lo.min(start);
@@ -749,24 +914,29 @@ impl<'r, R: std::io::Read> SliceReader<'r, R> {
                     }
                 }
                 if lo < hi {
-                    self.offset = offset;
-                    self.ready = (lo - offset) as usize..(hi - offset) as usize;
-                    return Ok(true);
+                    let at = bytes.as_ptr() as usize - buf.as_ptr() as usize;
+                    ready.push_back(at + (lo - offset) as usize..at + (hi - offset) as usize);
                 }
-            }
+            });
+            self.consumed += result.map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
         }
+        Ok(true)
     }
 }
 
 #[cfg(feature = "std")]
 impl<R: std::io::Read> std::io::Read for SliceReader<'_, R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
         if self.ready.is_empty() && !self.advance()? {
             return Ok(0);
         }
-        let n = buf.len().min(self.ready.len());
-        buf[..n].copy_from_slice(&self.item[self.ready.start..self.ready.start + n]);
-        self.ready.start += n;
+        let range = self.ready.front_mut().expect("advance made bytes ready");
+        let n = out.len().min(range.len());
+        out[..n].copy_from_slice(&self.buf[range.start..range.start + n]);
+        range.start += n;
+        if range.start == range.end {
+            self.ready.pop_front();
+        }
         Ok(n)
     }
 }
