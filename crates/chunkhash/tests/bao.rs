@@ -101,14 +101,14 @@ fn bao_vectors_hash_encode_outboard_and_slice() {
         let input = bao_input(case["input_len"].as_u64().unwrap() as usize);
         let outboard = bao::Tree::bao().outboard(&input, bao::Order::Pre);
         assert_eq!(outboard.root().to_hex().as_str(), case["bao_hash"].as_str().unwrap());
-        let bytes = outboard.to_bao_bytes();
+        let bytes = outboard.bao_bytes();
         assert_eq!(bytes.len() as u64, case["output_len"].as_u64().unwrap());
-        assert_eq!(hex_hash(&bytes), case["encoded_blake3"].as_str().unwrap());
+        assert_eq!(hex_hash(bytes), case["encoded_blake3"].as_str().unwrap());
         // Damage to the outboard or the input shows when a whole slice is read.
         let all = [0..u64::MAX];
         for point in case["outboard_corruptions"].as_array().unwrap() {
             let point = point.as_u64().unwrap() as usize;
-            let bad = flip(&bytes, point, 1);
+            let bad = flip(bytes, point, 1);
             let len = u64::from_le_bytes(bad[..8].try_into().unwrap());
             let parsed =
                 bao::Outboard::from_parts(&bao::Tree::bao(), outboard.root(), len, bao::Order::Pre, bad[8..].to_vec());
@@ -162,7 +162,7 @@ fn encodings_outboards_and_slices_match_the_bao_crate() {
         assert_eq!(our_root.as_bytes(), root.as_bytes(), "len {len}");
         assert!(our_encoded == encoded, "encoding, len {len}");
         let outboard = bao::Tree::bao().outboard(&input, bao::Order::Pre);
-        assert!(outboard.to_bao_bytes() == outboard_bytes, "outboard, len {len}");
+        assert!(outboard.bao_bytes() == outboard_bytes, "outboard, len {len}");
         for _ in 0..6 {
             let range = random_range(&mut rng, len);
             let count = range.end - range.start;
@@ -477,6 +477,26 @@ fn stepwise_and_item_by_item_decoding_agree() {
             assert_eq!(error, None);
             if ranges == bao::WHOLE {
                 assert_eq!(out, input);
+            }
+        }
+    }
+}
+
+#[cfg(feature = "parallel")]
+#[test]
+fn parallel_outboards_equal_serial_ones() {
+    let mut rng = TestRng::new(test_seed("parallel_outboards_equal_serial_ones", 37));
+    for group_log in [0, 3, 4, 7, 8, 11] {
+        let tree = tree(group_log);
+        // Around the 1 MiB pieces the threads take, and one group.
+        for len in [0, 1025, (1 << 20) - 1, 1 << 20, (1 << 20) + 1, (3 << 20) + 5000, rng.next_u64() % (5 << 20)] {
+            let input = rng.bytes(len as usize);
+            for order in [bao::Order::Pre, bao::Order::Post] {
+                assert_eq!(
+                    tree.outboard_parallel(&input, order),
+                    tree.outboard(&input, order),
+                    "k {group_log} len {len}"
+                );
             }
         }
     }

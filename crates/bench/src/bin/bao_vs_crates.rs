@@ -85,7 +85,7 @@ fn configurations(input: &[u8]) -> Vec<(&'static str, Vec<Row<'_>>, usize, usize
         (
             "outboard 1 KiB groups (bao)",
             vec![
-                ("chunkhash bao outboard", Box::new(move || tree1.outboard(input, bao::Order::Pre).to_bao_bytes())),
+                ("chunkhash bao outboard", Box::new(move || tree1.outboard(input, bao::Order::Pre).into_bao_bytes())),
                 ("bao 0.13 outboard", Box::new(move || ::bao::encode::outboard(input).0)),
                 ("chunkhash hash", Box::new(move || blake3::hash(input).as_bytes().to_vec())),
             ],

@@ -149,7 +149,8 @@ pub struct Outboard {
     root: Hash,
     len: u64,
     order: Order,
-    nodes: Vec<u8>,
+    /// `bao`'s file: the length header, then the nodes.
+    bytes: Vec<u8>,
 }
 
 #[cfg(feature = "alloc")]
@@ -162,7 +163,10 @@ impl Outboard {
         if nodes.len() as u64 != expected {
             return Err(BaoError::OutboardLength { len, expected, actual: nodes.len() as u64 });
         }
-        Ok(Outboard { root, len, order, nodes })
+        let mut bytes = Vec::with_capacity(HEADER_LEN + nodes.len());
+        bytes.extend_from_slice(&len.to_le_bytes());
+        bytes.extend_from_slice(&nodes);
+        Ok(Outboard { root, len, order, bytes })
     }
 
     /// The root hash.
@@ -184,20 +188,22 @@ impl Outboard {
     /// The parent nodes, 64 bytes each, without a header: `bao-tree`'s
     /// outboard data.
     pub fn nodes(&self) -> &[u8] {
-        &self.nodes
+        &self.bytes[HEADER_LEN..]
     }
 
     /// `bao`'s outboard file: the length header, then the nodes.
-    pub fn to_bao_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(HEADER_LEN + self.nodes.len());
-        out.extend_from_slice(&self.len.to_le_bytes());
-        out.extend_from_slice(&self.nodes);
-        out
+    pub fn bao_bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// [`bao_bytes`](Outboard::bao_bytes), without a copy.
+    pub fn into_bao_bytes(self) -> Vec<u8> {
+        self.bytes
     }
 
     fn node(&self, index: u64) -> [u8; PARENT_LEN] {
         let start = index as usize * PARENT_LEN;
-        self.nodes[start..start + PARENT_LEN].try_into().expect("a parent node is 64 bytes")
+        self.nodes()[start..start + PARENT_LEN].try_into().expect("a parent node is 64 bytes")
     }
 }
 
@@ -307,16 +313,29 @@ impl Tree {
     /// hashing speed.
     #[cfg(feature = "alloc")]
     pub fn outboard(&self, input: &[u8], order: Order) -> Outboard {
+        self.outboard_with(input, order, false)
+    }
+
+    #[cfg(feature = "alloc")]
+    fn outboard_with(&self, input: &[u8], order: Order, parallel: bool) -> Outboard {
         let geometry = Geometry::new(input.len() as u64, self.group_log);
-        let mut nodes = Vec::with_capacity((geometry.parents() as usize) * PARENT_LEN);
-        let root = match Levels::new(self, input) {
+        let mut bytes = Vec::with_capacity(HEADER_LEN + (geometry.parents() as usize) * PARENT_LEN);
+        bytes.extend_from_slice(&geometry.len.to_le_bytes());
+        let root = match Levels::new(self, input, parallel) {
             None => self.root(input),
             Some(levels) => {
-                levels.write(order, 0, geometry.groups, None, &mut nodes);
+                levels.write(order, 0, geometry.groups, None, &mut bytes);
                 levels.root(self)
             }
         };
-        Outboard { root, len: geometry.len, order, nodes }
+        Outboard { root, len: geometry.len, order, bytes }
+    }
+
+    /// [`outboard`](Tree::outboard) on all cores (rayon's global pool):
+    /// the same bytes, worth it from a few megabytes.
+    #[cfg(feature = "parallel")]
+    pub fn outboard_parallel(&self, input: &[u8], order: Order) -> Outboard {
+        self.outboard_with(input, order, true)
     }
 
     /// The combined encoding of `input` (`bao encode`'s output for group
@@ -327,7 +346,7 @@ impl Tree {
         let geometry = Geometry::new(input.len() as u64, self.group_log);
         let mut out = Vec::with_capacity(HEADER_LEN + input.len() + geometry.parents() as usize * PARENT_LEN);
         out.extend_from_slice(&geometry.len.to_le_bytes());
-        let root = match Levels::new(self, input) {
+        let root = match Levels::new(self, input, false) {
             None => {
                 out.extend_from_slice(input);
                 self.root(input)
@@ -350,11 +369,11 @@ impl Tree {
     #[cfg(feature = "alloc")]
     pub fn slice(&self, input: &[u8], outboard: &Outboard, ranges: &[Range<u64>]) -> Result<Vec<u8>, BaoError> {
         let geometry = Geometry::new(input.len() as u64, self.group_log);
-        if outboard.len != geometry.len || outboard.nodes.len() as u64 != geometry.parents() * PARENT_LEN as u64 {
+        if outboard.len != geometry.len || outboard.nodes().len() as u64 != geometry.parents() * PARENT_LEN as u64 {
             return Err(BaoError::OutboardLength {
                 len: geometry.len,
                 expected: geometry.parents() * PARENT_LEN as u64,
-                actual: outboard.nodes.len() as u64,
+                actual: outboard.nodes().len() as u64,
             });
         }
         let mut out = Vec::new();
@@ -410,38 +429,65 @@ struct Levels {
     group_len: usize,
 }
 
+/// The chaining values of the consecutive groups of `input`, whose first
+/// chunk is `first_chunk` (a multiple of the batch and the group), into
+/// `out`; none is the root.
+#[cfg(feature = "alloc")]
+fn group_cvs(tree: &Tree, input: &[u8], first_chunk: u64, out: &mut [CvBytes]) {
+    let mode = &tree.mode.tree;
+    let group_len = tree.group_len();
+    let group_chunks = 1u64 << tree.group_log;
+    if group_len >= BATCH_CHUNKS * CHUNK_LEN {
+        // A group fills the kernels' lanes on its own (`hash`'s path).
+        for (index, (group, out)) in input.chunks(group_len).zip(out).enumerate() {
+            *out = mode.subtree_cv::<SerialJoin>(group, first_chunk + index as u64 * group_chunks);
+        }
+        return;
+    }
+    // Many groups' chunks side by side, then each group's levels.
+    let mut chunks = [[0u8; OUT_LEN]; BATCH_CHUNKS];
+    let mut pairs = [[0u8; OUT_LEN]; BATCH_CHUNKS / 2];
+    let batch_groups = BATCH_CHUNKS >> tree.group_log;
+    for ((index, batch), out) in input.chunks(BATCH_CHUNKS * CHUNK_LEN).enumerate().zip(out.chunks_mut(batch_groups)) {
+        let mut count = mode.hash_chunks(batch, first_chunk + (index * BATCH_CHUNKS) as u64, &mut chunks);
+        let (mut level, mut next): (&mut [CvBytes], &mut [CvBytes]) = (&mut chunks, &mut pairs);
+        for _ in 0..tree.group_log {
+            count = mode.pair_up(&level[..count], next);
+            core::mem::swap(&mut level, &mut next);
+        }
+        out.copy_from_slice(&level[..count]);
+    }
+}
+
 #[cfg(feature = "alloc")]
 impl Levels {
     /// The levels of `input`, or `None` if it is one group (no parents).
-    fn new(tree: &Tree, input: &[u8]) -> Option<Levels> {
+    fn new(tree: &Tree, input: &[u8], parallel: bool) -> Option<Levels> {
         let group_len = tree.group_len();
         if input.len() <= group_len {
             return None;
         }
         let mode = &tree.mode.tree;
-        let groups = input.len().div_ceil(group_len);
-        let mut bottom = Vec::with_capacity(groups);
-        let group_chunks = 1u64 << tree.group_log;
-        if group_len >= BATCH_CHUNKS * CHUNK_LEN {
-            // A group fills the kernels' lanes on its own (`hash`'s path).
-            for (index, group) in input.chunks(group_len).enumerate() {
-                bottom.push(mode.subtree_cv::<SerialJoin>(group, index as u64 * group_chunks));
-            }
+        let mut bottom = alloc::vec![[0u8; OUT_LEN]; input.len().div_ceil(group_len)];
+        #[cfg(feature = "parallel")]
+        if parallel {
+            use rayon::prelude::*;
+            // Pieces of whole batches and groups (both powers of two), large
+            // enough that a hand-off to another thread pays.
+            let piece = (1 << 20).max(group_len);
+            input
+                .par_chunks(piece)
+                .zip(bottom.par_chunks_mut(piece / group_len))
+                .enumerate()
+                .for_each(|(index, (input, out))| group_cvs(tree, input, (index * piece / CHUNK_LEN) as u64, out));
         } else {
-            // Many groups' chunks side by side, then each group's levels.
-            let mut chunks = [[0u8; OUT_LEN]; BATCH_CHUNKS];
-            let mut pairs = [[0u8; OUT_LEN]; BATCH_CHUNKS / 2];
-            for (index, batch) in input.chunks(BATCH_CHUNKS * CHUNK_LEN).enumerate() {
-                let mut count = mode.hash_chunks(batch, (index * BATCH_CHUNKS) as u64, &mut chunks);
-                let (mut level, mut next): (&mut [CvBytes], &mut [CvBytes]) = (&mut chunks, &mut pairs);
-                for _ in 0..tree.group_log {
-                    count = mode.pair_up(&level[..count], next);
-                    core::mem::swap(&mut level, &mut next);
-                }
-                bottom.extend_from_slice(&level[..count]);
-            }
+            group_cvs(tree, input, 0, &mut bottom);
         }
-        debug_assert_eq!(bottom.len(), groups);
+        #[cfg(not(feature = "parallel"))]
+        {
+            let _ = parallel;
+            group_cvs(tree, input, 0, &mut bottom);
+        }
         let mut levels = Vec::with_capacity(64);
         levels.push(bottom);
         while let Some(level) = levels.last().filter(|level| level.len() > 2) {
