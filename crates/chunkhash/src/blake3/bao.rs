@@ -469,24 +469,20 @@ impl Levels {
         }
         let mode = &tree.mode.tree;
         let mut bottom = alloc::vec![[0u8; OUT_LEN]; input.len().div_ceil(group_len)];
-        #[cfg(feature = "parallel")]
-        if parallel {
-            use rayon::prelude::*;
-            // Pieces of whole batches and groups (both powers of two), large
-            // enough that a hand-off to another thread pays.
-            let piece = (1 << 20).max(group_len);
-            input
-                .par_chunks(piece)
-                .zip(bottom.par_chunks_mut(piece / group_len))
-                .enumerate()
-                .for_each(|(index, (input, out))| group_cvs(tree, input, (index * piece / CHUNK_LEN) as u64, out));
-        } else {
-            group_cvs(tree, input, 0, &mut bottom);
-        }
-        #[cfg(not(feature = "parallel"))]
-        {
-            let _ = parallel;
-            group_cvs(tree, input, 0, &mut bottom);
+        match parallel {
+            #[cfg(feature = "parallel")]
+            true => {
+                use rayon::prelude::*;
+                // Pieces of whole batches and groups (both powers of two),
+                // large enough that a hand-off to another thread pays.
+                let piece = (1 << 20).max(group_len);
+                input
+                    .par_chunks(piece)
+                    .zip(bottom.par_chunks_mut(piece / group_len))
+                    .enumerate()
+                    .for_each(|(index, (input, out))| group_cvs(tree, input, (index * piece / CHUNK_LEN) as u64, out));
+            }
+            _ => group_cvs(tree, input, 0, &mut bottom),
         }
         let mut levels = Vec::with_capacity(64);
         levels.push(bottom);
