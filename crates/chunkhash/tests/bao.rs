@@ -177,6 +177,14 @@ fn encodings_outboards_and_slices_match_the_bao_crate() {
             .unwrap();
             let ours = bao::Tree::bao().slice(&input, &outboard, std::slice::from_ref(&range)).unwrap();
             assert!(ours == theirs, "slice {range:?} of {len}");
+            // The same slice from the combined encoding, as `bao slice` takes it.
+            let mut from_encoding = Vec::new();
+            ::bao::encode::SliceExtractor::new(Cursor::new(&encoded), range.start, count)
+                .read_to_end(&mut from_encoding)
+                .unwrap();
+            assert!(from_encoding == theirs);
+            let ranges = [range.clone()];
+            assert!(bao::Tree::bao().slice_encoding(&our_encoded, &ranges).unwrap() == theirs, "{range:?} of {len}");
             // Each side reads the other's slice.
             let mut decoded = Vec::new();
             ::bao::decode::SliceDecoder::new(&ours[..], &root, range.start, count).read_to_end(&mut decoded).unwrap();
@@ -228,6 +236,7 @@ fn outboards_and_slices_match_bao_tree_for_every_group_size() {
             let post = tree.outboard(&input, bao::Order::Post);
             let theirs_pre = PreOrderMemOutboard::create(&input, block_size);
             let theirs_post = PostOrderMemOutboard::create(&input, block_size);
+            let (_, encoded) = tree.encode(&input);
             assert_eq!(pre.root().as_bytes(), theirs_pre.root.as_bytes(), "k {group_log} len {len}");
             assert!(pre.nodes() == theirs_pre.data, "pre-order, k {group_log} len {len}");
             assert!(post.nodes() == theirs_post.data, "post-order, k {group_log} len {len}");
@@ -244,6 +253,7 @@ fn outboards_and_slices_match_bao_tree_for_every_group_size() {
                 // The same slice from either of our outboards.
                 let ours = tree.slice(&input, &pre, &ranges).unwrap();
                 assert!(tree.slice(&input, &post, &ranges).unwrap() == ours);
+                assert!(tree.slice_encoding(&encoded, &ranges).unwrap() == ours);
                 assert!(
                     ours[8..] == theirs[..],
                     "k {group_log} len {len} {ranges:?}: ours {} theirs {}",
@@ -371,6 +381,10 @@ fn bad_streams_are_typed_errors() {
     assert_eq!(decoder.want(), bao::Want::Header);
     assert!(matches!(decoder.feed(&[0; 7]), Err(bao::BaoError::ItemLength { expected: 8, actual: 7, .. })));
     assert_eq!(decoder.feed(&encoded[..8]), Err(bao::BaoError::Failed));
+    // An encoding cut short or too long for its header.
+    for bad in [&encoded[..5], &encoded[..encoded.len() - 1], &longer[..]] {
+        assert!(matches!(tree.slice_encoding(bad, &[0..10]), Err(bao::BaoError::EncodingLength { .. })));
+    }
     // An outboard of the wrong length, a group size too large.
     assert!(bao::Outboard::from_parts(&tree, root, 40_000, bao::Order::Pre, vec![0; 64]).is_err());
     assert_eq!(bao::Tree::new(bao::Mode::hash(), 17).unwrap_err(), bao::BaoError::GroupLog { group_log: 17 });

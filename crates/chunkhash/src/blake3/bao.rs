@@ -231,6 +231,14 @@ impl Geometry {
         self.groups - 1
     }
 
+    /// Bytes of the combined encoding of groups `first..first + count`
+    /// (parents and groups, no header); saturates past 2^64.
+    #[cfg(feature = "alloc")]
+    fn encoded_len(&self, first: u64, count: u64) -> u64 {
+        let bytes = self.bytes(first, count);
+        ((count - 1) * PARENT_LEN as u64).saturating_add(bytes.end - bytes.start)
+    }
+
     /// The bytes of groups `first..first + count`, capped at the message's end.
     fn bytes(&self, first: u64, count: u64) -> Range<u64> {
         // `first` is a group of the message, so `start` is at most its
@@ -381,6 +389,55 @@ impl Tree {
         let walk = SliceWalk { geometry, input, outboard, ranges };
         walk.write(0, geometry.groups, 0, &mut out);
         Ok(out)
+    }
+
+    /// The slice for byte `ranges` taken from a combined encoding (its
+    /// header, nodes and groups, copied, not checked: readers check them).
+    /// An error if the encoding's length does not fit its header.
+    #[cfg(feature = "alloc")]
+    pub fn slice_encoding(&self, encoding: &[u8], ranges: &[Range<u64>]) -> Result<Vec<u8>, BaoError> {
+        let header: [u8; HEADER_LEN] = encoding
+            .get(..HEADER_LEN)
+            .and_then(|header| header.try_into().ok())
+            .ok_or(BaoError::EncodingLength { len: None, actual: encoding.len() as u64 })?;
+        let geometry = Geometry::new(u64::from_le_bytes(header), self.group_log);
+        let expected = geometry.encoded_len(0, geometry.groups).checked_add(HEADER_LEN as u64);
+        if expected != Some(encoding.len() as u64) {
+            return Err(BaoError::EncodingLength { len: Some(geometry.len), actual: encoding.len() as u64 });
+        }
+        let mut out = Vec::new();
+        out.extend_from_slice(&header);
+        write_from_encoding(&geometry, encoding, ranges, 0, geometry.groups, HEADER_LEN, &mut out);
+        Ok(out)
+    }
+}
+
+/// Writes the slice of the subtree of groups `first..first + count`, whose
+/// encoding starts at byte `at` of `encoding`.
+#[cfg(feature = "alloc")]
+fn write_from_encoding(
+    geometry: &Geometry,
+    encoding: &[u8],
+    ranges: &[Range<u64>],
+    first: u64,
+    count: u64,
+    at: usize,
+    out: &mut Vec<u8>,
+) {
+    if count == 1 {
+        let bytes = geometry.bytes(first, 1);
+        out.extend_from_slice(&encoding[at..at + (bytes.end - bytes.start) as usize]);
+        return;
+    }
+    out.extend_from_slice(&encoding[at..at + PARENT_LEN]);
+    let left = left_groups(count);
+    let left_at = at + PARENT_LEN;
+    if geometry.wanted(ranges, first, left) {
+        write_from_encoding(geometry, encoding, ranges, first, left, left_at, out);
+    }
+    if geometry.wanted(ranges, first + left, count - left) {
+        let right_at = left_at + geometry.encoded_len(first, left) as usize;
+        write_from_encoding(geometry, encoding, ranges, first + left, count - left, right_at, out);
     }
 }
 
@@ -1016,6 +1073,13 @@ pub enum BaoError {
         /// Node bytes given.
         actual: u64,
     },
+    /// A combined encoding whose length does not fit its header.
+    EncodingLength {
+        /// The message's length in the header (`None`: no whole header).
+        len: Option<u64>,
+        /// The encoding's length.
+        actual: u64,
+    },
     /// A group size past [`MAX_GROUP_LOG`].
     GroupLog {
         /// The group size's log (of chunks) given.
@@ -1037,6 +1101,12 @@ impl fmt::Display for BaoError {
             }
             BaoError::OutboardLength { len, expected, actual } => {
                 write!(f, "an outboard of a {len}-byte message has {expected} bytes of nodes, not {actual}")
+            }
+            BaoError::EncodingLength { len: None, actual } => {
+                write!(f, "an encoding of {actual} bytes is shorter than its 8-byte header")
+            }
+            BaoError::EncodingLength { len: Some(len), actual } => {
+                write!(f, "an encoding of {actual} bytes does not fit the length {len} in its header")
             }
             BaoError::GroupLog { group_log } => {
                 write!(f, "chunk group log {group_log} is past the largest, {MAX_GROUP_LOG}")
