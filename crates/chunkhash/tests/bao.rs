@@ -358,6 +358,12 @@ fn bad_streams_are_typed_errors() {
         assert_eq!(error.kind(), std::io::ErrorKind::UnexpectedEof, "cut at {cut}");
         assert_eq!(out, input[..out.len()]);
     }
+    // Damage in the last group: the groups before it come out, then the error.
+    let damaged = flip(&encoded, encoded.len() - 10, 1);
+    let mut out = Vec::new();
+    let error = bao::SliceReader::new(&damaged[..], tree, root, &all).read_to_end(&mut out).unwrap_err();
+    assert_eq!(error.kind(), std::io::ErrorKind::InvalidData);
+    assert!(!out.is_empty() && out.len() < input.len() && out == input[..out.len()], "{} bytes", out.len());
     // Extended: trailing bytes are never read (the spec's malleability).
     let mut longer = encoded.clone();
     longer.extend_from_slice(b"trailing");

@@ -40,6 +40,9 @@ pub enum Command {
     /// Every S3 checksum of files (CRC32 ... XXHASH128, ETag), as S3 reports them
     #[command(args_override_self = true)]
     S3sum(crate::s3sum::S3sumFlags),
+    /// Verified streaming, as the bao command: hash, encode, decode, slice, decode-slice
+    #[command(args_override_self = true)]
+    Bao(crate::bao::BaoFlags),
 }
 
 /// The subcommand a command line without one runs: `chunkhash FILE` is

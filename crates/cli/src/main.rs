@@ -3,7 +3,7 @@
 //! content-addressed chunk store.
 //!
 //! Layout (ripgrep's split): `flags` holds the raw command line, `settings`
-//! checks it; `sum`, `check`, `bench` and `store` are the subcommands (the
+//! checks it; `sum`, `check`, `bench`, `store`, `s3sum` and `bao` are the subcommands (the
 //! bench runs themselves are the `chunkhash-bench` library's, the store is
 //! `chunkhash-store`); `input` reads files (memory-mapped when large) and
 //! draws the progress bar; `status` prints messages and decides the exit
@@ -15,6 +15,7 @@
 
 #![deny(unsafe_code)]
 
+mod bao;
 #[cfg(feature = "bench")]
 mod bench;
 mod check;
@@ -73,6 +74,7 @@ fn run(flags: flags::Flags, printer: &mut Printer) -> Result<()> {
         Task::Bench(settings) => bench::run(&settings, printer)?,
         Task::Store(flags) => store::run(*flags, printer)?,
         Task::S3sum(flags) => s3sum::run(flags, printer)?,
+        Task::Bao(flags) => bao::run(flags, printer)?,
     }
     Ok(())
 }

@@ -30,6 +30,7 @@ pub enum Task {
     /// `chunkhash store ...` (checked by the store module).
     Store(Box<crate::store::StoreFlags>),
     S3sum(crate::s3sum::S3sumFlags),
+    Bao(crate::bao::BaoFlags),
 }
 
 /// How inputs are read.
@@ -122,6 +123,7 @@ impl Task {
             Some(Command::Bench(bench)) => Ok(Task::Bench(bench_settings(bench)?)),
             Some(Command::Store(store)) => Ok(Task::Store(Box::new(store))),
             Some(Command::S3sum(s3sum)) => Ok(Task::S3sum(s3sum)),
+            Some(Command::Bao(bao)) => Ok(Task::Bao(bao)),
         }
     }
 }

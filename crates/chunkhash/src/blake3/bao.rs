@@ -942,6 +942,8 @@ pub struct SliceReader<'r, R> {
     filled: usize,
     /// Verified bytes not yet handed out, as ranges of `buf`, in order.
     ready: std::collections::VecDeque<Range<usize>>,
+    /// The error that stopped the decoder, once `ready` is read.
+    error: Option<BaoError>,
 }
 
 /// Bytes a [`SliceReader`] asks its stream for at once.
@@ -962,7 +964,7 @@ impl<'r, R: std::io::Read> SliceReader<'r, R> {
     }
 
     fn from_decoder(inner: R, decoder: Decoder<'r>) -> Self {
-        SliceReader { inner, decoder, buf: Vec::new(), consumed: 0, filled: 0, ready: Default::default() }
+        SliceReader { inner, decoder, buf: Vec::new(), consumed: 0, filled: 0, ready: Default::default(), error: None }
     }
 
     /// The stream it reads (bytes read ahead past the slice's end are lost).
@@ -974,6 +976,9 @@ impl<'r, R: std::io::Read> SliceReader<'r, R> {
     /// the end.
     fn advance(&mut self) -> std::io::Result<bool> {
         while self.ready.is_empty() {
+            if let Some(error) = self.error.take() {
+                return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, error));
+            }
             let want = self.decoder.want();
             if want == Want::Done {
                 return Ok(false);
@@ -1017,7 +1022,13 @@ impl<'r, R: std::io::Read> SliceReader<'r, R> {
                     ready.push_back(at + (lo - offset) as usize..at + (hi - offset) as usize);
                 }
             });
-            self.consumed += result.map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
+            match result {
+                Ok(used) => self.consumed += used,
+                // The groups verified before the failing item are handed
+                // out first; the error comes at the next read.
+                Err(error) if !self.ready.is_empty() => self.error = Some(error),
+                Err(error) => return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, error)),
+            }
         }
         Ok(true)
     }
