@@ -56,9 +56,15 @@ bench-compare:
 install:
 	$(MAKE) -C bindings/c install
 
+# The Python references the Rust tests spawn: `xxhash` (the CLI's xxhsum
+# tests) and `hf-xet`, Hugging Face's client, pinned (chunkhash's Xet file
+# hashes against its `hash_files`, crates/chunkhash/tests/xet.rs).
+HF_XET_VERSION = 1.8.0
 pydeps:
-	@$(PYTHON) -c "import sys; sys.path.insert(0, '$(PYDEPS)'); import xxhash" 2>/dev/null || \
-	  $(PYTHON) -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --target $(PYDEPS) xxhash
+	@$(PYTHON) -c "import sys; sys.path.insert(0, '$(PYDEPS)'); import xxhash, hf_xet, importlib.metadata as m; \
+	  sys.exit(m.version('hf-xet') != '$(HF_XET_VERSION)')" 2>/dev/null || \
+	  $(PYTHON) -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --upgrade --target $(PYDEPS) \
+	    xxhash hf-xet==$(HF_XET_VERSION)
 
 # Installs only what is missing: xxhsum and openssl with apt-get, b3sum with cargo.
 peers:
@@ -291,7 +297,8 @@ test-java: python-wheel
 
 # The Java benchmarks (figures in BENCHMARKS.md, "Java and Spark"): the Java
 # API against Bouncy Castle, Commons Codec, zero-allocation-hashing, lz4-java
-# and the JDK, then Spark local[2] against its own hashes. Needs test-java
+# and the JDK, the switch-over lengths of the plain-Java short paths, then
+# Spark local[2] against its own hashes. Needs test-java
 # first (the installed jars). JAVA_BENCH_ARGS: rounds, round ms;
 # SPARK_BENCH_ARGS: rows of 64 B, rows of 1 KiB, rounds.
 JAVA_BENCH_ARGS ?= 7 150
@@ -302,6 +309,8 @@ java-bench:
 	  -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test
 	cd bindings/java/chunkhash && java -cp target/classes:target/test-classes:$$(cat target/test-classpath.txt) \
 	  io.chunkhash.bench.JavaBench $(JAVA_BENCH_ARGS)
+	cd bindings/java/chunkhash && java -cp target/classes:target/test-classes:$$(cat target/test-classpath.txt) \
+	  io.chunkhash.SwitchOverBench $(JAVA_BENCH_ARGS)
 	cd bindings/java/spark && java $$(sed -n 's/.*<argLine>\(.*\)-Xmx2g<\/argLine>.*/\1/p' pom.xml) -Xmx10g \
 	  -cp target/classes:target/test-classes:$$(cat target/test-classpath.txt) \
 	  io.chunkhash.spark.bench.SparkBench $(SPARK_BENCH_ARGS)

@@ -24,11 +24,15 @@ cd "$(dirname "$0")/../.."
 # CHUNKHASH_REQUIRE_BACKENDS uses), the /proc/cpuinfo flags it needs on an
 # x86_64 host ("-" for none), the tests it runs ("all": the library's unit
 # tests and every integration test; else a comma-separated list of
-# integration tests), and the environment that forces it. The BLAKE3 rows
+# integration tests, "lib" for the library's unit tests), and the environment
+# that forces it. The BLAKE3 rows
 # (intrinsics and assembly) force the XXH3 kernel of the same level too; the CRC rows run what the
 # CRC kernel decides (the CRC, registry and trailer tests) on each x86 CRC
 # kernel. Elsewhere the CRC and XXH3 kernels' own tests force every one the
-# target has (aarch64 CRC+PMULL, NEON, SIMD128).
+# target has (aarch64 CRC+PMULL, NEON, SIMD128). The sha256 rows run the
+# library's unit tests ("lib": the SHA-256 kernels' own) and digest_many on
+# each SHA-256 multi-buffer kernel; elsewhere the unforced run tests every
+# kernel the target has (the portable one off x86).
 MATRIX='
 x86_64          portable      -                              all                 CHUNKHASH_BACKEND=portable CHUNKHASH_XXH3_KERNEL=portable
 x86_64          sse41         sse4_1                         all                 CHUNKHASH_BACKEND=sse41 CHUNKHASH_XXH3_KERNEL=sse2
@@ -40,6 +44,10 @@ x86_64          crc-portable  -                              crc,registry,traile
 x86_64          crc-sse42     sse4_2                         crc,registry,trailer CHUNKHASH_CRC_BACKEND=sse42
 x86_64          crc-pclmul    sse4_2,pclmulqdq               crc,registry,trailer CHUNKHASH_CRC_BACKEND=pclmul
 x86_64          crc-vpclmul   sse4_2,pclmulqdq,avx512f,vpclmulqdq crc,registry,trailer CHUNKHASH_CRC_BACKEND=vpclmul
+x86_64          sha256-portable -                            lib,digest_many     CHUNKHASH_SHA256_KERNEL=portable
+x86_64          sha256-shani  sha_ni,sse4_1                  lib,digest_many     CHUNKHASH_SHA256_KERNEL=shani
+x86_64          sha256-avx2   avx2                           lib,digest_many     CHUNKHASH_SHA256_KERNEL=avx2
+x86_64          sha256-avx512 avx2,avx512f,avx512bw          lib,digest_many     CHUNKHASH_SHA256_KERNEL=avx512
 aarch64         neon          -                              all                 CHUNKHASH_BACKEND=neon CHUNKHASH_XXH3_KERNEL=neon CHUNKHASH_CRC_BACKEND=aarch64
 aarch64         portable      -                              all                 CHUNKHASH_BACKEND=portable CHUNKHASH_XXH3_KERNEL=portable CHUNKHASH_CRC_BACKEND=portable
 wasm32-simd128  wasm32simd    -                              all                 CHUNKHASH_BACKEND=wasm32simd CHUNKHASH_XXH3_KERNEL=simd128
@@ -147,7 +155,9 @@ while read -r target name needs tests knobs; do
     selection=(--lib --tests)
     if [ "$tests" != all ]; then
       selection=()
-      for test in ${tests//,/ }; do selection+=(--test "$test"); done
+      for test in ${tests//,/ }; do
+        if [ "$test" = lib ]; then selection+=(--lib); else selection+=(--test "$test"); fi
+      done
     fi
     # shellcheck disable=SC2086
     cargo test -p chunkhash "${cross[@]}" "${selection[@]}" $test_args

@@ -17,7 +17,7 @@ ir() {
 }
 echo "| algorithm | direct | digest | digest - direct | seal | direct + mask | seal - (direct + mask) | verify |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
-for algorithm in BLAKE3 BLAKE3-160 XXH3-64 XXH3-128 XXH64 XXH32 CRC32C BLAKE2b-512 BLAKE2b-256 SHA-256 SHA-512 SHA-512/160 CRC-32 CRC-64/NVME; do
+for algorithm in BLAKE3 BLAKE3-160 XXH3-64 XXH3-128 XXH64 XXH32 CRC32C BLAKE2b-512 BLAKE2b-256 SHA-256 SHA-512 SHA-512/160 CRC-32 CRC-64/NVME MD5 SHA-1; do
   declare -A per_call=()
   for row in direct digest seal "direct + mask" verify; do
     zero=$(ir "$algorithm" "$row" 0)

@@ -30,6 +30,7 @@ extern "C" {
     fn XXH3_64bits_withSecret(input: *const c_void, len: usize, secret: *const c_void, secret_len: usize) -> u64;
     fn XXH3_128bits_withSecret(input: *const c_void, len: usize, secret: *const c_void, secret_len: usize) -> Xxh128;
     fn XXH_versionNumber() -> u32;
+    fn XXH64(input: *const c_void, len: usize, seed: u64) -> u64;
 }
 
 /// XXH3-64 by the C library's dispatcher (AVX-512 on a CPU that has it).
@@ -77,6 +78,12 @@ pub fn xxh3_128_with_secret(input: &[u8], secret: &[u8]) -> u128 {
     assert!(secret.len() >= 136, "xxh3 secrets have at least 136 bytes");
     // SAFETY: as in `xxh3_64_with_secret`.
     unsafe { XXH3_128bits_withSecret(input.as_ptr().cast(), input.len(), secret.as_ptr().cast(), secret.len()) }.into()
+}
+
+/// XXH64 (seed 0) by the C library: scalar code, as in every build.
+pub fn xxh64(input: &[u8]) -> u64 {
+    // SAFETY: as in `xxh3_64`.
+    unsafe { XXH64(input.as_ptr().cast(), input.len(), 0) }
 }
 
 /// The library's version, as "0.8.1".

@@ -32,6 +32,7 @@
 //! - [`official`] (`peers`): chunkhash's BLAKE3 against the official crate,
 //!   the program behind `blake3_vs_official` and `blake3_vs_official_avx2`.
 
+pub mod call_shapes;
 mod harness;
 mod rng;
 mod size;

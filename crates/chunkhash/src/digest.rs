@@ -53,6 +53,18 @@ impl Digest {
     }
 }
 
+impl Digest {
+    /// The first `algorithm.digest_len()` bytes of `output` as a digest
+    /// (the rest stays zero, as equality expects).
+    #[inline(always)]
+    pub(crate) fn from_output(algorithm: Algorithm, output: &[u8]) -> Digest {
+        let mut digest = Digest { bytes: [0u8; MAX_DIGEST_LEN], algorithm };
+        let len = algorithm.digest_len();
+        digest.bytes[..len].copy_from_slice(&output[..len]);
+        digest
+    }
+}
+
 impl PartialEq for Digest {
     fn eq(&self, other: &Digest) -> bool {
         self.algorithm == other.algorithm && crate::hex::constant_time_eq(&self.bytes, &other.bytes)

@@ -21,7 +21,9 @@
 //! they do not know ([`Algorithm::from_id`]), btrfs-style tools let a user
 //! pick by name (`"sha256".parse()`), Dolt-style stores use a 20-byte
 //! address. [`digest()`] and [`StreamingHasher`] compute any of them into an
-//! inline [`Digest`]; [`trailer`] seals blocks with self-describing trailers.
+//! inline [`Digest`]; [`digest_many`] and [`digest_offsets`] many messages in
+//! one call (SHA-256 through multi-buffer kernels of its own); [`trailer`]
+//! seals blocks with self-describing trailers.
 //!
 //! ```
 //! use chunkhash::{digest, Algorithm, StreamingHasher};
@@ -56,7 +58,7 @@
 //! | 2 | BLAKE3-160 | 20 | yes, 80-bit collisions | `BLAKE3-160` | first 20 bytes of BLAKE3, the chunk address (always) |
 //! | 3 | XXH3-64 | 8 | no | `XXH3` | chunkhash's [`xxh3`] (`xxhash`) |
 //! | 4 | XXH3-128 | 16 | no | `XXH128` | chunkhash's [`xxh3`] (`xxhash`) |
-//! | 5 | XXH64 | 8 | no | `XXH64` | twox-hash (`xxhash`) |
+//! | 5 | XXH64 | 8 | no | `XXH64` | chunkhash (`xxhash`) |
 //! | 6 | XXH32 | 4 | no | `XXH32` | twox-hash (`xxhash`) |
 //! | 7 | CRC32C | 4 | no | `CRC32C` | chunkhash's [`crc`] kernels (`crc`) |
 //! | 8 | BLAKE2b-512 | 64 | yes | `BLAKE2b` | blake2b_simd (`blake2`) |
@@ -79,7 +81,8 @@
 //! ## Cargo features
 //!
 //! - `std` (default): `std::io` traits, `std::error::Error`, and the
-//!   `CHUNKHASH_BACKEND` and `CHUNKHASH_XXH3_KERNEL` environment overrides;
+//!   `CHUNKHASH_BACKEND`, `CHUNKHASH_XXH3_KERNEL` and
+//!   `CHUNKHASH_SHA256_KERNEL` environment overrides;
 //!   run-time SIMD selection in the BLAKE2b crate. Without it the crate is
 //!   `no_std` (BLAKE3 and XXH3 still pick their kernels at run time).
 //! - `alloc` (implied by `std`): `Vec`-returning conveniences.
@@ -129,8 +132,10 @@
 //! AVX2 or SSE2 picked at run time, NEON or SIMD128. It is measured against
 //! the reference C library (`xxh3_vs_c` in `crates/bench`), and it replaced
 //! `twox-hash`, which stops at AVX2 and ran XXH3 slower than the C library.
-//! XXH64 and XXH32 stay on `twox-hash` (scalar algorithms, equal to
-//! `xxhash-rust` within noise, nothing for kernels to win).
+//! XXH64 is chunkhash's own too ([`xxh64`]): scalar, but twox-hash's
+//! one-shot call ran at 0.75-0.89x the C library at 16 B. XXH32 stays on
+//! `twox-hash` (scalar, equal to `xxhash-rust` within noise, nothing for
+//! kernels to win).
 //!
 //! The BLAKE3 core needs two small `no_std` crates: `arrayvec`, for the
 //! fixed-capacity stack of chaining values and the buffered chunk inside
@@ -146,7 +151,7 @@
 //!
 //! | family | crate chosen | measured against | why |
 //! | --- | --- | --- | --- |
-//! | XXH64, XXH32 (XXH3: chunkhash's own, above) | `twox-hash` 2.1 | `xxhash-rust` 0.8 | equal speed; when it also served XXH3, twox-hash picked AVX2 at run time and xxhash-rust only at compile time |
+//! | XXH32 (XXH3, XXH64: chunkhash's own, above) | `twox-hash` 2.1 | `xxhash-rust` 0.8 | equal speed; when it also served XXH3, twox-hash picked AVX2 at run time and xxhash-rust only at compile time |
 //! | CRC32C, CRC-32, CRC-64/NVME | chunkhash's own kernels (`crc`) | `crc-fast` 1.10, `crc32c` 0.6 | as fast as crc-fast or faster, a fraction of its build, and CRC-32 and CRC-64/NVME with the same code |
 //! | BLAKE2b-512, BLAKE2b-256 | `blake2b_simd` 1.0 | `blake2` 0.11 | lighter (no `digest` stack), never slower |
 //! | SHA-256, SHA-512 | `sha2` 0.11 | `hmac-sha256` + `hmac-sha512` 1.1, `sha2` 0.10 | the fastest by default (SHA-NI picked at run time); its build cost is the price, the lean build avoids it |
@@ -184,6 +189,7 @@ pub mod blake3;
 pub mod cdc;
 mod digest;
 pub mod hex;
+mod multi_buffer;
 #[allow(unsafe_code)]
 mod platform;
 mod registry;
@@ -195,6 +201,8 @@ pub mod traits;
 mod wrapper;
 // Without `xxh3` (a lean BLAKE3-only build), its kernels are not compiled:
 // a fifth of a clean dev build.
+#[cfg(feature = "cdc")]
+pub mod xet;
 #[cfg(feature = "xxh3")]
 pub mod xxh3;
 
@@ -206,6 +214,8 @@ pub mod crc;
 mod md5_sha1;
 #[cfg(feature = "sha2")]
 mod sha2;
+#[cfg(feature = "xxhash")]
+pub mod xxh64;
 #[cfg(feature = "xxhash")]
 mod xxhash;
 
@@ -224,6 +234,10 @@ pub use algorithm::{Algorithm, ParseAlgorithmError, UnavailableAlgorithm, Unknow
 pub use crc::{crc_combine, CrcCombineError};
 pub use digest::{digest, try_digest, Digest, DigestHex, StreamingHasher};
 pub use hex::{HexError, HexString};
+#[cfg(feature = "sha2")]
+#[doc(hidden)]
+pub use multi_buffer::sha256_many_on_kernel;
+pub use multi_buffer::{digest_many, digest_offsets, try_digest_many};
 pub use platform::backend::{Backend, BackendError};
 /// wasm32 without SIMD128, with the `wasm-simd128-module` feature: turns on
 /// the SIMD128 kernels imported from the companion module (the same crate

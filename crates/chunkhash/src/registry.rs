@@ -99,6 +99,31 @@ macro_rules! registry {
             }
         }
 
+        /// Hashes messages `0..count` (`message(i)` is message `i`) and hands
+        /// each output to `sink`; `None` if this build lacks the algorithm.
+        /// The `match` runs once per call, and each arm is a tight loop over
+        /// the messages (the batch form for algorithms without lanes).
+        pub(crate) fn hash_each<'a, S: Sink>(
+            algorithm: Algorithm,
+            count: usize,
+            message: impl Fn(usize) -> &'a [u8],
+            sink: &mut S,
+        ) -> Option<()> {
+            match algorithm {
+                $(
+                    $(#[cfg(feature = $feature)])?
+                    Algorithm::$variant => {
+                        for index in 0..count {
+                            sink.put(index, <$wrapper as Wrapper<$len>>::hash(message(index)));
+                        }
+                        Some(())
+                    }
+                )*
+                #[allow(unreachable_patterns)] // Reached only when a feature is off.
+                _ => None,
+            }
+        }
+
         /// The name of the code that computes `algorithm` on this machine, or
         /// `None` if this build lacks it.
         pub(crate) fn implementation(algorithm: Algorithm) -> Option<&'static str> {
@@ -267,4 +292,9 @@ const _: () = {
 pub(crate) trait Finish {
     type Output;
     fn finish<const N: usize>(self, output: [u8; N]) -> Self::Output;
+}
+
+/// Where [`hash_each`] puts each message's output.
+pub(crate) trait Sink {
+    fn put<const N: usize>(&mut self, index: usize, output: [u8; N]);
 }

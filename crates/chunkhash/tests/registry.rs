@@ -375,8 +375,10 @@ fn each_algorithm_reports_its_implementation() {
                 assert_eq!(implementation, chunkhash::Backend::detect().name(), "{algorithm}");
                 continue;
             }
-            // chunkhash's own XXH3; XXH64 and XXH32 from twox-hash.
-            Some("xxhash") if matches!(algorithm, Algorithm::Xxh3_64 | Algorithm::Xxh3_128) => "chunkhash",
+            // chunkhash's own XXH3 and XXH64; XXH32 from twox-hash.
+            Some("xxhash") if matches!(algorithm, Algorithm::Xxh3_64 | Algorithm::Xxh3_128 | Algorithm::Xxh64) => {
+                "chunkhash"
+            }
             Some("xxhash") => "twox-hash",
             Some("crc") => {
                 // chunkhash's own kernels: the CRC backend, or portable where

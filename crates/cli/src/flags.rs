@@ -40,6 +40,12 @@ pub enum Command {
     /// Every S3 checksum of files (CRC32 ... XXHASH128, ETag), as S3 reports them
     #[command(args_override_self = true)]
     S3sum(crate::s3sum::S3sumFlags),
+    /// Content-defined chunks of files (Xet's or FastCDC's) with their addresses
+    #[command(args_override_self = true)]
+    Chunk(crate::chunk::ChunkFlags),
+    /// Xet file hashes, as the Hugging Face Hub shows them (`xetHash`)
+    #[command(args_override_self = true)]
+    XetHash(crate::chunk::XetHashFlags),
     /// Verified streaming, as the bao command: hash, encode, decode, slice, decode-slice
     #[command(args_override_self = true)]
     Bao(crate::bao::BaoFlags),

@@ -76,6 +76,14 @@ impl Progress {
         progress
     }
 
+    /// For work of unknown size: says what the counted bytes are ("hashed"
+    /// by default).
+    pub fn set_unit(&mut self, what: &str) {
+        if let Ok(style) = ProgressStyle::with_template(&format!("{{spinner}} {{bytes}} {what}, {{bytes_per_sec}}")) {
+            self.bar.set_style(style);
+        }
+    }
+
     fn show(&mut self) {
         if self.terminal && !self.shown {
             self.bar.set_draw_target(ProgressDrawTarget::stderr());
@@ -169,6 +177,45 @@ pub fn read_small(path: &Path, len: u64) -> io::Result<Vec<u8>> {
     // again, which the caller has just done.
     file.take(u64::MAX).read_to_end(&mut data)?;
     Ok(data)
+}
+
+/// A whole input in memory: a regular file mapped, anything else (stdin, a
+/// pipe, an empty file) read. For commands that need all of a file at
+/// once (`chunk`, `xet-hash`: the one-shot chunker hashes each group of
+/// chunks while it is in cache).
+pub enum WholeInput {
+    Mapped(memmap2::Mmap),
+    Read(Vec<u8>),
+}
+
+impl std::ops::Deref for WholeInput {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            WholeInput::Mapped(mapping) => mapping,
+            WholeInput::Read(bytes) => bytes,
+        }
+    }
+}
+
+/// Reads or maps the whole input at `path` (`-`: standard input).
+pub fn whole_input(path: &Path) -> io::Result<WholeInput> {
+    let mut bytes = Vec::new();
+    if path.as_os_str() == "-" {
+        io::stdin().lock().read_to_end(&mut bytes)?;
+        return Ok(WholeInput::Read(bytes));
+    }
+    let mut file = File::open(path)?;
+    let metadata = file.metadata()?;
+    if metadata.is_dir() {
+        return Err(is_a_directory());
+    }
+    if metadata.is_file() && metadata.len() > 0 && usize::try_from(metadata.len()).is_ok() {
+        return map(&file, metadata.len()).map(WholeInput::Mapped);
+    }
+    file.read_to_end(&mut bytes)?;
+    Ok(WholeInput::Read(bytes))
 }
 
 fn read_all(mut reader: impl Read, hashers: &mut [MethodHasher], progress: &mut Progress) -> io::Result<()> {

@@ -3,7 +3,8 @@
 //! content-addressed chunk store.
 //!
 //! Layout (ripgrep's split): `flags` holds the raw command line, `settings`
-//! checks it; `sum`, `check`, `bench`, `store`, `s3sum` and `bao` are the subcommands (the
+//! checks it; `sum`, `check`, `bench`, `store`, `s3sum`, `chunk` (also
+//! `xet-hash`) and `bao` are the subcommands (the
 //! bench runs themselves are the `chunkhash-bench` library's, the store is
 //! `chunkhash-store`); `input` reads files (memory-mapped when large) and
 //! draws the progress bar; `status` prints messages and decides the exit
@@ -19,6 +20,7 @@ mod bao;
 #[cfg(feature = "bench")]
 mod bench;
 mod check;
+mod chunk;
 mod flags;
 mod input;
 mod s3sum;
@@ -74,6 +76,8 @@ fn run(flags: flags::Flags, printer: &mut Printer) -> Result<()> {
         Task::Bench(settings) => bench::run(&settings, printer)?,
         Task::Store(flags) => store::run(*flags, printer)?,
         Task::S3sum(flags) => s3sum::run(flags, printer)?,
+        Task::Chunk(flags) => chunk::run_chunk(flags, printer)?,
+        Task::XetHash(flags) => chunk::run_xet_hash(flags, printer)?,
         Task::Bao(flags) => bao::run(flags, printer)?,
     }
     Ok(())

@@ -30,6 +30,8 @@ pub enum Task {
     /// `chunkhash store ...` (checked by the store module).
     Store(Box<crate::store::StoreFlags>),
     S3sum(crate::s3sum::S3sumFlags),
+    Chunk(crate::chunk::ChunkFlags),
+    XetHash(crate::chunk::XetHashFlags),
     Bao(crate::bao::BaoFlags),
 }
 
@@ -123,6 +125,8 @@ impl Task {
             Some(Command::Bench(bench)) => Ok(Task::Bench(bench_settings(bench)?)),
             Some(Command::Store(store)) => Ok(Task::Store(Box::new(store))),
             Some(Command::S3sum(s3sum)) => Ok(Task::S3sum(s3sum)),
+            Some(Command::Chunk(chunk)) => Ok(Task::Chunk(chunk)),
+            Some(Command::XetHash(xet_hash)) => Ok(Task::XetHash(xet_hash)),
             Some(Command::Bao(bao)) => Ok(Task::Bao(bao)),
         }
     }

@@ -13,7 +13,7 @@ use chunkhash::hex::encode as hex;
 use chunkhash::Algorithm;
 use std::fs;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 mod common;
 
@@ -638,13 +638,9 @@ fn bad_bench_input_is_refused() {
 
 // ---------------------------------------------------------------- xxhsum
 
-/// Where `make test` installs the Python `xxhash` package: it says so in
-/// `CHUNKHASH_PYDEPS`; `target/pydeps` otherwise.
+/// Where `make test` installs the Python `xxhash` package.
 fn pydeps() -> PathBuf {
-    match std::env::var_os("CHUNKHASH_PYDEPS") {
-        Some(path) => PathBuf::from(path),
-        None => Path::new(env!("CARGO_TARGET_TMPDIR")).parent().unwrap().join("pydeps"),
-    }
+    vectors::pydeps(env!("CARGO_TARGET_TMPDIR"))
 }
 
 /// Writes check files in every xxhsum form (-H0 to -H3, GNU and --tag,

@@ -15,7 +15,7 @@
 //! them on a simulated file system (`location::sim`) that loses what was
 //! not synced.
 
-use std::io::{self, IoSlice, Write};
+use std::io::{self, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
@@ -73,29 +73,4 @@ pub(crate) fn write_all<W: Write + ?Sized>(file: &mut W, bytes: &[u8]) -> io::Re
         crash("torn write");
     }
     file.write_all(bytes)
-}
-
-/// Writes every byte of `slices` with vectored writes, as one step (a crash
-/// writes the first half of the bytes).
-pub(crate) fn write_all_vectored<W: Write + ?Sized>(file: &mut W, mut slices: &mut [IoSlice<'_>]) -> io::Result<()> {
-    if is_crash_step() {
-        let total: usize = slices.iter().map(|slice| slice.len()).sum();
-        let mut left = total / 2;
-        for slice in slices.iter() {
-            let take = left.min(slice.len());
-            let _ = file.write_all(&slice[..take]);
-            left -= take;
-        }
-        crash("torn write");
-    }
-    IoSlice::advance_slices(&mut slices, 0);
-    while !slices.is_empty() {
-        match file.write_vectored(slices) {
-            Ok(0) => return Err(io::Error::new(io::ErrorKind::WriteZero, "failed to write the whole pack")),
-            Ok(n) => IoSlice::advance_slices(&mut slices, n),
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
-            Err(error) => return Err(error),
-        }
-    }
-    Ok(())
 }

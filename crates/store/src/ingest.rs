@@ -5,20 +5,22 @@
 use crate::address::{Address, AddressHasher, Hashing};
 use crate::error::{Error, Result};
 use crate::object::{self, Content, Entry, Node, Snapshot, Tree, INLINE_ADDRESSES, LIST_FANOUT};
+use crate::pipeline::{self, FileEnd, Part};
 use crate::restore::{MAX_SNAPSHOT_ENTRIES, MAX_TREE_DEPTH};
 use crate::sizes::ChunkSizes;
 use crate::store::{Commit, Store};
-use fastcdc::v2020::{self, Normalization};
 use std::ffi::OsStr;
-use std::fs::{self, File, Metadata};
-use std::io::{self, Read};
+use std::fs;
+use std::io;
+use std::num::NonZeroUsize;
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{DirEntryExt, MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::{DirEntryExt, MetadataExt};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
 /// Bytes read ahead before the waiting chunks are hashed together: enough
 /// for 128 chunks of the default average, or thousands of small files.
+/// Each reading thread has a few such arenas (`pipeline`).
 const BATCH_BYTES: usize = 8 << 20;
 
 /// How `put` runs.
@@ -27,17 +29,36 @@ pub struct PutOptions<'a> {
     /// How BLAKE3 addresses are computed (the bytes are the same in every
     /// mode).
     pub hashing: Hashing,
-    /// Called with the number of input bytes read since the last call.
+    /// Called with the number of input bytes read, chunked and addressed
+    /// since the last call (on the calling thread).
     pub progress: Option<&'a mut dyn FnMut(u64)>,
+    /// Threads that read, chunk and address files (default: one per core,
+    /// `std::thread::available_parallelism`); 1 does everything on the
+    /// calling thread. Packs are always written by the calling thread, in
+    /// file order, so the store's files are the same for every count.
+    pub threads: Option<NonZeroUsize>,
+    /// The snapshot's time in seconds since 1970 (default: now). With it
+    /// fixed, a put of the same files into the same store is reproducible
+    /// byte for byte.
+    pub time: Option<u64>,
     /// Testing only: called after each file is read and before it is
-    /// checked for changes, so a test can change it at that moment.
+    /// checked for changes, so a test can change it at that moment (on the
+    /// thread that read it).
     #[doc(hidden)]
-    pub after_read: Option<&'a mut dyn FnMut(&Path)>,
+    pub after_read: Option<&'a (dyn Fn(&Path) + Sync)>,
+    /// Testing only: bytes of each read-ahead arena (default 8 MiB; at
+    /// least 4 maximum chunks), so a test's small files span several.
+    #[doc(hidden)]
+    pub arena_bytes: Option<usize>,
 }
 
 impl std::fmt::Debug for PutOptions<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PutOptions").field("hashing", &self.hashing).finish_non_exhaustive()
+        f.debug_struct("PutOptions")
+            .field("hashing", &self.hashing)
+            .field("threads", &self.threads)
+            .field("time", &self.time)
+            .finish_non_exhaustive()
     }
 }
 
@@ -62,8 +83,11 @@ pub struct PutReport {
     pub new_bytes: u64,
     /// Metadata objects (trees, chunk lists, the root) that were new.
     pub new_objects: u64,
-    /// Time spent computing addresses.
+    /// Time spent computing addresses, summed over the threads.
     pub hash_time: Duration,
+    /// Threads allowed to read, chunk and address files (fewer run when
+    /// there are fewer files).
+    pub threads: usize,
     /// Time of the whole put, commit included.
     pub elapsed: Duration,
     /// Inputs left out, with why: special files found in directories, and
@@ -106,7 +130,9 @@ impl Store {
     /// is durable; on error no snapshot is written.
     pub fn put(&mut self, inputs: &[PathBuf], options: PutOptions<'_>) -> Result<PutReport> {
         let start = Instant::now();
-        let time = SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        let time = options
+            .time
+            .unwrap_or_else(|| SystemTime::now().duration_since(SystemTime::UNIX_EPOCH).map_or(0, |d| d.as_secs()));
         let mut commit = self.begin()?;
         let mut ingest = Ingest::new(self, options);
         let result = ingest.run(self, &mut commit, inputs, time);
@@ -115,7 +141,7 @@ impl Store {
                 self.finish(commit, &snapshot)?;
                 let mut report = ingest.report;
                 report.snapshot = snapshot;
-                report.hash_time = ingest.hasher.spent;
+                report.hash_time += ingest.hasher.spent;
                 report.elapsed = start.elapsed();
                 Ok(report)
             }
@@ -128,19 +154,11 @@ impl Store {
 }
 
 struct Ingest<'a> {
+    /// Addresses the metadata objects (file chunks are addressed by the
+    /// reading threads).
     hasher: AddressHasher,
-    min: usize,
-    avg: usize,
-    max: usize,
-    masks: (u64, u64),
-    /// Read-ahead: file bytes waiting to be chunked and hashed.
-    arena: Vec<u8>,
-    filled: usize,
-    /// Chunks cut but not hashed yet: (item, start in the arena, length).
-    pending: Vec<(usize, usize, usize)>,
-    addresses: Vec<Address>,
+    settings: pipeline::Settings<'a>,
     progress: Option<&'a mut dyn FnMut(u64)>,
-    after_read: Option<&'a mut dyn FnMut(&Path)>,
     report: PutReport,
 }
 
@@ -151,20 +169,24 @@ fn io_error<'p>(action: &'static str, path: &'p Path) -> impl FnOnce(io::Error) 
 impl<'a> Ingest<'a> {
     fn new(store: &Store, options: PutOptions<'a>) -> Ingest<'a> {
         let chunker = store.manifest().chunker;
-        let (min, avg, max) = (chunker.min as usize, chunker.avg as usize, chunker.max as usize);
+        let threads =
+            options.threads.or_else(|| std::thread::available_parallelism().ok()).map_or(1, NonZeroUsize::get);
+        let max = chunker.max as usize;
+        let settings = pipeline::Settings {
+            min: chunker.min as usize,
+            avg: chunker.avg as usize,
+            max,
+            algorithm: store.algorithm(),
+            hashing: options.hashing,
+            // Room for a carried partial chunk plus a batch.
+            arena_len: options.arena_bytes.unwrap_or(BATCH_BYTES).max(4 * max),
+            threads,
+            after_read: options.after_read,
+        };
         Ingest {
             hasher: store.hasher(options.hashing),
-            min,
-            avg,
-            max,
-            masks: v2020::select_masks(avg, Normalization::Level1),
-            // Room for a carried partial chunk plus a batch.
-            arena: vec![0u8; BATCH_BYTES.max(4 * max)],
-            filled: 0,
-            pending: Vec::new(),
-            addresses: Vec::new(),
+            settings,
             progress: options.progress,
-            after_read: options.after_read,
             report: PutReport {
                 snapshot: Address::PLACEHOLDER,
                 files: 0,
@@ -176,6 +198,7 @@ impl<'a> Ingest<'a> {
                 new_bytes: 0,
                 new_objects: 0,
                 hash_time: Duration::ZERO,
+                threads,
                 elapsed: Duration::ZERO,
                 skipped: Vec::new(),
             },
@@ -184,12 +207,17 @@ impl<'a> Ingest<'a> {
 
     fn run(&mut self, store: &Store, commit: &mut Commit, inputs: &[PathBuf], time: u64) -> Result<Address> {
         let (mut items, top) = self.walk(inputs)?;
-        for index in 0..items.len() {
-            if matches!(items[index].kind, Kind::File { .. }) {
-                self.read_file(store, commit, &mut items, index)?;
-            }
-        }
-        self.flush(store, commit, &mut items)?;
+        let files: Vec<pipeline::Input> = items
+            .iter()
+            .enumerate()
+            .filter_map(|(item, found)| match found.kind {
+                Kind::File { dev, ino } => Some(pipeline::Input { item, path: found.path.clone(), dev, ino }),
+                _ => None,
+            })
+            .collect();
+        let settings = &self.settings;
+        let (report, progress) = (&mut self.report, &mut self.progress);
+        pipeline::run(settings, &files, &mut |part| write_part(store, commit, &mut items, report, progress, part))?;
         // Children come after their parent in the walk, so going backwards
         // stores every tree before the tree that names it.
         for index in (0..items.len()).rev() {
@@ -317,108 +345,6 @@ impl<'a> Ingest<'a> {
         Ok(())
     }
 
-    /// Reads one file into the arena, cutting chunks as it goes; hashes and
-    /// stores the waiting chunks whenever the arena is full. A file that is
-    /// no longer the one walked is left out, with a message in `skipped`.
-    fn read_file(&mut self, store: &Store, commit: &mut Commit, items: &mut [Item], index: usize) -> Result<()> {
-        let path = items[index].path.clone();
-        let Kind::File { dev, ino } = items[index].kind else {
-            return Ok(());
-        };
-        let (mut file, before) = match open_walked(&path, dev, ino)? {
-            Ok(opened) => opened,
-            Err(reason) => {
-                self.report.skipped.push(format!("{}: skipped: {reason}", path.display()));
-                self.report.files -= 1;
-                items[index].kind = Kind::Skipped;
-                return Ok(());
-            }
-        };
-        items[index].mode = before.permissions().mode() & 0o7777;
-        let size = before.len();
-        let mut read = 0u64;
-        let mut unchunked = self.filled;
-        loop {
-            if self.filled == self.arena.len() {
-                self.flush(store, commit, items)?;
-                self.arena.copy_within(unchunked..self.filled, 0);
-                self.filled -= unchunked;
-                unchunked = 0;
-            }
-            let end = read >= size || {
-                let want = (self.arena.len() - self.filled).min((size - read).min(usize::MAX as u64) as usize);
-                let n = read_some(&mut file, &mut self.arena[self.filled..self.filled + want])
-                    .map_err(io_error("reading", &path))?;
-                self.filled += n;
-                read += n as u64;
-                if let Some(progress) = &mut self.progress {
-                    progress(n as u64);
-                }
-                n == 0
-            };
-            while unchunked < self.filled {
-                let (_, len) = v2020::cut(
-                    &self.arena[unchunked..self.filled],
-                    self.min,
-                    self.avg,
-                    self.max,
-                    self.masks.0,
-                    self.masks.1,
-                    self.masks.0 << 1,
-                    self.masks.1 << 1,
-                );
-                // A chunk reaching the end of what was read may be cut short
-                // by it: wait for more bytes unless the file has ended.
-                if unchunked + len == self.filled && !end {
-                    break;
-                }
-                self.pending.push((index, unchunked, len));
-                unchunked += len;
-            }
-            if end {
-                break;
-            }
-        }
-        if let Some(hook) = &mut self.after_read {
-            hook(&path);
-        }
-        let after = file.metadata().map_err(io_error("reading", &path))?;
-        let changed = if read != size {
-            Some(format!("{size} bytes when opened, {read} read"))
-        } else if after.len() != size {
-            Some(format!("{size} bytes when opened, {} after reading", after.len()))
-        } else if after.modified().ok() != before.modified().ok() {
-            Some("modified while being read".to_string())
-        } else {
-            None
-        };
-        if let Some(reason) = changed {
-            return Err(Error::FileChanged { path, reason });
-        }
-        items[index].size = size;
-        self.report.bytes += size;
-        Ok(())
-    }
-
-    /// Hashes every waiting chunk in one call and stores the new ones.
-    fn flush(&mut self, store: &Store, commit: &mut Commit, items: &mut [Item]) -> Result<()> {
-        let slices: Vec<&[u8]> = self.pending.iter().map(|&(_, start, len)| &self.arena[start..start + len]).collect();
-        self.addresses.clear();
-        self.hasher.addresses(&slices, &mut self.addresses);
-        let mut records = Vec::with_capacity(slices.len());
-        for ((&(item, _, len), address), bytes) in self.pending.iter().zip(&self.addresses).zip(&slices) {
-            items[item].chunks.push(*address);
-            self.report.chunk_sizes.add(len as u64);
-            records.push((*address, *bytes));
-        }
-        let (new_chunks, new_bytes) = store.add_all(commit, &records)?;
-        self.report.new_chunks += new_chunks;
-        self.report.new_bytes += new_bytes;
-        self.pending.clear();
-        // The carried partial chunk of the file being read stays where it is.
-        Ok(())
-    }
-
     /// Stores a metadata object; returns its address.
     fn object(&mut self, store: &Store, commit: &mut Commit, bytes: &[u8]) -> Result<Address> {
         let address = self.hasher.address(bytes);
@@ -487,56 +413,42 @@ fn top_name(input: &Path) -> Result<Vec<u8>> {
     Ok(name)
 }
 
-/// Opens a file the walk found as the regular file of device `dev` and
-/// inode `ino`, without following a symbolic link (`O_NOFOLLOW`) or
-/// waiting for a FIFO's writer (`O_NONBLOCK`, which regular files ignore;
-/// `O_NOCTTY`, so a terminal never becomes the process's), then checks what
-/// it opened. The inner `Err` says why the file is not what was walked: it
-/// was swapped after the walk, and is skipped rather than failing the put,
-/// as special files found by the walk are.
-fn open_walked(path: &Path, dev: u64, ino: u64) -> Result<std::result::Result<(File, Metadata), String>> {
-    let opened =
-        fs::OpenOptions::new().read(true).custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY).open(path);
-    let file = match opened {
-        Ok(file) => file,
-        // O_NOFOLLOW refuses a symbolic link with ELOOP; a socket cannot be
-        // opened (ENXIO).
-        Err(error) if error.raw_os_error() == Some(libc::ELOOP) => {
-            return Ok(Err("replaced by a symbolic link after the walk; not followed".into()));
-        }
-        Err(error) if error.raw_os_error() == Some(libc::ENXIO) => {
-            return Ok(Err("replaced by a socket or device after the walk".into()));
-        }
-        Err(error) => return Err(Error::io("opening", path, error)),
-    };
-    let metadata = file.metadata().map_err(io_error("reading", path))?;
-    if !metadata.is_file() {
-        return Ok(Err("replaced by a FIFO, socket or device after the walk; not read".into()));
+/// Stores a part's new chunks (the calling thread, in file order), and
+/// notes the files that ended in it.
+fn write_part(
+    store: &Store,
+    commit: &mut Commit,
+    items: &mut [Item],
+    report: &mut PutReport,
+    progress: &mut Option<&mut dyn FnMut(u64)>,
+    part: &Part,
+) -> Result<()> {
+    let mut records = Vec::with_capacity(part.chunks.len());
+    for (chunk, address) in part.chunks.iter().zip(&part.addresses) {
+        items[chunk.item].chunks.push(*address);
+        report.chunk_sizes.add(chunk.len as u64);
+        records.push((*address, &part.arena[chunk.start..chunk.start + chunk.len]));
     }
-    if (metadata.dev(), metadata.ino()) != (dev, ino) && !is_mount_point(path, &metadata, dev) {
-        return Ok(Err("replaced by another file after the walk".into()));
-    }
-    Ok(Ok((file, metadata)))
-}
-
-/// Whether `opened` is the file another file system puts at `path` (a
-/// bind-mounted file, or an overlay's lower layer): the walk's identity
-/// of a file inside a directory is the directory's device and the inode
-/// number of the listing, which are not the file's there. Then the path,
-/// looked up again, must name the very file opened, on a device other
-/// than its directory's.
-fn is_mount_point(path: &Path, opened: &Metadata, dir_dev: u64) -> bool {
-    fs::symlink_metadata(path).is_ok_and(|now| {
-        now.is_file() && (now.dev(), now.ino()) == (opened.dev(), opened.ino()) && now.dev() != dir_dev
-    })
-}
-
-/// One `read`, retried when interrupted.
-fn read_some(file: &mut File, buf: &mut [u8]) -> io::Result<usize> {
-    loop {
-        match file.read(buf) {
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-            other => return other,
+    let (new_chunks, new_bytes) = store.add_all(commit, &records)?;
+    report.new_chunks += new_chunks;
+    report.new_bytes += new_bytes;
+    report.hash_time += part.hash_time;
+    for end in &part.ends {
+        match end {
+            FileEnd::Read { item, mode, size } => {
+                items[*item].mode = *mode;
+                items[*item].size = *size;
+                report.bytes += size;
+            }
+            FileEnd::Skipped { item, reason } => {
+                report.skipped.push(format!("{}: skipped: {reason}", items[*item].path.display()));
+                report.files -= 1;
+                items[*item].kind = Kind::Skipped;
+            }
         }
     }
+    if let Some(progress) = progress {
+        progress(part.read);
+    }
+    Ok(())
 }

@@ -13,6 +13,7 @@ pub mod location;
 mod manifest;
 pub mod object;
 mod pack;
+mod pipeline;
 pub mod prolly;
 mod restore;
 mod sizes;

@@ -8,7 +8,7 @@ use crate::location::fs::{Fs, FsFile};
 use crate::location::upload::{ObjectSums, PartSums, UploadChecksum};
 use chunkhash::trailer::{self, trailer_len, MAX_TRAILER_LEN};
 use chunkhash::{blake3, Algorithm, StreamingHasher};
-use std::io::{self, IoSlice};
+use std::io;
 use std::path::{Path, PathBuf};
 
 /// Bytes 0..8 of a pack: "CHPACK", a zero, the pack format version.
@@ -342,14 +342,19 @@ impl Resync {
     }
 }
 
-/// The pack being filled. Records go to the file with vectored writes:
-/// each payload is written from the caller's buffer (the read-ahead of
-/// `put`) without a copy, between its header and its trailer.
+/// The pack being filled. Records are framed into a buffer that goes to
+/// the file `write_len` bytes at a time (and the rest when the pack is
+/// finished): the writes, and so the crash tests' steps, depend only on
+/// the records, never on how they were handed over (`put`'s threads hand
+/// them over in parts of varying size).
 #[derive(Debug)]
 pub(crate) struct PackWriter {
     file: Box<dyn FsFile>,
     path: PathBuf,
+    /// Bytes of the pack, buffered ones included.
     len: u64,
+    buffer: Vec<u8>,
+    write_len: usize,
     toc: blake3::Hasher,
     records: Vec<RecordRef>,
     address_len: usize,
@@ -368,24 +373,17 @@ pub(crate) struct Finished {
     pub(crate) sums: Option<ObjectSums>,
 }
 
-/// A record's bytes other than its payload.
-struct Frame {
-    head: [u8; RECORD_HEADER_LEN + MAX_ADDRESS_LEN],
-    head_len: usize,
-    trailer: [u8; MAX_TRAILER_LEN],
-    trailer_len: usize,
-}
-
 impl PackWriter {
-    /// Starts a pack at `path` of `fs` (replacing any file there); with
-    /// `checksum`, also computes that upload checksum of the file as it
-    /// writes it.
+    /// Starts a pack at `path` of `fs` (replacing any file there), written
+    /// `write_len` bytes at a time; with `checksum`, also computes that
+    /// upload checksum of the file as it writes it.
     pub(crate) fn create(
         fs: &dyn Fs,
         path: &Path,
         address: Algorithm,
         trailer: Algorithm,
         checksum: Option<UploadChecksum>,
+        write_len: usize,
     ) -> io::Result<PackWriter> {
         let mut file = fs.create(path)?;
         let header = pack_header(address, trailer);
@@ -400,6 +398,8 @@ impl PackWriter {
             file,
             path: path.to_path_buf(),
             len: PACK_HEADER_LEN as u64,
+            buffer: Vec::with_capacity(write_len.max(1)),
+            write_len: write_len.max(1),
             toc,
             records: Vec::new(),
             address_len: address.digest_len(),
@@ -418,46 +418,60 @@ impl PackWriter {
         self.records.len()
     }
 
+    /// Bytes a record of `payload_len` bytes takes in the pack.
+    pub(crate) fn framed_len(&self, payload_len: usize) -> u64 {
+        (RECORD_HEADER_LEN + self.address_len + payload_len + trailer_len(self.trailer)) as u64
+    }
+
     /// Appends records, in order.
     pub(crate) fn append(&mut self, records: &[(Address, &[u8])]) -> io::Result<()> {
-        let mut frames = Vec::with_capacity(records.len());
-        let mut offset = self.len;
         for (address, payload) in records {
-            let mut frame = Frame {
-                head: [0; RECORD_HEADER_LEN + MAX_ADDRESS_LEN],
-                head_len: RECORD_HEADER_LEN + self.address_len,
-                trailer: [0; MAX_TRAILER_LEN],
-                trailer_len: trailer_len(self.trailer),
-            };
-            frame.head[0] = RECORD_MAGIC;
-            frame.head[1..5].copy_from_slice(&(payload.len() as u32).to_le_bytes());
-            frame.head[5..frame.head_len].copy_from_slice(address.as_bytes());
-            seal_parts(&frame.head[..frame.head_len], payload, self.trailer, offset, &mut frame.trailer);
-            self.toc.update(&frame.head[..frame.head_len]);
-            self.toc.update(&frame.trailer[..frame.trailer_len]);
+            let offset = self.len;
+            let head_len = RECORD_HEADER_LEN + self.address_len;
+            let mut head = [0; RECORD_HEADER_LEN + MAX_ADDRESS_LEN];
+            head[0] = RECORD_MAGIC;
+            head[1..5].copy_from_slice(&(payload.len() as u32).to_le_bytes());
+            head[5..head_len].copy_from_slice(address.as_bytes());
+            let mut sealed = [0; MAX_TRAILER_LEN];
+            seal_parts(&head[..head_len], payload, self.trailer, offset, &mut sealed);
+            let trailer = &sealed[..trailer_len(self.trailer)];
+            self.toc.update(&head[..head_len]);
+            self.toc.update(trailer);
             if let Some(sums) = &mut self.sums {
-                sums.update(&frame.head[..frame.head_len]).update(payload).update(&frame.trailer[..frame.trailer_len]);
+                sums.update(&head[..head_len]).update(payload).update(trailer);
             }
-            let len = frame.head_len + payload.len() + frame.trailer_len;
+            let len = head_len + payload.len() + trailer.len();
             self.records.push(RecordRef { address: *address, offset, len: len as u32 });
-            offset += len as u64;
-            frames.push(frame);
+            self.len += len as u64;
+            self.buffered(&head[..head_len])?;
+            self.buffered(payload)?;
+            self.buffered(trailer)?;
         }
-        let mut slices: Vec<IoSlice<'_>> = Vec::with_capacity(3 * records.len());
-        for (frame, (_, payload)) in frames.iter().zip(records) {
-            slices.push(IoSlice::new(&frame.head[..frame.head_len]));
-            slices.push(IoSlice::new(payload));
-            slices.push(IoSlice::new(&frame.trailer[..frame.trailer_len]));
-        }
-        faults::write_all_vectored(&mut self.file, &mut slices)?;
-        self.len = offset;
         Ok(())
     }
 
-    /// Closes the file.
-    pub(crate) fn finish(self) -> Finished {
+    /// Adds bytes to the buffer, writing it out each time it holds
+    /// `write_len` bytes.
+    fn buffered(&mut self, mut bytes: &[u8]) -> io::Result<()> {
+        while !bytes.is_empty() {
+            let take = (self.write_len - self.buffer.len()).min(bytes.len());
+            self.buffer.extend_from_slice(&bytes[..take]);
+            bytes = &bytes[take..];
+            if self.buffer.len() == self.write_len {
+                faults::write_all(&mut self.file, &self.buffer)?;
+                self.buffer.clear();
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes what is buffered and closes the file.
+    pub(crate) fn finish(mut self) -> io::Result<Finished> {
+        if !self.buffer.is_empty() {
+            faults::write_all(&mut self.file, &self.buffer)?;
+        }
         let sums = self.sums.map(PartSums::finish);
-        Finished { staged: self.path, id: toc_id(&self.toc), records: self.records, sums }
+        Ok(Finished { staged: self.path, id: toc_id(&self.toc), records: self.records, sums })
     }
 }
 

@@ -9,6 +9,7 @@ use chunkhash_store::{CreateOptions, Error, OpenOptions, PutOptions, Store};
 use common::*;
 use std::fs;
 use std::io::Write;
+use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use vectors::{test_seed, TestRng};
 
@@ -194,13 +195,13 @@ fn a_file_changing_while_read_fails_the_put_and_loses_nothing() {
     let store_dir = dir.join("store");
     let mut store = Store::open(&store_dir, OpenOptions { write: true, ..options() }).unwrap();
     let target = data.join("big");
-    let mut grow = |path: &Path| {
+    let grow = |path: &Path| {
         if path == target {
             fs::OpenOptions::new().append(true).open(path).unwrap().write_all(b"more").unwrap();
         }
     };
     let error = store
-        .put(std::slice::from_ref(&data), PutOptions { after_read: Some(&mut grow), ..PutOptions::default() })
+        .put(std::slice::from_ref(&data), PutOptions { after_read: Some(&grow), ..PutOptions::default() })
         .unwrap_err();
     assert!(matches!(&error, Error::FileChanged { path, .. } if *path == target), "{error}");
     assert!(error.to_string().contains("changed while it was read"), "{error}");
@@ -215,7 +216,7 @@ fn a_file_changing_while_read_fails_the_put_and_loses_nothing() {
 /// `put` after its walk finds `b` swapped by `swap` (called once `a`, the
 /// file before it, is read): the put completes without `b`, says `why` in
 /// `skipped`, and the snapshot restores `a` alone.
-fn put_with_b_swapped(test: &str, why: &str, swap: impl Fn(&Path)) {
+fn put_with_b_swapped(test: &str, why: &str, swap: impl Fn(&Path) + Sync) {
     let dir = test_dir(test);
     let data = dir.join("data");
     fs::create_dir_all(&data).unwrap();
@@ -224,13 +225,15 @@ fn put_with_b_swapped(test: &str, why: &str, swap: impl Fn(&Path)) {
     fs::write(dir.join("secret"), b"not to be stored").unwrap();
     let mut store = create(&dir.join("store"), SMALL_CHUNKS);
     let a = data.join("a");
-    let mut hook = |path: &Path| {
+    let hook = |path: &Path| {
         if path == a {
             swap(&path.with_file_name("b"));
         }
     };
+    // One thread: with more, another could open `b` before `a` is read.
+    let one = NonZeroUsize::new(1);
     let report = store
-        .put(std::slice::from_ref(&data), PutOptions { after_read: Some(&mut hook), ..PutOptions::default() })
+        .put(std::slice::from_ref(&data), PutOptions { after_read: Some(&hook), threads: one, ..PutOptions::default() })
         .unwrap();
     assert_eq!((report.files, report.bytes), (1, 5), "{report:?}");
     let out = dir.join("out");

@@ -230,6 +230,17 @@ impl TestRng {
     }
 }
 
+/// Where the Python packages the tests spawn (`xxhash`, `hf-xet`) are
+/// installed: `CHUNKHASH_PYDEPS` as `make test` sets it, else `pydeps` in
+/// the target directory, the parent of `target_tmpdir` (pass the test's
+/// `env!("CARGO_TARGET_TMPDIR")`), where `make pydeps` puts them.
+pub fn pydeps(target_tmpdir: &str) -> std::path::PathBuf {
+    match std::env::var_os("CHUNKHASH_PYDEPS") {
+        Some(path) => std::path::PathBuf::from(path),
+        None => std::path::Path::new(target_tmpdir).parent().unwrap_or(std::path::Path::new(".")).join("pydeps"),
+    }
+}
+
 /// The seed of a random test: `CHUNKHASH_TEST_SEED` if set, else `default`.
 /// Printed, so a failure can be replayed.
 pub fn test_seed(test: &str, default: u64) -> u64 {

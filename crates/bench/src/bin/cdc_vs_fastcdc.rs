@@ -2,10 +2,15 @@
 //! (`chunkhash::cdc::Cdc::fastcdc`) against the `fastcdc` crate's v2020
 //! chunker at 16/64/256 KiB and 2/8/64 KiB (normalization level 1, the
 //! store's), and Xet's chunker (`Cdc::xet`) against the same rules built on
-//! the `gearhash` crate's SIMD scan, on random and text-like data. One
-//! process, interleaved rounds, medians of the thread's CPU time (the
-//! machine is shared); before timing, every row's cut points are checked
-//! equal to its anchor's.
+//! the `gearhash` crate's SIMD scan, on random and text-like data. Then
+//! chunks and their addresses: `Cdc::chunk_and_hash` (each group of chunks
+//! hashed by the batch hasher while in cache) against the `fastcdc` crate
+//! then chunkhash's BLAKE3 one after the other (FastCDC 16/64/256 KiB,
+//! plain BLAKE3), and against the `gearhash` scan then chunkhash's keyed
+//! BLAKE3 (Xet's chunk hashes); chunkhash's chunker and BLAKE3 in two
+//! passes between them. One process, interleaved rounds, medians of the
+//! thread's CPU time (the machine is shared); before timing, every row's
+//! cut points (and addresses) are checked equal to its anchor's.
 //!
 //! ```sh
 //! cargo run --release -p chunkhash-bench --bin cdc_vs_fastcdc -- --sizes 64M --rounds 11
@@ -15,16 +20,18 @@
 //! 11), `--slice-ms MS` (default 200), `--only NAME` (rows of the
 //! configurations whose name contains it: "fastcdc 16", "xet", ...).
 
+use chunkhash::blake3::{self, Batch};
 use chunkhash::cdc::{Cdc, Normalization};
+use chunkhash::xet;
 use chunkhash_bench::{format_size, median_ratio, random_input, run_interleaved_on, Case, Clock, Options, SeededRng};
 use fastcdc::v2020;
 use std::hint::black_box;
 use std::process::ExitCode;
 use std::time::Duration;
 
-/// One chunker: the sum of its chunk lengths times their count, and the
-/// cut points when asked for them.
-type Chunker = Box<dyn Fn(&[u8]) -> Vec<usize>>;
+/// One row: each chunk's end and its address (zeros in rows that only
+/// chunk).
+type Chunker = Box<dyn Fn(&[u8]) -> Vec<(usize, [u8; 32])>>;
 
 /// Words with spaces and newlines: text's byte histogram and low entropy.
 fn text_input(len: usize, seed: u64) -> Vec<u8> {
@@ -65,20 +72,33 @@ fn text_input(len: usize, seed: u64) -> Vec<u8> {
     out
 }
 
-/// Xet's rules on the `gearhash` crate's scan (`vectors::cdc`).
-fn gearhash_xet(data: &[u8]) -> Vec<usize> {
-    let mut end = 0;
+/// Xet's rules on the `gearhash` crate's scan (`vectors::cdc`): the
+/// chunks' (offset, length).
+fn gearhash_xet(data: &[u8]) -> Vec<(usize, usize)> {
+    let mut offset = 0;
     vectors::cdc::xet_chunk_lengths_by_gearhash(data)
         .into_iter()
         .map(|length| {
-            end += length;
-            end
+            offset += length;
+            (offset - length, length)
         })
         .collect()
 }
 
-fn ends_of(chunks: impl Iterator<Item = (usize, usize)>) -> Vec<usize> {
-    chunks.map(|(offset, length)| offset + length).collect()
+fn ends_of(chunks: impl Iterator<Item = (usize, usize)>) -> Vec<(usize, [u8; 32])> {
+    chunks.map(|(offset, length)| (offset + length, [0; 32])).collect()
+}
+
+/// Chunks found first, all of them, then hashed one after the other.
+fn hashed_after(data: &[u8], chunks: Vec<(usize, usize)>, hash: impl Fn(&[u8]) -> [u8; 32]) -> Vec<(usize, [u8; 32])> {
+    chunks.into_iter().map(|(offset, length)| (offset + length, hash(&data[offset..][..length]))).collect()
+}
+
+/// `Cdc::chunk_and_hash` in one pass.
+fn one_pass(cdc: Cdc, batch: Batch, data: &[u8]) -> Vec<(usize, [u8; 32])> {
+    let mut out = Vec::new();
+    cdc.chunk_and_hash(data, &batch, |chunk, hash: [u8; 32]| out.push((chunk.offset as usize + chunk.length, hash)));
+    out
 }
 
 /// The configurations: a name and its rows, the anchor last.
@@ -100,7 +120,45 @@ fn configurations() -> Vec<(String, Vec<(String, Chunker)>)> {
     let ours: Chunker = Box::new(move |d| ends_of(xet.chunks(d).map(|c| (c.offset as usize, c.length))));
     out.push((
         "xet 8/64/128".to_string(),
-        vec![("chunkhash::cdc".to_string(), ours), ("gearhash 0.1 (xet rules)".to_string(), Box::new(gearhash_xet))],
+        vec![
+            ("chunkhash::cdc".to_string(), ours),
+            ("gearhash 0.1 (xet rules)".to_string(), Box::new(|d| ends_of(gearhash_xet(d).into_iter()))),
+        ],
+    ));
+
+    let cdc = Cdc::fastcdc(16 << 10, 64 << 10, 256 << 10, Normalization::Level1).expect("valid sizes");
+    let two_passes: Chunker = Box::new(move |d| {
+        let chunks = cdc.chunks(d).map(|c| (c.offset as usize, c.length)).collect();
+        hashed_after(d, chunks, |bytes| *blake3::hash(bytes).as_bytes())
+    });
+    let crate_then_blake3: Chunker = Box::new(|d| {
+        let chunks = v2020::FastCDC::with_level(d, 16 << 10, 64 << 10, 256 << 10, v2020::Normalization::Level1)
+            .map(|c| (c.offset, c.length))
+            .collect();
+        hashed_after(d, chunks, |bytes| *blake3::hash(bytes).as_bytes())
+    });
+    out.push((
+        "fastcdc 16/64/256 + blake3".to_string(),
+        vec![
+            ("chunk_and_hash (one pass)".to_string(), Box::new(move |d| one_pass(cdc, Batch::new(), d))),
+            ("chunkhash::cdc, then blake3".to_string(), two_passes),
+            ("fastcdc 5 v2020, then blake3".to_string(), crate_then_blake3),
+        ],
+    ));
+
+    let two_passes: Chunker = Box::new(move |d| {
+        let chunks = xet.chunks(d).map(|c| (c.offset as usize, c.length)).collect();
+        hashed_after(d, chunks, |bytes| *xet::chunk_hash(bytes).as_bytes())
+    });
+    let gearhash_then_blake3: Chunker =
+        Box::new(|d| hashed_after(d, gearhash_xet(d), |bytes| *xet::chunk_hash(bytes).as_bytes()));
+    out.push((
+        "xet + keyed blake3".to_string(),
+        vec![
+            ("chunk_and_hash (one pass)".to_string(), Box::new(move |d| one_pass(xet, xet::chunk_batch(), d))),
+            ("chunkhash::cdc, then blake3".to_string(), two_passes),
+            ("gearhash 0.1, then blake3".to_string(), gearhash_then_blake3),
+        ],
     ));
     out
 }

@@ -65,7 +65,7 @@ fn direct<'a>(algorithm: Algorithm, input: &'a [u8], size: usize, context: u64) 
         Blake3_160 => |d| chunkhash::blake3::address(d), |r| r.as_bytes()[..];
         Xxh3_64 => |d| chunkhash::xxh3::hash64(d), |r| r.to_be_bytes();
         Xxh3_128 => |d| chunkhash::xxh3::hash128(d), |r| r.to_be_bytes();
-        Xxh64 => |d| twox_hash::XxHash64::oneshot(0, d), |r| r.to_be_bytes();
+        Xxh64 => |d| chunkhash::xxh64::hash(d), |r| r.to_be_bytes();
         Xxh32 => |d| twox_hash::XxHash32::oneshot(0, d), |r| r.to_be_bytes();
         Crc32c => |d| chunkhash::crc::crc32c(d), |r| r.to_be_bytes();
         Blake2b512 => |d| blake2b_simd::blake2b(d), |r| r.as_bytes()[..];
@@ -75,6 +75,8 @@ fn direct<'a>(algorithm: Algorithm, input: &'a [u8], size: usize, context: u64) 
         Sha512_160 => |d| sha2::Sha512::digest(d), |r| r[..20];
         Crc32 => |d| chunkhash::crc::crc32(d), |r| r.to_be_bytes();
         Crc64Nvme => |d| chunkhash::crc::crc64_nvme(d), |r| r.to_be_bytes();
+        Md5 => |d| md5::Md5::digest(d), |r| r[..];
+        Sha1 => |d| sha1::Sha1::digest(d), |r| r[..];
     }
 }
 

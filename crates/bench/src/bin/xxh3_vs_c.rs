@@ -41,6 +41,7 @@
 
 use chunkhash::xxh3::{self, Kernel, Xxh3};
 use chunkhash_bench::c_xxhash::{self, forced};
+use chunkhash_bench::call_shapes::{shape_dyn, shape_loop};
 use chunkhash_bench::{format_size, median_ratio, parse_size, random_input, run_interleaved_best_of, Case, Timing};
 use std::hint::black_box;
 use std::process::ExitCode;
@@ -212,24 +213,6 @@ const SHAPE_BATCH: usize = 100;
 const SHAPE_SIZES: [usize; 3] = [16, 64, 240];
 /// The call-site shapes, in table order.
 const SHAPES: [&str; 4] = ["loop", "out-of-line", "dyn", "digest"];
-
-/// A tight loop: `hash` inlined into it when it can be.
-#[inline(never)]
-fn shape_loop<T>(hash: impl Fn(&[u8]) -> T, input: &[u8], calls: usize) {
-    for _ in 0..calls {
-        black_box(hash(black_box(input)));
-    }
-}
-
-/// A closure called through a pointer: `hash` inlined into the closure, the
-/// closure not inlined into the loop (`black_box` hides which it is).
-#[inline(never)]
-fn shape_dyn<T>(hash: &mut dyn FnMut(&[u8]) -> T, input: &[u8], calls: usize) {
-    let hash = black_box(hash);
-    for _ in 0..calls {
-        black_box(hash(black_box(input)));
-    }
-}
 
 /// The out-of-line functions: each kept a call away from its caller.
 #[inline(never)]

@@ -43,6 +43,7 @@ fn row_json(run: &Run, row: &Row, bytes: u64) -> Value {
     let seconds = row.median_seconds();
     json!({
         "method": row.method.key,
+        "threads": row.threads,
         "algorithm": row.method.algorithm.name(),
         "hashing": row.method.hashing.name(),
         "fsync": row.fsync,
@@ -88,7 +89,7 @@ mod tests {
         let row = |index: usize, seconds: f64| {
             let seconds = vec![seconds, seconds * 1.1];
             let hash_seconds = seconds.iter().map(|s| s / 2.0).collect();
-            Row { method: METHODS[index], fsync: false, seconds, hash_seconds, cpu_seconds: Vec::new() }
+            Row { method: METHODS[index], threads: 1, fsync: false, seconds, hash_seconds, cpu_seconds: Vec::new() }
         };
         let run = Run {
             version: "0".into(),

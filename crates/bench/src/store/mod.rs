@@ -8,8 +8,9 @@
 //! Rounds alternate: each round runs every method once, starting one further
 //! along, after one warm-up run, so load from a neighbour hits all methods
 //! alike; the speed against SHA-512/160 is the median over rounds of the
-//! paired ratio of times. One thread does all the work, as in a store's
-//! write path.
+//! paired ratio of times. Each method runs at each of the plan's thread
+//! counts (`PutOptions::threads`; one by default), the counts interleaved in
+//! the rounds like the methods.
 
 pub mod corpus;
 pub mod json;
@@ -21,6 +22,7 @@ use corpus::{create_dir, Corpus};
 use std::fmt;
 use std::fs;
 use std::io::{self, Write};
+use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 
 /// One way of computing the store's addresses.
@@ -79,6 +81,9 @@ pub struct Plan {
     pub fsyncs: Vec<bool>,
     /// The methods, in order (at least one).
     pub methods: Vec<Method>,
+    /// Threads of each `put` (`PutOptions::threads`), in order (at least
+    /// one count, each at least 1); every method runs at every count.
+    pub threads: Vec<usize>,
     /// Where the corpus and the stores of the runs without fsync are
     /// written, in a directory of this process that is removed at the end.
     pub dir: PathBuf,
@@ -92,6 +97,8 @@ pub struct Plan {
 pub struct Row {
     /// The method.
     pub method: Method,
+    /// Threads reading, chunking and hashing.
+    pub threads: usize,
     /// Whether every commit was made durable.
     pub fsync: bool,
     /// Seconds of each run's `put`.
@@ -99,7 +106,7 @@ pub struct Row {
     /// Seconds of each run spent computing addresses.
     pub hash_seconds: Vec<f64>,
     /// On-CPU seconds of the ingesting thread in each run (empty where the
-    /// system does not say).
+    /// system does not say, and with more than one thread).
     pub cpu_seconds: Vec<f64>,
 }
 
@@ -109,7 +116,8 @@ impl Row {
         median(&self.seconds)
     }
 
-    /// The median over runs of the share of time spent hashing.
+    /// The median over runs of the share of time spent hashing (hashing
+    /// time summed over the threads, so it may pass 1 with several).
     pub fn hash_share(&self) -> f64 {
         let shares: Vec<f64> = self.hash_seconds.iter().zip(&self.seconds).map(|(h, s)| h / s).collect();
         median(&shares)
@@ -153,12 +161,14 @@ pub struct Run {
 }
 
 impl Run {
-    /// The row's speed against SHA-512/160 at the same fsync setting: the
+    /// The row's speed against SHA-512/160 at the same fsync setting and
+    /// thread count: the
     /// median over rounds of `SHA-512/160 time / row time`, above 1 is
     /// faster. `None` when SHA-512/160 was not measured.
     pub fn vs_sha512_160(&self, row: &Row) -> Option<f64> {
-        let base =
-            self.rows.iter().find(|base| base.fsync == row.fsync && base.method.algorithm == Algorithm::Sha512_160)?;
+        let base = self.rows.iter().find(|base| {
+            base.fsync == row.fsync && base.threads == row.threads && base.method.algorithm == Algorithm::Sha512_160
+        })?;
         Some(median_paired_ratio(&base.seconds, &row.seconds))
     }
 
@@ -168,7 +178,7 @@ impl Run {
         let bytes = self.corpus.bytes();
         writeln!(
             out,
-            "chunkhash {} store bench: {} bytes in {} files + {} small files ({:.0}% repeated), seed {}; BLAKE3 backend {}, core {:.2} GHz; median of {} runs, one thread",
+            "chunkhash {} store bench: {} bytes in {} files + {} small files ({:.0}% repeated), seed {}; BLAKE3 backend {}, core {:.2} GHz; median of {} runs",
             self.version,
             bytes,
             self.corpus.files,
@@ -181,8 +191,8 @@ impl Run {
         )?;
         writeln!(
             out,
-            "{:<6} {:<17} {:>9} {:>9} {:>8} {:>15} {:>7} {:>9}",
-            "fsync", "method", "MB/s", "seconds", "hashing", "vs SHA-512/160", "noise", "CPU MB/s"
+            "{:<6} {:<17} {:>7} {:>9} {:>9} {:>8} {:>15} {:>7} {:>9}",
+            "fsync", "method", "threads", "MB/s", "seconds", "hashing", "vs SHA-512/160", "noise", "CPU MB/s"
         )?;
         for row in &self.rows {
             let seconds = row.median_seconds();
@@ -190,9 +200,10 @@ impl Run {
             let cpu = row.cpu_mb_per_s(bytes).map_or("-".to_string(), |mb| format!("{mb:.1}"));
             writeln!(
                 out,
-                "{:<6} {:<17} {:>9.1} {:>9.3} {:>7.1}% {:>15} {:>6.1}% {:>9}",
+                "{:<6} {:<17} {:>7} {:>9.1} {:>9.3} {:>7.1}% {:>15} {:>6.1}% {:>9}",
                 if row.fsync { "yes" } else { "no" },
                 row.method.name,
+                row.threads,
                 bytes as f64 / seconds / 1e6,
                 seconds,
                 100.0 * row.hash_share(),
@@ -276,8 +287,11 @@ pub fn measure(plan: &Plan, progress: &mut dyn FnMut(fmt::Arguments<'_>)) -> Res
     if plan.size < 1024 {
         return Err(Error::BadPlan("the corpus must hold at least 1 KiB of large files"));
     }
-    if plan.runs == 0 || plan.methods.is_empty() || plan.fsyncs.is_empty() {
-        return Err(Error::BadPlan("nothing to measure: no runs, no methods or no fsync setting"));
+    if plan.runs == 0 || plan.methods.is_empty() || plan.fsyncs.is_empty() || plan.threads.is_empty() {
+        return Err(Error::BadPlan("nothing to measure: no runs, no methods, no thread count or no fsync setting"));
+    }
+    if plan.threads.contains(&0) {
+        return Err(Error::BadPlan("a put needs at least one thread"));
     }
     let own = format!("chunkhash-store-bench-{}", std::process::id());
     let base = plan.dir.join(&own);
@@ -310,7 +324,7 @@ fn measure_in(
     ));
     let ghz = core_ghz();
     let inputs = [corpus_dir.to_path_buf()];
-    let ingest = |method: &Method, fsync: bool| -> Result<(PutReport, Option<f64>), Error> {
+    let ingest = |method: &Method, threads: usize, fsync: bool| -> Result<(PutReport, Option<f64>), Error> {
         let store_dir = &stores[usize::from(fsync)];
         if store_dir.exists() {
             fs::remove_dir_all(store_dir).map_err(|source| Error::io("removing", store_dir, source))?;
@@ -318,23 +332,30 @@ fn measure_in(
         let create = CreateOptions { address: method.algorithm, ..CreateOptions::default() };
         let mut store = Store::create(store_dir, create, OpenOptions { fsync, ..OpenOptions::default() })?;
         let cpu_before = thread_cpu_seconds();
-        let report = store.put(&inputs, PutOptions { hashing: method.hashing, ..PutOptions::default() })?;
-        let cpu = thread_cpu_seconds().zip(cpu_before).map(|(after, before)| after - before);
+        let options =
+            PutOptions { hashing: method.hashing, threads: NonZeroUsize::new(threads), ..PutOptions::default() };
+        let report = store.put(&inputs, options)?;
+        // The calling thread's CPU time is the whole put's on one thread only.
+        let cpu = thread_cpu_seconds().zip(cpu_before).map(|(after, before)| after - before).filter(|_| threads == 1);
         if report.bytes != corpus.bytes() {
             return Err(Error::Incomplete { ingested: report.bytes, corpus: corpus.bytes() });
         }
         Ok((report, cpu))
     };
-    let methods = &plan.methods;
+    // Each method at each thread count, interleaved alike.
+    let methods: Vec<(Method, usize)> =
+        plan.methods.iter().flat_map(|&method| plan.threads.iter().map(move |&threads| (method, threads))).collect();
     let mut rows = Vec::new();
     let mut sample = None;
     for &fsync in &plan.fsyncs {
         // Warm-up: page cache, allocator, the store's code paths.
-        let (warm, _) = ingest(&methods[methods.len() - 1], fsync)?;
+        let (last, threads) = methods[methods.len() - 1];
+        let (warm, _) = ingest(&last, threads, fsync)?;
         sample.get_or_insert((warm.chunk_sizes, warm.new_bytes));
         let first = rows.len();
-        rows.extend(methods.iter().map(|&method| Row {
+        rows.extend(methods.iter().map(|&(method, threads)| Row {
             method,
+            threads,
             fsync,
             seconds: Vec::new(),
             hash_seconds: Vec::new(),
@@ -343,14 +364,16 @@ fn measure_in(
         for round in 0..plan.runs {
             for k in 0..methods.len() {
                 let index = (round + k) % methods.len();
-                let (report, cpu) = ingest(&methods[index], fsync)?;
+                let (method, threads) = methods[index];
+                let (report, cpu) = ingest(&method, threads, fsync)?;
                 let (seconds, hash) = (report.elapsed.as_secs_f64(), report.hash_time.as_secs_f64());
                 progress(format_args!(
-                    "fsync {} round {}/{}: {:<16} {:>7.3} s {:>8.1} MB/s, hashing {:>4.1}%",
+                    "fsync {} round {}/{}: {:<16} {:>2} threads {:>7.3} s {:>8.1} MB/s, hashing {:>4.1}%",
                     if fsync { "yes" } else { "no " },
                     round + 1,
                     plan.runs,
-                    methods[index].name,
+                    method.name,
+                    threads,
                     seconds,
                     corpus.bytes() as f64 / seconds / 1e6,
                     100.0 * hash / seconds
@@ -390,6 +413,7 @@ mod tests {
             runs: 2,
             fsyncs: vec![false],
             methods: vec![Method::from_key("SHA512-160").unwrap(), Method::from_key(" blake3-batch").unwrap()],
+            threads: vec![1],
             dir: dir.to_path_buf(),
             fsync_dir: dir.to_path_buf(),
         }

@@ -173,6 +173,16 @@ impl Batch {
     }
 }
 
+impl Batch {
+    /// Hashes `inputs` in the batch's mode, calling `emit(i, output)` for
+    /// each (in no set order): for the crate's own callers that hand each
+    /// output on rather than store it (`cdc`'s `chunk_and_hash`).
+    #[inline]
+    pub(crate) fn hash_slices_with<T: BatchOutput>(&self, inputs: &[&[u8]], mut emit: impl FnMut(usize, T)) {
+        self.hash_each(&inputs, |i, hash| emit(i, T::output(hash)));
+    }
+}
+
 /// An Arrow offset: `i32` (binary, string) or `i64` (large binary, large
 /// string). Sealed: only those two.
 pub trait Offset: Copy + sealed::Offset {}
@@ -301,7 +311,7 @@ impl fmt::Display for OffsetsError {
 impl std::error::Error for OffsetsError {}
 
 /// Where a batch reads its messages: a slice of slices, or a column.
-trait Messages<'a> {
+pub(crate) trait Messages<'a> {
     fn count(&self) -> usize;
     fn message(&self, index: usize) -> &'a [u8];
 
@@ -333,13 +343,13 @@ impl<'a> Messages<'a> for &[&'a [u8]] {
 
 /// An Arrow-style column whose offsets have been checked: ascending,
 /// non-negative and inside `values`.
-struct Column<'a, O> {
+pub(crate) struct Column<'a, O> {
     values: &'a [u8],
     offsets: &'a [O],
 }
 
 impl<'a, O: Offset> Column<'a, O> {
-    fn new(values: &'a [u8], offsets: &'a [O], outputs: usize) -> Result<Column<'a, O>, OffsetsError> {
+    pub(crate) fn new(values: &'a [u8], offsets: &'a [O], outputs: usize) -> Result<Column<'a, O>, OffsetsError> {
         if offsets.len() != outputs + 1 && !(offsets.is_empty() && outputs == 0) {
             return Err(OffsetsError::Count { offsets: offsets.len(), outputs });
         }
@@ -381,7 +391,7 @@ impl Default for Batch {
 impl Batch {
     /// Hashes every message and calls `emit(index, hash)` once per message,
     /// in no particular order.
-    fn hash_each<'a>(&self, messages: &impl Messages<'a>, mut emit: impl FnMut(usize, &CvBytes)) {
+    pub(crate) fn hash_each<'a>(&self, messages: &impl Messages<'a>, mut emit: impl FnMut(usize, &CvBytes)) {
         let mode = &self.mode;
         let lanes = mode.lanes().max(1);
         let pooled_max = mode.leaf_chunks();

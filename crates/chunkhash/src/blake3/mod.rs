@@ -24,7 +24,7 @@
 //! calls one kernel.
 
 pub mod bao;
-mod batch;
+pub(crate) mod batch;
 mod hash;
 mod hasher;
 mod join;

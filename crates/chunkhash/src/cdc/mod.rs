@@ -40,6 +40,7 @@
 //! assert_eq!(one_shot.iter().map(|c| c.length).sum::<usize>(), data.len());
 //! ```
 
+mod address;
 mod scan;
 mod tables;
 

@@ -18,11 +18,24 @@
 //!   lays out what they read.
 //! - `simd128_module.rs`: the SIMD128 kernels as a wasm module of their
 //!   own, exported or imported (the `wasm-simd128-module` feature).
+//! - `sha256.rs`: SHA-256 multi-buffer kernel dispatch, over
+//!   `sha256_portable.rs`, `sha256_shani.rs`, `sha256_avx2.rs` and
+//!   `sha256_avx512.rs`.
 
 pub(crate) mod backend;
 #[cfg(feature = "crc")]
 pub(crate) mod crc;
 pub(crate) mod job;
+#[cfg(feature = "sha2")]
+pub(crate) mod sha256;
+#[cfg(all(feature = "sha2", any(target_arch = "x86", target_arch = "x86_64")))]
+mod sha256_avx2;
+#[cfg(all(feature = "sha2", any(target_arch = "x86", target_arch = "x86_64")))]
+mod sha256_avx512;
+#[cfg(feature = "sha2")]
+pub(crate) mod sha256_portable;
+#[cfg(all(feature = "sha2", any(target_arch = "x86", target_arch = "x86_64")))]
+mod sha256_shani;
 pub(crate) mod spec;
 #[cfg(feature = "xxh3")]
 pub(crate) mod xxh3;

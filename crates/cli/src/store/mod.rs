@@ -19,6 +19,7 @@ use chunkhash_store::object::Node;
 use chunkhash_store::{ChunkerSettings, CreateOptions, Error, GetOptions, Hashing, OpenOptions, PutOptions, Store};
 use clap::{Args, Subcommand};
 use std::io::Write;
+use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 
 /// The environment variable naming the store when `--store` is not given.
@@ -166,6 +167,10 @@ pub struct PutFlags {
     /// Don't fsync (faster; a crash of the process is still safe, a power cut may not be)
     #[arg(long)]
     pub no_fsync: bool,
+    /// Threads that read, chunk and hash files (default: one per core); the store's files are the
+    /// same for every N
+    #[arg(long, value_name = "N")]
+    pub threads: Option<NonZeroUsize>,
     /// Testing only: seal packs at SIZE instead of 32 MiB, so that a small put fills several
     #[arg(long, value_name = "SIZE", hide = true)]
     pub pack_target: Option<String>,
@@ -341,9 +346,11 @@ fn put(dir: &StoreAt, expect: Option<Algorithm>, flags: &PutFlags, printer: &mut
     let options = OpenOptions { write: true, fsync: !flags.no_fsync, pack_target, ..OpenOptions::default() };
     let mut store = open(dir, expect, options, printer)?;
     let mut progress = Progress::new(None);
+    progress.set_unit("chunked and hashed");
     printer.progress = Some(progress.bar());
     let mut count = |bytes: u64| progress.add(bytes);
-    let result = store.put(&flags.paths, PutOptions { hashing, progress: Some(&mut count), ..PutOptions::default() });
+    let options = PutOptions { hashing, progress: Some(&mut count), threads: flags.threads, ..PutOptions::default() };
+    let result = store.put(&flags.paths, options);
     progress.finish();
     printer.progress = None;
     let report = result?;
@@ -365,13 +372,13 @@ fn put(dir: &StoreAt, expect: Option<Algorithm>, flags: &PutFlags, printer: &mut
     )?;
     writeln!(
         printer.out(),
-        "{:.3} s, {:.1} MB/s; hashing ({} {}) {:.3} s, {:.1}% of the time",
+        "{:.3} s, {:.1} MB/s on {} threads; hashing ({} {}) {:.3} s of CPU over the threads",
         seconds,
         report.bytes as f64 / seconds.max(1e-9) / 1e6,
+        report.threads,
         store.algorithm(),
         hashing.name(),
         report.hash_time.as_secs_f64(),
-        100.0 * report.hash_time.as_secs_f64() / seconds.max(1e-9)
     )?;
     writeln!(printer.out(), "{}", report.snapshot)?;
     Ok(())

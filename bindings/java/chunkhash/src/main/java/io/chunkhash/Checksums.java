@@ -12,7 +12,8 @@ import java.util.Objects;
  * {@link java.util.zip.Checksum}s. All methods are thread-safe. An input
  * another thread writes into while it is hashed gives the digest of some mix
  * of its old and new bytes, never a crash or a read outside it (as for
- * {@link Blake3}).
+ * {@link Blake3}). Short inputs of XXH3-64, XXH3-128, CRC32C and CRC-64/NVME are hashed
+ * in plain Java, where that is faster than a native call (the same values).
  */
 public final class Checksums {
     private Checksums() {}
@@ -27,7 +28,11 @@ public final class Checksums {
         int id = id(algorithm);
         Inputs.checkRange(input, off, len);
         byte[] out = new byte[algorithm.digestLength()];
-        Native.digest(id, input, off, len, out);
+        if (len <= ShortPath.maxLen(algorithm)) {
+            ShortPath.digest(algorithm, input, off, len, out);
+        } else {
+            Native.digest(id, input, off, len, out);
+        }
         return out;
     }
 
@@ -55,6 +60,9 @@ public final class Checksums {
     public static long value(Algorithm algorithm, byte[] input, int off, int len) {
         int id = valueId(algorithm);
         Inputs.checkRange(input, off, len);
+        if (len <= ShortPath.maxLen(algorithm)) {
+            return ShortPath.value(algorithm, input, off, len);
+        }
         return Native.value(id, input, off, len);
     }
 

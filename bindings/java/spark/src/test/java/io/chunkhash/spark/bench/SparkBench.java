@@ -19,16 +19,20 @@ import org.apache.spark.sql.types.DataTypes;
  * Spark SQL on local[2]: rows per second of chunkhash's functions and the
  * batched transform against Spark's sha2(v, 256), xxhash64(v), crc32(v) and a
  * Java UDF that only returns the value's length, over a cached DataFrame of
- * binary values. Each query is written to Spark's no-op sink (every row is
- * computed, nothing is kept). Contenders run in interleaved rounds, the first
+ * binary values {@code v} (and the same in hex, a string column {@code s}).
+ * Each query is written to Spark's no-op sink (every row is computed,
+ * nothing is kept). Contenders run in interleaved rounds, the first
  * dropped as warm-up; figures are medians. Run by {@code make java-bench}.
- * Arguments: [rows of 64 B] [rows of 1 KiB] [rounds].
+ * Arguments: [rows of 64 B] [rows of 1 KiB] [rounds] [queries to run, separated by ';' (default all)]
+ * [rows of 4 KiB (default none)].
  */
 public final class SparkBench {
     public static void main(String[] args) {
         long small = args.length > 0 ? Long.parseLong(args[0]) : 5_000_000L;
         long large = args.length > 1 ? Long.parseLong(args[1]) : 1_000_000L;
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 5;
+        only = args.length > 3 && !args[3].isEmpty() ? List.of(args[3].split(";")) : null;
+        long huge = args.length > 4 ? Long.parseLong(args[4]) : 0;
         SparkSession spark = SparkSession.builder()
                 .master("local[2]")
                 .appName("chunkhash-spark-bench")
@@ -37,17 +41,21 @@ public final class SparkBench {
                 .getOrCreate();
         spark.sparkContext().setLogLevel("ERROR");
         spark.udf().register("java_len", (UDF1<byte[], Integer>) v -> v.length, DataTypes.IntegerType);
-        bench(spark, "64 B", values(spark, small, 64), rounds);
-        bench(spark, "1 KiB", values(spark, large, 1024), rounds);
+        if (small > 0) bench(spark, "64 B", values(spark, small, 64), rounds);
+        if (large > 0) bench(spark, "1 KiB", values(spark, large, 1024), rounds);
+        if (huge > 0) bench(spark, "4 KiB", values(spark, huge, 4096), rounds);
         spark.stop();
     }
+
+    private static List<String> only;
 
     /** {@code rows} distinct binary values of {@code size} bytes, cached in two partitions. */
     static Dataset<Row> values(SparkSession spark, long rows, int size) {
         String piece = "unhex(sha2(cast(id as string), 256))"; // 32 bytes
         String expr = "substring(concat(" + String.join(", ", java.util.Collections.nCopies(size / 32, piece))
                 + "), 1, " + size + ") as v";
-        Dataset<Row> df = spark.range(0, rows, 1, 2).selectExpr(expr).cache();
+        // s: the value in hex, a string column of 2 x size bytes, for the functions' string path.
+        Dataset<Row> df = spark.range(0, rows, 1, 2).selectExpr(expr).selectExpr("v", "hex(v) as s").cache();
         df.count();
         return df;
     }
@@ -56,11 +64,18 @@ public final class SparkBench {
         long rows = df.count();
         Map<String, Function<Dataset<Row>, Dataset<Row>>> queries = new LinkedHashMap<>();
         for (String e : new String[] {"length(v)", "java_len(v)", "sha2(v, 256)", "xxhash64(v)", "crc32(v)",
-                "blake3(v)", "blake3_address(v)", "xxh3_64(v)", "xxh3_128(v)", "crc32c(v)", "crc64nvme(v)"}) {
+                "blake3(v)", "blake3_address(v)", "xxh3_64(v)", "xxh3_128(v)", "crc32c(v)", "crc64nvme(v)",
+                "xxhash64(s)", "xxh3_64(s)", "crc32(s)", "crc32c(s)"}) {
             queries.put(e, d -> d.selectExpr(e + " as h"));
         }
         queries.put("batched BLAKE3", d -> BatchedHash.withHash(d, "v", Algorithm.BLAKE3, "h").select("h"));
         queries.put("batched XXH3-64", d -> BatchedHash.withHash(d, "v", Algorithm.XXH3_64, "h").select("h"));
+        if (only != null) {
+            queries.keySet().retainAll(only);
+            if (!queries.containsKey("sha2(v, 256)")) {
+                throw new IllegalArgumentException("the queries must include sha2(v, 256)");
+            }
+        }
         Map<String, List<Double>> seconds = new LinkedHashMap<>();
         for (String q : queries.keySet()) seconds.put(q, new ArrayList<>());
         for (int round = 0; round <= rounds; round++) { // round 0 is warm-up

@@ -1,0 +1,176 @@
+//! Chunking and content addresses in one pass: the chunks found are hashed
+//! while their bytes are still in cache.
+
+use arrayvec::ArrayVec;
+
+use super::{Cdc, Chunk};
+use crate::blake3::{Batch, BatchOutput};
+
+/// Chunks found before they are hashed together: at most this many...
+const GROUP_CHUNKS: usize = 16;
+/// ... and about this many bytes, which stay in the L2 cache of current
+/// cores (half a MiB or more per core) between the chunker's read and the
+/// hasher's.
+const GROUP_BYTES: usize = 256 * 1024;
+
+impl Cdc {
+    /// Cuts `data`, the whole input, into chunks as [`Cdc::chunks`] does,
+    /// and hashes each with `batch` while its bytes are in cache, calling
+    /// `on_chunk` with each chunk and its address, in order. The address is
+    /// the batch's output: a [`blake3::Hash`](crate::blake3::Hash) (BLAKE3,
+    /// or keyed BLAKE3 from [`Batch::new_keyed`]), or its first 20 bytes, a
+    /// [`blake3::Address`](crate::blake3::Address) (BLAKE3-160).
+    ///
+    /// ```
+    /// use chunkhash::blake3::{self, Batch};
+    /// use chunkhash::cdc::Cdc;
+    ///
+    /// let data: Vec<u8> = (0..500_000u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect();
+    /// let mut chunks = Vec::new();
+    /// Cdc::xet().chunk_and_hash(&data, &Batch::new(), |chunk, address: blake3::Address| {
+    ///     chunks.push((chunk, address));
+    /// });
+    /// for (chunk, address) in chunks {
+    ///     let bytes = &data[chunk.offset as usize..][..chunk.length];
+    ///     assert_eq!(address, blake3::address(bytes));
+    /// }
+    /// ```
+    pub fn chunk_and_hash<T: BatchOutput + Copy>(&self, data: &[u8], batch: &Batch, on_chunk: impl FnMut(Chunk, T)) {
+        self.chunk_and_hash_from(data, 0, data.len(), batch, on_chunk);
+    }
+
+    /// [`Cdc::chunk_and_hash`] over the chunks of `data[start..]` (`start`
+    /// taken for a cut; offsets stay those of `data`), up to the first
+    /// chunk that ends at or past `stop`.
+    fn chunk_and_hash_from<T: BatchOutput + Copy>(
+        &self,
+        data: &[u8],
+        start: usize,
+        stop: usize,
+        batch: &Batch,
+        mut on_chunk: impl FnMut(Chunk, T),
+    ) {
+        let mut found: ArrayVec<Chunk, GROUP_CHUNKS> = ArrayVec::new();
+        let mut group_bytes = 0;
+        let mut hash_group = |found: &mut ArrayVec<Chunk, GROUP_CHUNKS>| {
+            let slices: ArrayVec<&[u8], GROUP_CHUNKS> =
+                found.iter().map(|chunk| &data[chunk.offset as usize..][..chunk.length]).collect();
+            let mut outputs: ArrayVec<Option<T>, GROUP_CHUNKS> = found.iter().map(|_| None).collect();
+            batch.hash_slices_with(&slices, |i, output: T| outputs[i] = Some(output));
+            for (chunk, output) in found.drain(..).zip(outputs) {
+                // `hash_slices_with` emits one output per input.
+                on_chunk(chunk, output.expect("one output per chunk"));
+            }
+        };
+        for chunk in self.chunks(&data[start..]) {
+            let chunk = Chunk { offset: chunk.offset + start as u64, length: chunk.length };
+            found.push(chunk);
+            group_bytes += chunk.length;
+            let last = chunk.offset as usize + chunk.length >= stop;
+            if found.is_full() || group_bytes >= GROUP_BYTES || last {
+                hash_group(&mut found);
+                group_bytes = 0;
+            }
+            if last {
+                break;
+            }
+        }
+    }
+
+    /// [`Cdc::chunk_and_hash`] on all threads of the current rayon pool,
+    /// returning every chunk with its address, in order: the same chunks
+    /// and addresses. The input is cut into segments of a few MiB, each
+    /// chunked and hashed on its own from its first byte (as if a cut were
+    /// there); then, segment by segment, the chunks of the whole input are
+    /// followed from the last one found before the segment, chunked one at
+    /// a time, until one starts where one of the segment's starts, from
+    /// which on the two agree (a cut depends only on the bytes from the
+    /// cut before). That takes a chunk or two per segment on most data.
+    #[cfg(feature = "parallel")]
+    pub fn chunk_and_hash_parallel<T: BatchOutput + Copy + Send>(
+        &self,
+        data: &[u8],
+        batch: &Batch,
+    ) -> alloc::vec::Vec<(Chunk, T)> {
+        // Large enough that the chunks redone per segment are a small share.
+        let segment = (8 << 20).max(16 * self.max_size);
+        self.chunk_and_hash_segments(data, batch, segment)
+    }
+
+    /// [`Cdc::chunk_and_hash_parallel`] with segments of `segment` bytes.
+    #[cfg(feature = "parallel")]
+    fn chunk_and_hash_segments<T: BatchOutput + Copy + Send>(
+        &self,
+        data: &[u8],
+        batch: &Batch,
+        segment: usize,
+    ) -> alloc::vec::Vec<(Chunk, T)> {
+        use alloc::vec::Vec;
+        use rayon::prelude::*;
+
+        let segment = segment.max(1);
+        let starts: Vec<usize> = (0..data.len()).step_by(segment).collect();
+        let guesses: Vec<Vec<(Chunk, T)>> = starts
+            .par_iter()
+            .map(|&start| {
+                let mut chunks = Vec::new();
+                let stop = start.saturating_add(segment).min(data.len());
+                self.chunk_and_hash_from(data, start, stop, batch, |chunk, address| chunks.push((chunk, address)));
+                chunks
+            })
+            .collect();
+        let mut out: Vec<(Chunk, T)> = Vec::with_capacity(guesses.iter().map(Vec::len).sum());
+        for guess in guesses {
+            let guess_end = guess.last().map_or(0, |(c, _)| c.offset as usize + c.length);
+            loop {
+                let end = out.last().map_or(0, |(c, _)| c.offset as usize + c.length);
+                if let Ok(at) = guess.binary_search_by_key(&(end as u64), |(c, _)| c.offset) {
+                    out.extend_from_slice(&guess[at..]);
+                    break;
+                }
+                if end >= guess_end {
+                    break;
+                }
+                // Not yet on the segment's chunks: the next chunk, alone.
+                self.chunk_and_hash_from(data, end, end + 1, batch, |chunk, address| out.push((chunk, address)));
+            }
+        }
+        out
+    }
+}
+
+#[cfg(all(test, feature = "parallel"))]
+mod tests {
+    use super::*;
+    use crate::blake3::Hash;
+    use crate::cdc::Normalization;
+    use alloc::vec::Vec;
+
+    /// Segments of every size around the chunk sizes, down to 1000 bytes,
+    /// over data where chunks resynchronise at once (random) and where they
+    /// never do (zeros, cut only at the maximum: segments that do not
+    /// start on a multiple of it are redone whole).
+    #[test]
+    fn parallel_equals_one_pass() {
+        let mut state = 0x5eed_u64;
+        let random: Vec<u8> = (0..600_000)
+            .map(|_| {
+                state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                (state >> 56) as u8
+            })
+            .collect();
+        let zeros = alloc::vec![0u8; 300_000];
+        let fastcdc = Cdc::fastcdc(2048, 8192, 65536, Normalization::Level1).unwrap();
+        let batch = Batch::new();
+        for cdc in [Cdc::xet(), fastcdc] {
+            for data in [&random[..], &zeros[..], &random[..5], &[]] {
+                let mut expected: Vec<(Chunk, Hash)> = Vec::new();
+                cdc.chunk_and_hash(data, &batch, |c, h| expected.push((c, h)));
+                for segment in [1000, 4099, 8191, 8192, 65_536, 131_072, 131_073, 200_000, 1 << 20] {
+                    assert_eq!(cdc.chunk_and_hash_segments(data, &batch, segment), expected, "{cdc:?} {segment}");
+                }
+                assert_eq!(cdc.chunk_and_hash_parallel(data, &batch), expected);
+            }
+        }
+    }
+}
