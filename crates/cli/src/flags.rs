@@ -46,6 +46,9 @@ pub enum Command {
     /// Xet file hashes, as the Hugging Face Hub shows them (`xetHash`)
     #[command(args_override_self = true)]
     XetHash(crate::chunk::XetHashFlags),
+    /// Verified streaming, as the bao command: hash, encode, decode, slice, decode-slice
+    #[command(args_override_self = true)]
+    Bao(crate::bao::BaoFlags),
 }
 
 /// The subcommand a command line without one runs: `chunkhash FILE` is

@@ -3,8 +3,8 @@
 //! content-addressed chunk store.
 //!
 //! Layout (ripgrep's split): `flags` holds the raw command line, `settings`
-//! checks it; `sum`, `check`, `bench`, `store`, `s3sum` and `chunk` (also
-//! `xet-hash`) are the subcommands (the
+//! checks it; `sum`, `check`, `bench`, `store`, `s3sum`, `chunk` (also
+//! `xet-hash`) and `bao` are the subcommands (the
 //! bench runs themselves are the `chunkhash-bench` library's, the store is
 //! `chunkhash-store`); `input` reads files (memory-mapped when large) and
 //! draws the progress bar; `status` prints messages and decides the exit
@@ -16,6 +16,7 @@
 
 #![deny(unsafe_code)]
 
+mod bao;
 #[cfg(feature = "bench")]
 mod bench;
 mod check;
@@ -77,6 +78,7 @@ fn run(flags: flags::Flags, printer: &mut Printer) -> Result<()> {
         Task::S3sum(flags) => s3sum::run(flags, printer)?,
         Task::Chunk(flags) => chunk::run_chunk(flags, printer)?,
         Task::XetHash(flags) => chunk::run_xet_hash(flags, printer)?,
+        Task::Bao(flags) => bao::run(flags, printer)?,
     }
     Ok(())
 }

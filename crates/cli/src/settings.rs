@@ -32,6 +32,7 @@ pub enum Task {
     S3sum(crate::s3sum::S3sumFlags),
     Chunk(crate::chunk::ChunkFlags),
     XetHash(crate::chunk::XetHashFlags),
+    Bao(crate::bao::BaoFlags),
 }
 
 /// How inputs are read.
@@ -126,6 +127,7 @@ impl Task {
             Some(Command::S3sum(s3sum)) => Ok(Task::S3sum(s3sum)),
             Some(Command::Chunk(chunk)) => Ok(Task::Chunk(chunk)),
             Some(Command::XetHash(xet_hash)) => Ok(Task::XetHash(xet_hash)),
+            Some(Command::Bao(bao)) => Ok(Task::Bao(bao)),
         }
     }
 }

@@ -356,3 +356,20 @@ pub fn backends_under_test<B: Copy + std::fmt::Display>(all: &[B], supported: im
     println!("backends under test: {} (not supported here: {})", names.join(", "), skipped.join(", "));
     chosen
 }
+
+/// The `bao` crate's test vectors (`vectors/bao/test_vectors.json`; its
+/// provenance is in `vectors/README.md`), as JSON: each list's objects keep
+/// the file's field names.
+pub const BAO_TEST_VECTORS_JSON: &str = include_str!("../../../vectors/bao/test_vectors.json");
+
+/// The `bao` vectors' lists (`hash`, `encode`, `outboard`, `seek`, `slice`),
+/// parsed.
+pub fn bao_vectors() -> Value {
+    serde_json::from_str(BAO_TEST_VECTORS_JSON).expect("bao vectors file is JSON")
+}
+
+/// The input of the `bao` vectors: a 4-byte little-endian counter from 1,
+/// cut at `len` bytes (the vectors' `generate_input.py`).
+pub fn bao_input(len: usize) -> Vec<u8> {
+    (1u32..).flat_map(u32::to_le_bytes).take(len).collect()
+}

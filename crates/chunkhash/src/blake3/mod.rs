@@ -23,6 +23,7 @@
 //! side by side), which hands lane jobs to the platform's dispatch, which
 //! calls one kernel.
 
+pub mod bao;
 pub(crate) mod batch;
 mod hash;
 mod hasher;

@@ -129,6 +129,11 @@ impl Mode {
         self.tree.backend()
     }
 
+    /// The tree's mode, for the other tree tools of this module's parent.
+    pub(super) fn tree_mode(&self) -> tree::Mode {
+        self.tree
+    }
+
     /// The subtree of `input`, which starts at byte `offset` of the message,
     /// hashed at full speed (all SIMD lanes, like [`hash`](super::hash)).
     ///

@@ -1,0 +1,110 @@
+//! `chunkhash bao` against the `bao` crate's output bytes (the formats the
+//! `bao` command writes: combined encodings, outboards, slices), the
+//! decoders' output, exit codes and errors, and the chunk-group options
+//! against the library.
+
+mod common;
+
+use chunkhash::blake3::{self, bao};
+use common::*;
+use std::io::{Cursor, Read};
+use vectors::{test_seed, TestRng};
+
+fn bao_slice(encoded: &[u8], start: u64, count: u64) -> Vec<u8> {
+    let mut slice = Vec::new();
+    ::bao::encode::SliceExtractor::new(Cursor::new(encoded), start, count).read_to_end(&mut slice).unwrap();
+    slice
+}
+
+#[test]
+fn bao_subcommands_write_the_bao_crates_bytes() {
+    let dir = Dir::new("bao_subcommands_write_the_bao_crates_bytes");
+    let mut rng = TestRng::new(test_seed("bao_subcommands_write_the_bao_crates_bytes", 40));
+    for len in [0usize, 1, 1024, 1025, 3 * 1024 + 7, 70_000] {
+        let input = rng.bytes(len);
+        let (encoded, hash) = ::bao::encode::encode(&input);
+        let (outboard, _) = ::bao::encode::outboard(&input);
+        let hex = hash.to_hex().to_string();
+        dir.write("in", &input);
+        assert_eq!(ok(dir.run(&["bao", "hash", "in"], b"")), format!("{hex}\n"));
+        assert_eq!(ok(dir.run(&["bao", "hash"], &input)), format!("{hex}\n"));
+        // encode to a file and to stdout, the outboard to a file.
+        ok(dir.run(&["bao", "encode", "in", "enc"], b""));
+        assert!(dir.read("enc") == encoded, "encode, len {len}");
+        assert!(dir.run(&["bao", "encode", "-"], &input).stdout == encoded);
+        ok(dir.run(&["bao", "encode", "in", "--outboard", "obao"], b""));
+        assert!(dir.read("obao") == outboard, "outboard, len {len}");
+        // decode: whole, a range, with the outboard.
+        assert!(dir.run(&["bao", "decode", &hex, "enc"], b"").stdout == input);
+        assert!(dir.run(&["bao", "decode", &hex], &encoded).stdout == input);
+        let (start, count) = (len as u64 / 3, 2000u64);
+        let part = &input[(start as usize).min(len)..((start + count) as usize).min(len)];
+        let (s, c) = (start.to_string(), count.to_string());
+        assert!(dir.run(&["bao", "decode", &hex, "enc", "--start", &s, "--count", &c], b"").stdout == part);
+        assert!(dir.run(&["bao", "decode", &hex, "in", "--outboard", "obao"], b"").stdout == input);
+        // slice from the encoding and from the outboard; decode-slice of bao's.
+        let slice = bao_slice(&encoded, start, count);
+        assert!(dir.run(&["bao", "slice", &s, &c, "enc"], b"").stdout == slice, "slice, len {len}");
+        assert!(dir.run(&["bao", "slice", &s, &c, "in", "--outboard", "obao"], b"").stdout == slice);
+        dir.write("slice", &slice);
+        assert!(dir.run(&["bao", "decode-slice", &hex, &s, &c, "slice"], b"").stdout == part);
+        assert!(dir.run(&["bao", "decode-slice", &hex, &s, &c], &slice).stdout == part);
+    }
+}
+
+#[test]
+fn bao_decoding_damage_exits_1_after_only_verified_bytes() {
+    let dir = Dir::new("bao_decoding_damage_exits_1_after_only_verified_bytes");
+    let input = vectors::bao_input(50_000);
+    let (mut encoded, hash) = ::bao::encode::encode(&input);
+    let hex = hash.to_hex().to_string();
+    // Damage in the last chunk: the chunks before it come out, then the error.
+    let last = encoded.len() - 10;
+    encoded[last] ^= 1;
+    dir.write("enc", &encoded);
+    let output = dir.run(&["bao", "decode", &hex, "enc"], b"");
+    assert_eq!(code(&output), 1);
+    assert!(stderr(&output).starts_with("chunkhash: bao: "), "{}", stderr(&output));
+    assert!(stderr(&output).contains("does not verify"), "{}", stderr(&output));
+    assert!(!output.stdout.is_empty() && input.starts_with(&output.stdout));
+    // Truncated, another hash, a missing file: exit 1; bad arguments: exit 2.
+    assert_eq!(code(&dir.run(&["bao", "decode", &hex], &encoded[..100])), 1);
+    assert_eq!(code(&dir.run(&["bao", "decode", &blake3::hash(b"x").to_hex(), "enc"], b"")), 1);
+    assert_eq!(code(&dir.run(&["bao", "decode", &hex, "missing"], b"")), 1);
+    assert_eq!(code(&dir.run(&["bao", "decode", "nothex", "enc"], b"")), 2);
+    assert_eq!(code(&dir.run(&["bao", "--group-size", "3000", "hash"], b"")), 2);
+    assert_eq!(code(&dir.run(&["bao", "encode", "enc", "out", "--outboard", "ob"], b"")), 1);
+}
+
+#[test]
+fn bao_group_size_and_post_order_match_the_library() {
+    let dir = Dir::new("bao_group_size_and_post_order_match_the_library");
+    let input = vectors::bao_input(200_000);
+    dir.write("in", &input);
+    let tree = bao::Tree::new(bao::Mode::hash(), 4).unwrap();
+    for (order, flag) in [(bao::Order::Pre, None), (bao::Order::Post, Some("--post-order"))] {
+        let mut args = vec!["bao", "--group-size", "16KiB", "encode", "in", "--outboard", "ob"];
+        args.extend(flag);
+        ok(dir.run(&args, b""));
+        assert!(dir.read("ob") == tree.outboard(&input, order).bao_bytes());
+        let hex = blake3::hash(&input).to_hex().to_string();
+        let mut args = vec![
+            "bao",
+            "--group-size",
+            "16KiB",
+            "decode",
+            &hex,
+            "in",
+            "--outboard",
+            "ob",
+            "--start",
+            "100000",
+            "--count",
+            "5",
+        ];
+        args.extend(flag);
+        assert!(dir.run(&args, b"").stdout == input[100_000..100_005]);
+    }
+    let (_, encoded) = tree.encode(&input);
+    assert!(dir.run(&["bao", "--group-size", "16K", "encode", "in"], b"").stdout == encoded);
+}
