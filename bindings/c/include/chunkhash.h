@@ -472,6 +472,35 @@ chunkhash_status chunkhash_digest(uint32_t id,
                                   size_t out_len);
 
 /**
+ * Computes the digests of many independent messages in one call, with the
+ * algorithm `id`: `out + digest_len * i` receives the digest of `inputs[i]`
+ * (of `lens[i]` bytes), for i from 0 to `n - 1`, where `digest_len` is
+ * `chunkhash_algorithm_digest_len(id)`, laid out as `chunkhash_digest`
+ * writes it. The algorithm is chosen once per call: BLAKE3 runs its
+ * messages across SIMD lanes (as `chunkhash_blake3_hash_many`), SHA-256
+ * through multi-buffer kernels, every other algorithm through a tight
+ * loop. `inputs[i]` may be NULL when `lens[i]` is 0; with `n` 0, every
+ * pointer may be NULL.
+ *
+ * Returns `CHUNKHASH_NULL_POINTER`, `CHUNKHASH_INVALID_LENGTH`,
+ * `CHUNKHASH_UNKNOWN_ALGORITHM`, `CHUNKHASH_UNAVAILABLE_ALGORITHM`, or
+ * `CHUNKHASH_BUFFER_TOO_SMALL` when `out_len` is less than
+ * `digest_len * n`.
+ *
+ * # Safety
+ *
+ * `inputs` and `lens` must be readable for `n` elements, each `inputs[i]`
+ * for `lens[i]` bytes, and `out` writable for `out_len` bytes; `out` must
+ * not overlap any input.
+ */
+chunkhash_status chunkhash_digest_many(uint32_t id,
+                                       const uint8_t *const *inputs,
+                                       const size_t *lens,
+                                       size_t n,
+                                       uint8_t *out,
+                                       size_t out_len);
+
+/**
  * Makes a streaming hasher for the algorithm `id` and stores it in
  * `*hasher`. Release it with `chunkhash_hasher_free`.
  *

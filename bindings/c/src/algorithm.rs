@@ -1,6 +1,7 @@
 //! The checksum registry: algorithm ids and names, one-shot digests, and a
 //! streaming hasher for any algorithm.
 
+use crate::blake3::{with_slices, STACK_INPUTS};
 use crate::chunkhash_status::*;
 use crate::{guard, object, object_ref, CStrArg, Input, OutParam, Output, Result};
 use chunkhash::{Algorithm, StreamingHasher};
@@ -197,6 +198,63 @@ pub unsafe extern "C" fn chunkhash_digest(
         let digest = chunkhash::try_digest(algorithm, data.bytes()).map_err(|_| CHUNKHASH_UNAVAILABLE_ALGORITHM)?;
         out.write(digest.as_bytes());
         Ok(())
+    })
+}
+
+/// Computes the digests of many independent messages in one call, with the
+/// algorithm `id`: `out + digest_len * i` receives the digest of `inputs[i]`
+/// (of `lens[i]` bytes), for i from 0 to `n - 1`, where `digest_len` is
+/// `chunkhash_algorithm_digest_len(id)`, laid out as `chunkhash_digest`
+/// writes it. The algorithm is chosen once per call: BLAKE3 runs its
+/// messages across SIMD lanes (as `chunkhash_blake3_hash_many`), SHA-256
+/// through multi-buffer kernels, every other algorithm through a tight
+/// loop. `inputs[i]` may be NULL when `lens[i]` is 0; with `n` 0, every
+/// pointer may be NULL.
+///
+/// Returns `CHUNKHASH_NULL_POINTER`, `CHUNKHASH_INVALID_LENGTH`,
+/// `CHUNKHASH_UNKNOWN_ALGORITHM`, `CHUNKHASH_UNAVAILABLE_ALGORITHM`, or
+/// `CHUNKHASH_BUFFER_TOO_SMALL` when `out_len` is less than
+/// `digest_len * n`.
+///
+/// # Safety
+///
+/// `inputs` and `lens` must be readable for `n` elements, each `inputs[i]`
+/// for `lens[i]` bytes, and `out` writable for `out_len` bytes; `out` must
+/// not overlap any input.
+#[no_mangle]
+pub unsafe extern "C" fn chunkhash_digest_many(
+    id: u32,
+    inputs: *const *const u8,
+    lens: *const usize,
+    n: usize,
+    out: *mut u8,
+    out_len: usize,
+) -> crate::chunkhash_status {
+    guard(|| {
+        let digests_into_out = |slices: &[&[u8]]| {
+            // SAFETY: the caller promised `out` is writable for `out_len` bytes.
+            let mut out = unsafe { Output::new(out, out_len) }?;
+            let algorithm = known(id)?;
+            if !algorithm.is_available() {
+                return Err(CHUNKHASH_UNAVAILABLE_ALGORITHM);
+            }
+            let width = algorithm.digest_len();
+            let needed = n.checked_mul(width).ok_or(CHUNKHASH_BUFFER_TOO_SMALL)?;
+            out.require(needed)?;
+            // The digests a group at a time on the stack, so a call of any
+            // size allocates nothing here; a group still fills every lane.
+            let mut digests = [chunkhash::digest(algorithm, b""); STACK_INPUTS];
+            for (group, out) in slices.chunks(STACK_INPUTS).zip(out.slice(needed).chunks_mut(STACK_INPUTS * width)) {
+                let digests = &mut digests[..group.len()];
+                chunkhash::try_digest_many(algorithm, group, digests).map_err(|_| CHUNKHASH_UNAVAILABLE_ALGORITHM)?;
+                for (out, digest) in out.chunks_exact_mut(width).zip(digests.iter()) {
+                    out.copy_from_slice(digest.as_bytes());
+                }
+            }
+            Ok(())
+        };
+        // SAFETY: the caller promised the arrays and inputs are readable.
+        unsafe { with_slices(inputs, lens, n, digests_into_out) }
     })
 }
 

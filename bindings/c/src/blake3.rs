@@ -348,7 +348,7 @@ pub unsafe extern "C" fn chunkhash_blake3_free(hasher: *mut chunkhash_blake3) {
 
 /// Batches up to this many inputs build their slices on the stack (1 KiB);
 /// larger ones in one `Vec` (16 bytes per input, one allocation per call).
-const STACK_INPUTS: usize = 64;
+pub(crate) const STACK_INPUTS: usize = 64;
 
 /// Checks the C arrays of a batch call and every `(inputs[i], lens[i])`
 /// pair, as [`Input::new`] does (with `n == 0` the arrays may be NULL), and
@@ -360,7 +360,7 @@ const STACK_INPUTS: usize = 64;
 ///
 /// Non-NULL `inputs` and `lens` must be readable for `n` elements, and each
 /// `inputs[i]` for `lens[i]` bytes, unchanged during the call.
-unsafe fn with_slices(
+pub(crate) unsafe fn with_slices(
     inputs: *const *const u8,
     lens: *const usize,
     n: usize,

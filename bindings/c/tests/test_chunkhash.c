@@ -260,6 +260,57 @@ static void test_large_batch(void) {
     free(addresses);
 }
 
+/* chunkhash_digest_many for every algorithm: a batch past the binding's
+ * stack group (64), lengths mixed from 0 to 4160 (one long message among
+ * short ones, empty ones as NULL), equal to chunkhash_digest of each; then
+ * its errors, with nothing written. */
+static void test_digest_many(void) {
+    enum { N = 300, MAX_LEN = 4160 };
+    uint8_t *data = pattern(MAX_LEN + 1);
+    const uint8_t *inputs[N];
+    size_t lens[N];
+    for (size_t i = 0; i < N; i++) {
+        lens[i] = i == 150 ? MAX_LEN : (i * 53) % 300;
+        inputs[i] = lens[i] == 0 ? NULL : data + (i % 2);
+    }
+    uint8_t *out = malloc(N * CHUNKHASH_MAX_DIGEST_LEN);
+    if (!out) exit(2);
+    for (size_t a = 0; a < ARRAY_LEN(GOLDEN_ALGORITHMS); a++) {
+        uint32_t id = GOLDEN_ALGORITHMS[a].id;
+        size_t len = GOLDEN_ALGORITHMS[a].digest_len;
+        memset(out, POISON, N * CHUNKHASH_MAX_DIGEST_LEN);
+        CHECK_STATUS(chunkhash_digest_many(id, inputs, lens, N, out, N * len), CHUNKHASH_OK);
+        CHECK(all_bytes(out + N * len, N * (CHUNKHASH_MAX_DIGEST_LEN - len), POISON));
+        int all_equal = 1;
+        for (size_t i = 0; i < N; i++) {
+            uint8_t one[CHUNKHASH_MAX_DIGEST_LEN];
+            CHECK_STATUS(chunkhash_digest(id, inputs[i], lens[i], one, sizeof one), CHUNKHASH_OK);
+            if (memcmp(out + len * i, one, len) != 0) all_equal = 0;
+        }
+        if (!all_equal) fprintf(stderr, "digest_many differs from digest for %s\n", GOLDEN_ALGORITHMS[a].name);
+        CHECK(all_equal);
+    }
+
+    uint32_t sha256 = CHUNKHASH_ALGORITHM_SHA256;
+    memset(out, POISON, N * CHUNKHASH_MAX_DIGEST_LEN);
+    CHECK_STATUS(chunkhash_digest_many(sha256, NULL, NULL, 0, NULL, 0), CHUNKHASH_OK);
+    CHECK_STATUS(chunkhash_digest_many(sha256, NULL, lens, N, out, N * 32), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_digest_many(sha256, inputs, NULL, N, out, N * 32), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_digest_many(sha256, inputs, lens, N, NULL, N * 32), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_digest_many(sha256, inputs, lens, N, out, N * 32 - 1), CHUNKHASH_BUFFER_TOO_SMALL);
+    CHECK_STATUS(chunkhash_digest_many(0, inputs, lens, N, out, N * 32), CHUNKHASH_UNKNOWN_ALGORITHM);
+    CHECK_STATUS(chunkhash_digest_many(257, inputs, lens, N, out, N * 32), CHUNKHASH_UNKNOWN_ALGORITHM);
+    size_t bad_lens[2] = {3, 1};
+    const uint8_t *bad_inputs[2] = {data, NULL};
+    CHECK_STATUS(chunkhash_digest_many(sha256, bad_inputs, bad_lens, 2, out, 64), CHUNKHASH_NULL_POINTER);
+    bad_lens[1] = (size_t)-1;
+    bad_inputs[1] = data;
+    CHECK_STATUS(chunkhash_digest_many(sha256, bad_inputs, bad_lens, 2, out, 64), CHUNKHASH_INVALID_LENGTH);
+    CHECK(all_bytes(out, N * CHUNKHASH_MAX_DIGEST_LEN, POISON));
+    free(out);
+    free(data);
+}
+
 /* golden.json: the registry table, every algorithm's digests one-shot and
  * streaming, BLAKE3's keyed and derive-key rows, and every trailer. */
 static void test_golden(void) {
@@ -922,6 +973,7 @@ int main(void) {
     test_blake3_vectors();
     test_large_batch();
     test_golden();
+    test_digest_many();
     test_null_pointers();
     test_invalid_lengths();
     test_unknown_algorithms();

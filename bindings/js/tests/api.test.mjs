@@ -149,7 +149,7 @@ test('a batch larger than one group (65536 messages, 4 MiB) is split and stays i
   const rng = new TestRng('groups');
   const messages = Array.from({ length: 70000 }, (_, i) => (i % 3 === 0 ? `m${i}` : rng.bytes(i % 97)));
   messages.splice(12345, 0, rng.bytes(3 * MiB), rng.bytes(2 * MiB)); // 5 MiB: two groups there
-  for (const name of ['BLAKE3', 'BLAKE3-160', 'CRC32C']) {
+  for (const name of ['BLAKE3', 'BLAKE3-160', 'CRC32C', 'SHA-256']) {
     const many = chunkhash.hashMany(name, messages);
     const len = many.length / messages.length;
     for (const i of [0, 1, 2, 12344, 12345, 12346, 12347, 65535, 65536, 65537, 69999, 70001]) {
@@ -166,7 +166,7 @@ test('a column larger than one group is split at its own offsets and stays in or
   const values = rng.bytes(skip + lens.reduce((a, b) => a + b, 0));
   for (const Offsets of [Int32Array, BigInt64Array]) {
     const offsets = offsetsOf(Offsets, lens, skip);
-    for (const name of ['BLAKE3', 'BLAKE3-160', 'XXH3-64']) {
+    for (const name of ['BLAKE3', 'BLAKE3-160', 'XXH3-64', 'MD5']) {
       const many = chunkhash.hashMany(name, { values, offsets });
       const len = many.length / lens.length;
       for (const i of [0, 1, 12344, 12345, 12346, 12347, 65535, 65536, 65537, 70001]) {

@@ -1,9 +1,10 @@
-//! `hash_many`: many messages in one call, the GIL released once, BLAKE3
-//! through the library's batch API (many messages side by side in SIMD
-//! lanes). Also the hashing half of `hash_array`.
+//! `hash_many`: many messages in one call, the GIL released once, every
+//! algorithm through the library's batch calls (BLAKE3's `Batch`, or
+//! `chunkhash::digest_many`: many messages side by side in SIMD lanes).
+//! Also the hashing half of `hash_array`.
 
 use chunkhash::blake3::OUT_LEN;
-use chunkhash::Algorithm;
+use chunkhash::{Algorithm, Digest};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -85,12 +86,39 @@ pub(crate) fn hash_into(algorithm: Algorithm, mode: Mode<'_>, inputs: &[&[u8]], 
                 }
             }
         }
-        // The registry has no batch call for the other algorithms: one call
-        // per message, still with the GIL released once for all of them.
+        // Every other algorithm through the library's batch call for any
+        // algorithm (SHA-256 in multi-buffer lanes, the rest in a loop
+        // dispatched once).
         _ => {
-            for (input, digest) in inputs.iter().zip(out.chunks_exact_mut(len)) {
-                digest.copy_from_slice(chunkhash::digest(algorithm, input).as_bytes());
-            }
+            let infallible = digests_in_groups(algorithm, out, |start, digests| {
+                chunkhash::digest_many(algorithm, &inputs[start..start + digests.len()], digests);
+                Ok::<(), core::convert::Infallible>(())
+            });
+            let Ok(()) = infallible;
         }
     }
+}
+
+/// Digests per group of [`digests_in_groups`]: 18 KiB of [`Digest`]s on the
+/// stack, enough messages that the library's lanes rarely idle.
+const GROUP: usize = 256;
+
+/// Fills `out` (`digest_len` bytes per message) a group of messages at a
+/// time: `hash(start, digests)` writes the digests of messages `start..`
+/// into `digests`, which are then copied into `out`. Nothing is allocated.
+pub(crate) fn digests_in_groups<E>(
+    algorithm: Algorithm,
+    out: &mut [u8],
+    mut hash: impl FnMut(usize, &mut [Digest]) -> Result<(), E>,
+) -> Result<(), E> {
+    let width = algorithm.digest_len();
+    let mut digests = [chunkhash::digest(algorithm, b""); GROUP];
+    for (group, out) in out.chunks_mut(GROUP * width).enumerate() {
+        let digests = &mut digests[..out.len() / width];
+        hash(group * GROUP, digests)?;
+        for (out, digest) in out.chunks_exact_mut(width).zip(digests.iter()) {
+            out.copy_from_slice(digest.as_bytes());
+        }
+    }
+    Ok(())
 }

@@ -165,6 +165,25 @@ def test_numpy_messages(rng: random.Random) -> None:
     assert chunkhash.hash("sha256", floats) == hashlib.sha256(floats.tobytes()).digest()
 
 
+@pytest.mark.parametrize("name", sorted(REFERENCES))
+def test_batch_equals_one_at_a_time(name: str, rng: random.Random) -> None:
+    """hash_many and hash_array (32- and 64-bit offsets, sliced so the first
+    offset is not 0, nulls among the rows) equal chunkhash.hash of each
+    message, over more rows than the binding's group of 256 digests, with
+    one long message among short ones (lengths 0..4160)."""
+    messages = [rng.randbytes(rng.randrange(0, 300)) for _ in range(700)]
+    messages[300] = rng.randbytes(4160)
+    one_at_a_time = [chunkhash.hash(name, m) for m in messages]
+    assert chunkhash.hash_many(messages, name) == b"".join(one_at_a_time)
+    values: List[object] = [None if i % 97 == 5 else m for i, m in enumerate(messages)]
+    for arrow_type in (pa.binary(), pa.large_binary()):
+        column = chunkhash.hash_array(pa.array(values, arrow_type).slice(3, 650), name)
+        got = [column[i] for i in range(len(column))]
+        expected = [None if v is None else d for v, d in zip(values[3:653], one_at_a_time[3:653])]
+        got_bytes = [g if not isinstance(g, int) else g.to_bytes(len(one_at_a_time[0]), "big") for g in got]
+        assert got_bytes == expected, (name, arrow_type)
+
+
 @pytest.mark.parametrize("nulls", [0.0, 0.1, 1.0])
 def test_arrow_nulls_and_offsets(nulls: float, rng: random.Random) -> None:
     values: List[object] = [None if rng.random() < nulls else rng.randbytes(rng.randrange(0, 3000)) for _ in range(300)]

@@ -171,11 +171,29 @@ fn digest_many(algorithm: Algorithm, inputs: &[&[u8]], out: &mut [u8]) -> Result
     }
     match algorithm {
         Algorithm::Blake3 => chunkhash::blake3::Batch::new().hash_many_bytes(inputs, out.as_chunks_mut().0),
-        _ => {
-            for (input, out) in inputs.iter().zip(out.chunks_exact_mut(len)) {
-                out.copy_from_slice(digest(algorithm, input)?.as_bytes());
+        _ => in_groups(algorithm, inputs, |start, digests| {
+            for (out, digest) in out[start * len..].chunks_exact_mut(len).zip(digests) {
+                out.copy_from_slice(digest.as_bytes());
             }
-        }
+        })?,
+    }
+    Ok(())
+}
+
+/// Digests per call of `chunkhash::digest_many` here: 18 KiB of `Digest`s
+/// on the stack, enough messages that the library's lanes rarely idle.
+const GROUP: usize = 256;
+
+/// The digests of `inputs` through `chunkhash::try_digest_many` (one
+/// dispatch per call; SHA-256 in multi-buffer lanes, BLAKE3 in its batch),
+/// a group at a time: `put(start, digests)` receives those of inputs
+/// `start..`. Nothing is allocated.
+fn in_groups(algorithm: Algorithm, inputs: &[&[u8]], mut put: impl FnMut(usize, &[chunkhash::Digest])) -> Result<()> {
+    let mut digests = [digest(algorithm, b"")?; GROUP];
+    for (group, inputs) in inputs.chunks(GROUP).enumerate() {
+        let digests = &mut digests[..inputs.len()];
+        chunkhash::try_digest_many(algorithm, inputs, digests).map_err(|e| Error::Argument(e.to_string()))?;
+        put(group * GROUP, digests);
     }
     Ok(())
 }
@@ -205,10 +223,29 @@ pub extern "system" fn Java_io_chunkhash_Native_valueMany<'l>(
         if out_len != inputs.len() {
             return argument(format!("output: {out_len} values for {} inputs", inputs.len()));
         }
-        for (input, out) in inputs.iter().zip(out.as_mut_slice()) {
-            *out = value(algorithm, input)?;
+        let out = out.as_mut_slice();
+        match algorithm {
+            // Their one-shot functions return the number itself, with no
+            // `Digest` to fill and read back, and have no lanes to share.
+            Algorithm::Xxh3_64 | Algorithm::Crc32c | Algorithm::Crc32 | Algorithm::Crc64Nvme => {
+                for (input, out) in inputs.iter().zip(out) {
+                    *out = value(algorithm, input)?;
+                }
+                Ok(())
+            }
+            _ => {
+                let mut result = Ok(());
+                in_groups(algorithm, &inputs, |start, digests| {
+                    for (out, digest) in out[start..].iter_mut().zip(digests) {
+                        match digest_value(digest.as_bytes()) {
+                            Ok(value) => *out = value,
+                            Err(error) => result = Err(error),
+                        }
+                    }
+                })?;
+                result
+            }
         }
-        Ok(())
     })
 }
 

@@ -16,7 +16,7 @@ use pyo3::types::PyBytes;
 
 use self::export::{Column, Values};
 use self::import::{Offsets, Rows};
-use crate::batch::hash_into;
+use crate::batch::{digests_in_groups, hash_into};
 use crate::hasher::Mode;
 use crate::names;
 
@@ -59,8 +59,8 @@ fn digest_column(algorithm: Algorithm, mode: Mode<'_>, chunks: &[Rows<'_>]) -> R
     let mut validity: Option<Vec<u8>> = None;
     let mut null_count = 0;
     for chunk in chunks {
-        // BLAKE3 over offsets: the whole array in one batch call, straight
-        // from its buffers; null rows are hashed too, and zeroed below.
+        // Over offsets: the whole array in batch calls, straight from its
+        // buffers; null rows are hashed too, and zeroed below.
         if let (Some(offsets), true) = (chunk.offsets(), inputs.is_empty()) {
             let out = &mut data[hashed * width..(hashed + chunk.len()) * width];
             if hash_offsets(algorithm, mode, &offsets, out)? {
@@ -111,20 +111,32 @@ fn digest_column(algorithm: Algorithm, mode: Mode<'_>, chunks: &[Rows<'_>]) -> R
     Ok(Column { format, len, null_count, validity, values })
 }
 
-/// Hashes every value of `offsets` into `out` when `algorithm` is BLAKE3
-/// (32 or 20 bytes) through the batch's offsets entry point: no slice list,
-/// the values scheduled across SIMD lanes inside the library. Returns
-/// whether it did; other algorithms go row by row.
+/// Hashes every value of `offsets` into `out` through a batch call's
+/// offsets entry point: no slice list, the values scheduled across SIMD
+/// lanes inside the library. BLAKE3 (32 or 20 bytes, any mode) through its
+/// `Batch`, every other algorithm through `chunkhash::digest_offsets` a
+/// group at a time. Returns whether it did (always, today).
 fn hash_offsets(
     algorithm: Algorithm,
     mode: Mode<'_>,
     offsets: &Offsets<'_>,
     out: &mut [u8],
 ) -> Result<bool, &'static str> {
-    let batch = match algorithm {
-        Algorithm::Blake3 | Algorithm::Blake3_160 => mode.batch(),
-        _ => return Ok(false),
-    };
+    const BAD: &str = "offsets out of order or past the data";
+    if !matches!(algorithm, Algorithm::Blake3 | Algorithm::Blake3_160) {
+        // Offsets are absolute positions in `data`, so a group's values are
+        // its window of the offsets, one entry longer than the group.
+        let result = match offsets {
+            Offsets::I32 { offsets, data } => digests_in_groups(algorithm, out, |start, digests| {
+                chunkhash::digest_offsets(algorithm, data, &offsets[start..=start + digests.len()], digests)
+            }),
+            Offsets::I64 { offsets, data } => digests_in_groups(algorithm, out, |start, digests| {
+                chunkhash::digest_offsets(algorithm, data, &offsets[start..=start + digests.len()], digests)
+            }),
+        };
+        return result.map(|()| true).map_err(|_| BAD);
+    }
+    let batch = mode.batch();
     let result = match (offsets, algorithm) {
         (Offsets::I32 { offsets, data }, Algorithm::Blake3) => {
             batch.hash_offsets(data, offsets, out.as_chunks_mut::<32>().0)
@@ -135,7 +147,7 @@ fn hash_offsets(
         (Offsets::I32 { offsets, data }, _) => batch.hash_offsets(data, offsets, out.as_chunks_mut::<20>().0),
         (Offsets::I64 { offsets, data }, _) => batch.hash_offsets(data, offsets, out.as_chunks_mut::<20>().0),
     };
-    result.map(|()| true).map_err(|_| "offsets out of order or past the data")
+    result.map(|()| true).map_err(|_| BAD)
 }
 
 /// Records the null rows of `chunk`, whose first row is row `first` of a

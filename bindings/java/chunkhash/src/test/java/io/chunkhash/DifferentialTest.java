@@ -126,6 +126,28 @@ class DifferentialTest {
         }
     }
 
+    /** The multi-buffer algorithms in batches of short rows (the library's lanes) against the JDK's digests. */
+    @Test
+    void multiBufferBatchesAgainstTheJdk() throws Exception {
+        SplittableRandom random = TestSupport.random("DifferentialTest.multiBufferBatches", 0x6d756c7469L);
+        byte[][] rows = new byte[1000][];
+        for (int i = 0; i < rows.length; i++) {
+            rows[i] = TestSupport.bytes(random, i == 500 ? 4160 : random.nextInt(300));
+        }
+        Object[] packed = TestSupport.pack(rows);
+        Algorithm[] algorithms = {Algorithm.SHA_256, Algorithm.SHA_512, Algorithm.MD5, Algorithm.SHA_1};
+        String[] jdkNames = {"SHA-256", "SHA-512", "MD5", "SHA-1"};
+        for (int a = 0; a < algorithms.length; a++) {
+            MessageDigest jdk = MessageDigest.getInstance(jdkNames[a]);
+            byte[] many = Checksums.ofMany(algorithms[a], (byte[]) packed[0], (int[]) packed[1]);
+            int d = algorithms[a].digestLength();
+            assertEquals(rows.length * d, many.length);
+            for (int i = 0; i < rows.length; i++) {
+                assertArrayEquals(jdk.digest(rows[i]), TestSupport.slice(many, d * i, d), algorithms[a] + " row " + i);
+            }
+        }
+    }
+
     static byte[] bouncy(byte[] key, byte[] input, int outLen) {
         Blake3Digest digest = new Blake3Digest(outLen * 8 >= 256 ? outLen * 8 : 256);
         if (key != null) {
