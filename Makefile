@@ -207,7 +207,7 @@ export CHUNKHASH_CLI := $(abspath target/release/chunkhash)
 java:
 	@command -v java >/dev/null || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y openjdk-17-jre-headless; }
 
-test-python: python-wheel peers java
+test-python: python-wheel pydeps peers java
 	$(CARGO) build -q --release -p chunkhash-cli
 	$(PY_VENV)/bin/python -m pytest -p no:cacheprovider bindings/python/tests --ignore=bindings/python/tests/jvm
 	$(MAKE) --no-print-directory test-blake3-py

@@ -138,6 +138,23 @@
 #define CHUNKHASH_ADDRESS_LEN 20
 
 /**
+ * Chunk addresses: BLAKE3 of the chunk's bytes, 32 bytes.
+ */
+#define CHUNKHASH_CDC_ADDRESS_BLAKE3 1
+
+/**
+ * Chunk addresses: the first 20 bytes of BLAKE3 (BLAKE3-160); the other
+ * 12 bytes of `chunkhash_cdc_chunk.address` are zero.
+ */
+#define CHUNKHASH_CDC_ADDRESS_BLAKE3_160 2
+
+/**
+ * Chunk addresses: Xet's chunk hash (keyed BLAKE3 under Xet's data key),
+ * 32 raw bytes; Xet's string form prints each 8-byte group reversed.
+ */
+#define CHUNKHASH_CDC_ADDRESS_XET 3
+
+/**
  * Bytes of each string of `chunkhash_s3_sums`, its NUL included:
  * room for the base64 of a 64-byte digest (88 characters) and `-N` for any
  * part count.
@@ -255,6 +272,15 @@ enum chunkhash_status
    * chunk has no children.
    */
   CHUNKHASH_NO_CHILDREN = -18,
+  /**
+   * `chunkhash_cdc_new_fastcdc` was given chunk sizes FastCDC does not
+   * take (out of range, odd, or the minimum or average above the maximum).
+   */
+  CHUNKHASH_INVALID_CHUNK_SIZES = -19,
+  /**
+   * A chunk address kind that is no `CHUNKHASH_CDC_ADDRESS_*` constant.
+   */
+  CHUNKHASH_UNKNOWN_ADDRESS = -20,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -283,12 +309,39 @@ typedef struct chunkhash_blake3 chunkhash_blake3;
 typedef struct chunkhash_blake3_subtree_mode chunkhash_blake3_subtree_mode;
 
 /**
+ * A streaming chunker, made by `chunkhash_cdc_new_fastcdc` or
+ * `chunkhash_cdc_new_xet`, fed by `chunkhash_cdc_update`, ended by
+ * `chunkhash_cdc_finish`, read by `chunkhash_cdc_next`, released by
+ * `chunkhash_cdc_free`. Not safe to use from two threads at once; may be
+ * moved between threads.
+ */
+typedef struct chunkhash_cdc chunkhash_cdc;
+
+/**
  * A streaming hasher for any algorithm of the registry: made by
  * `chunkhash_hasher_new`, fed by `chunkhash_hasher_update`, read by
  * `chunkhash_hasher_finalize`, released by `chunkhash_hasher_free`. Not
  * safe to use from two threads at once; may be moved between threads.
  */
 typedef struct chunkhash_hasher chunkhash_hasher;
+
+/**
+ * One chunk: where it starts in the input, its length, its address.
+ */
+typedef struct {
+  /**
+   * Offset of the chunk's first byte from the start of the input.
+   */
+  uint64_t offset;
+  /**
+   * Length in bytes, at least 1.
+   */
+  uint64_t length;
+  /**
+   * The address (see `CHUNKHASH_CDC_ADDRESS_*`).
+   */
+  uint8_t address[32];
+} chunkhash_cdc_chunk;
 
 /**
  * S3's checksums of one object, as S3 reports them: each a NUL-terminated
@@ -821,6 +874,89 @@ chunkhash_status chunkhash_blake3_address_many(const uint8_t *const *inputs,
                                                size_t n,
                                                uint8_t *out,
                                                size_t out_len);
+
+/**
+ * A chunker cutting where the `fastcdc` crate's v2020 chunker cuts with
+ * normalization level 1 (its default): chunks of `min_size` to `max_size`
+ * bytes (the last one of an input may be shorter), aiming at `avg_size`.
+ * `address` is a `CHUNKHASH_CDC_ADDRESS_*` constant.
+ *
+ * `CHUNKHASH_NULL_POINTER` if `cdc` is NULL; `CHUNKHASH_INVALID_CHUNK_SIZES`
+ * unless `min_size` is in 64..=1 MiB, `avg_size` in 256..=4 MiB, `max_size`
+ * in 1 KiB..=16 MiB, all even, and neither `min_size` nor `avg_size` above
+ * `max_size`; `CHUNKHASH_UNKNOWN_ADDRESS` for another `address`.
+ *
+ * # Safety
+ *
+ * `cdc` must be NULL (an error) or writable.
+ */
+chunkhash_status chunkhash_cdc_new_fastcdc(size_t min_size,
+                                           size_t avg_size,
+                                           size_t max_size,
+                                           uint32_t address,
+                                           chunkhash_cdc **cdc);
+
+/**
+ * A chunker cutting where Hugging Face's xet-core cuts: chunks of 8 KiB to
+ * 128 KiB (the last one of an input may be shorter), aiming at 64 KiB.
+ * With `CHUNKHASH_CDC_ADDRESS_XET` the addresses are Xet's chunk hashes.
+ *
+ * `CHUNKHASH_NULL_POINTER` if `cdc` is NULL; `CHUNKHASH_UNKNOWN_ADDRESS`
+ * for an `address` that is no `CHUNKHASH_CDC_ADDRESS_*` constant.
+ *
+ * # Safety
+ *
+ * `cdc` must be NULL (an error) or writable.
+ */
+chunkhash_status chunkhash_cdc_new_xet(uint32_t address, chunkhash_cdc **cdc);
+
+/**
+ * Feeds the next `len` bytes of the input. The chunks they complete are
+ * queued for `chunkhash_cdc_next`, in order; take them after each update
+ * (the queue grows with the chunks not taken). Pieces may have any size:
+ * the chunks are those of the whole input, however it is split.
+ *
+ * # Safety
+ *
+ * `cdc` must be NULL (an error) or a live chunker no other thread uses
+ * during the call; `input` readable for `len` bytes (NULL when `len` is 0
+ * is fine).
+ */
+chunkhash_status chunkhash_cdc_update(chunkhash_cdc *cdc, const uint8_t *input, size_t len);
+
+/**
+ * Ends the input: its last chunk, if bytes are left, is queued for
+ * `chunkhash_cdc_next`. The chunker then starts a new input at offset 0
+ * (the chunks still queued stay).
+ *
+ * # Safety
+ *
+ * `cdc` must be NULL (an error) or a live chunker no other thread uses
+ * during the call.
+ */
+chunkhash_status chunkhash_cdc_finish(chunkhash_cdc *cdc);
+
+/**
+ * Takes the next finished chunk: writes it to `*chunk` and sets `*found`
+ * to true, or sets `*found` to false (and leaves `*chunk` alone) when no
+ * chunk is waiting.
+ *
+ * # Safety
+ *
+ * `cdc` must be NULL (an error) or a live chunker no other thread uses
+ * during the call; `chunk` and `found` NULL (an error) or writable.
+ */
+chunkhash_status chunkhash_cdc_next(chunkhash_cdc *cdc, chunkhash_cdc_chunk *chunk, bool *found);
+
+/**
+ * Releases a chunker (and the chunks not taken); NULL does nothing.
+ *
+ * # Safety
+ *
+ * `cdc` must be NULL or a chunker from a `chunkhash_cdc_new_*` function,
+ * not freed yet; it must not be used afterwards.
+ */
+void chunkhash_cdc_free(chunkhash_cdc *cdc);
 
 /**
  * Stores in `*out` the CRC of A||B, from `crc_a` (the CRC of A), `crc_b`

@@ -28,6 +28,7 @@ mod algorithm;
 mod blake3;
 #[cfg(test)]
 mod c_test_vectors;
+mod cdc;
 mod crc;
 mod s3;
 mod subtree;
@@ -40,6 +41,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 pub use algorithm::*;
 pub use blake3::*;
+pub use cdc::*;
 pub use crc::*;
 pub use s3::*;
 pub use subtree::*;
@@ -108,12 +110,17 @@ pub enum chunkhash_status {
     /// `chunkhash_blake3_subtree_left_len` of 1024 bytes or less: a single
     /// chunk has no children.
     CHUNKHASH_NO_CHILDREN = -18,
+    /// `chunkhash_cdc_new_fastcdc` was given chunk sizes FastCDC does not
+    /// take (out of range, odd, or the minimum or average above the maximum).
+    CHUNKHASH_INVALID_CHUNK_SIZES = -19,
+    /// A chunk address kind that is no `CHUNKHASH_CDC_ADDRESS_*` constant.
+    CHUNKHASH_UNKNOWN_ADDRESS = -20,
 }
 
 use chunkhash_status::*;
 
 /// Every status, for the message table and the tests.
-const STATUSES: [chunkhash_status; 19] = [
+const STATUSES: [chunkhash_status; 21] = [
     CHUNKHASH_OK,
     CHUNKHASH_NULL_POINTER,
     CHUNKHASH_INVALID_LENGTH,
@@ -133,6 +140,8 @@ const STATUSES: [chunkhash_status; 19] = [
     CHUNKHASH_NOT_SIBLINGS,
     CHUNKHASH_ROOT_NOT_AT_START,
     CHUNKHASH_NO_CHILDREN,
+    CHUNKHASH_INVALID_CHUNK_SIZES,
+    CHUNKHASH_UNKNOWN_ADDRESS,
 ];
 
 impl chunkhash_status {
@@ -157,6 +166,8 @@ impl chunkhash_status {
             CHUNKHASH_NOT_SIBLINGS => c"subtrees are not siblings",
             CHUNKHASH_ROOT_NOT_AT_START => c"root merge not at offset 0",
             CHUNKHASH_NO_CHILDREN => c"a single chunk has no children",
+            CHUNKHASH_INVALID_CHUNK_SIZES => c"invalid chunk sizes",
+            CHUNKHASH_UNKNOWN_ADDRESS => c"unknown chunk address kind",
         }
     }
 }

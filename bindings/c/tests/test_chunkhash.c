@@ -120,6 +120,8 @@ static void test_status_messages(void) {
         CHUNKHASH_NOT_SIBLINGS,
         CHUNKHASH_ROOT_NOT_AT_START,
         CHUNKHASH_NO_CHILDREN,
+        CHUNKHASH_INVALID_CHUNK_SIZES,
+        CHUNKHASH_UNKNOWN_ADDRESS,
     };
     CHECK(CHUNKHASH_OK == 0);
     for (size_t i = 0; i < ARRAY_LEN(all); i++) {
@@ -129,7 +131,7 @@ static void test_status_messages(void) {
         for (size_t j = 0; j < i; j++) CHECK(strcmp(message, chunkhash_status_message(all[j])) != 0);
     }
     CHECK(strcmp(chunkhash_status_message(1), "unknown status") == 0);
-    CHECK(strcmp(chunkhash_status_message(-19), "unknown status") == 0);
+    CHECK(strcmp(chunkhash_status_message(-21), "unknown status") == 0);
     CHECK(strcmp(chunkhash_status_message(INT32_MIN), "unknown status") == 0);
 }
 
@@ -967,6 +969,193 @@ static void test_s3_checksums(void) {
     CHECK_STATUS(chunkhash_s3_checksums((const uint8_t *)"abc", 3, 0, NULL), CHUNKHASH_NULL_POINTER);
 }
 
+/* The streaming chunker. Xet's chunker over 1 MiB + 12345 bytes of
+ * xorshift32 output (seed 2026; the generator below), fed in pieces of
+ * several sizes: the same chunks every time, 8 to 128 KiB but the last,
+ * each address the keyed BLAKE3 of its bytes under Xet's data key, and the
+ * Xet file hash rebuilt from them (the Merkle tree of the specification's
+ * "Hashing" page, written here) equal to what hf_xet.hash_files 1.8.0
+ * printed for the same bytes. Then FastCDC with BLAKE3-160 addresses, and
+ * every error code. */
+#define CDC_LEN ((1u << 20) + 12345u)
+#define CDC_MAX_CHUNKS 256
+
+static const uint8_t XET_DATA_KEY[32] = {102, 151, 245, 119, 91,  149, 80,  222, 49,  53, 203,
+                                         172, 165, 151, 24,  28,  157, 228, 33,  16,  155, 235,
+                                         43,  88,  180, 208, 176, 75,  147, 173, 242, 41};
+static const uint8_t XET_INTERNAL_NODE_KEY[32] = {1,   126, 197, 199, 165, 71,  41, 150, 253, 148, 102,
+                                                  102, 180, 138, 2,   230, 93,  221, 83, 111, 55,  199,
+                                                  109, 210, 248, 99,  82,  230, 74,  83, 113, 63};
+
+/* Takes every queued chunk into chunks[*n...]. */
+static void cdc_take(chunkhash_cdc *cdc, chunkhash_cdc_chunk *chunks, size_t *n) {
+    for (;;) {
+        chunkhash_cdc_chunk chunk;
+        bool found = false;
+        CHECK_STATUS(chunkhash_cdc_next(cdc, &chunk, &found), CHUNKHASH_OK);
+        if (!found) return;
+        if (*n < CDC_MAX_CHUNKS) chunks[*n] = chunk;
+        (*n)++;
+    }
+}
+
+static size_t cdc_stream(chunkhash_cdc *cdc, const uint8_t *data, size_t len, size_t piece,
+                         chunkhash_cdc_chunk *chunks) {
+    size_t n = 0;
+    for (size_t at = 0; at < len; at += piece) {
+        size_t take = len - at < piece ? len - at : piece;
+        CHECK_STATUS(chunkhash_cdc_update(cdc, data + at, take), CHUNKHASH_OK);
+        cdc_take(cdc, chunks, &n);
+    }
+    CHECK_STATUS(chunkhash_cdc_finish(cdc), CHUNKHASH_OK);
+    cdc_take(cdc, chunks, &n);
+    return n;
+}
+
+/* Xet's string form: each 8-byte group of the hash printed reversed. */
+static void xet_string(const uint8_t hash[32], char out[65]) {
+    for (size_t i = 0; i < 32; i++) sprintf(out + 2 * i, "%02x", hash[(i / 8) * 8 + 7 - i % 8]);
+}
+
+/* The Xet file hash of (hash, size) leaves, level by level. */
+static void xet_file_hash(uint8_t hashes[][32], uint64_t *sizes, size_t n, char out[65]) {
+    while (n > 1) {
+        size_t parents = 0;
+        for (size_t start = 0; start < n;) {
+            size_t end = n - start < 9 ? n - start : 9;
+            for (size_t i = 2; i < end; i++) {
+                if (hashes[start + i][24] % 4 == 0) { /* the last 8 bytes, little-endian, mod 4 */
+                    end = i + 1;
+                    break;
+                }
+            }
+            char text[9 * 90];
+            size_t len = 0;
+            uint64_t size = 0;
+            for (size_t i = 0; i < end; i++) {
+                char hex[65];
+                xet_string(hashes[start + i], hex);
+                len += (size_t)sprintf(text + len, "%s : %llu\n", hex, (unsigned long long)sizes[start + i]);
+                size += sizes[start + i];
+            }
+            CHECK_STATUS(chunkhash_blake3_keyed_hash(XET_INTERNAL_NODE_KEY, 32, (const uint8_t *)text, len,
+                                                     hashes[parents], 32),
+                         CHUNKHASH_OK);
+            sizes[parents++] = size;
+            start += end;
+        }
+        n = parents;
+    }
+    uint8_t zero_key[32] = {0}, file[32];
+    CHECK_STATUS(chunkhash_blake3_keyed_hash(zero_key, 32, hashes[0], 32, file, 32), CHUNKHASH_OK);
+    xet_string(file, out);
+}
+
+static void test_cdc(void) {
+    uint8_t *data = malloc(CDC_LEN);
+    CHECK(data != NULL);
+    if (data == NULL) return;
+    uint32_t x = 2026;
+    for (size_t i = 0; i < CDC_LEN; i++) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        data[i] = (uint8_t)x;
+    }
+    static chunkhash_cdc_chunk first[CDC_MAX_CHUNKS], again[CDC_MAX_CHUNKS];
+    chunkhash_cdc *cdc = NULL;
+    CHECK_STATUS(chunkhash_cdc_new_xet(CHUNKHASH_CDC_ADDRESS_XET, &cdc), CHUNKHASH_OK);
+    size_t n = cdc_stream(cdc, data, CDC_LEN, CDC_LEN, first);
+    CHECK(n > 4 && n <= CDC_MAX_CHUNKS);
+    const size_t pieces[] = {1, 1000, 8192, 65537};
+    for (size_t p = 0; p < ARRAY_LEN(pieces); p++) {
+        CHECK(cdc_stream(cdc, data, CDC_LEN, pieces[p], again) == n);
+        CHECK(memcmp(first, again, n * sizeof first[0]) == 0);
+    }
+    static uint8_t hashes[CDC_MAX_CHUNKS][32];
+    static uint64_t sizes[CDC_MAX_CHUNKS];
+    uint64_t next = 0;
+    for (size_t i = 0; i < n && i < CDC_MAX_CHUNKS; i++) {
+        CHECK(first[i].offset == next);
+        CHECK((first[i].length >= 8192 && first[i].length <= 131072) || (i == n - 1 && first[i].length >= 1));
+        next += first[i].length;
+        uint8_t expected[32];
+        CHECK_STATUS(chunkhash_blake3_keyed_hash(XET_DATA_KEY, 32, data + first[i].offset, first[i].length, expected, 32),
+                     CHUNKHASH_OK);
+        CHECK(memcmp(first[i].address, expected, 32) == 0);
+        memcpy(hashes[i], first[i].address, 32);
+        sizes[i] = first[i].length;
+    }
+    CHECK(next == CDC_LEN);
+    char file_hash[65];
+    xet_file_hash(hashes, sizes, n, file_hash);
+    CHECK(strcmp(file_hash, "5db897ffba583962bc6603720243ea623a5d7a39fde972a59342a1ec98962126") == 0);
+    /* An empty input has no chunks. */
+    CHECK(cdc_stream(cdc, data, 0, 1, again) == 0);
+    chunkhash_cdc_free(cdc);
+
+    /* FastCDC 64/256/1024 with BLAKE3-160 addresses, in pieces of 77 bytes. */
+    cdc = NULL;
+    CHECK_STATUS(chunkhash_cdc_new_fastcdc(64, 256, 1024, CHUNKHASH_CDC_ADDRESS_BLAKE3_160, &cdc), CHUNKHASH_OK);
+    size_t small = 60000;
+    static chunkhash_cdc_chunk fast[1024];
+    n = 0;
+    for (size_t at = 0; at < small; at += 77) {
+        CHECK_STATUS(chunkhash_cdc_update(cdc, data + at, small - at < 77 ? small - at : 77), CHUNKHASH_OK);
+        for (bool found = true; found;) {
+            CHECK_STATUS(chunkhash_cdc_next(cdc, &fast[n < 1023 ? n : 1023], &found), CHUNKHASH_OK);
+            n += found;
+        }
+    }
+    CHECK_STATUS(chunkhash_cdc_finish(cdc), CHUNKHASH_OK);
+    bool found = false;
+    CHECK_STATUS(chunkhash_cdc_next(cdc, &fast[n < 1023 ? n : 1023], &found), CHUNKHASH_OK);
+    n += found;
+    CHECK(found && n > 60 && n < 1023);
+    next = 0;
+    for (size_t i = 0; i < n && i < 1023; i++) {
+        CHECK(fast[i].offset == next);
+        CHECK((fast[i].length >= 64 && fast[i].length <= 1024) || i == n - 1);
+        next += fast[i].length;
+        uint8_t expected[32];
+        CHECK_STATUS(chunkhash_blake3_hash(data + fast[i].offset, fast[i].length, expected, 32), CHUNKHASH_OK);
+        CHECK(memcmp(fast[i].address, expected, 20) == 0 && all_bytes(fast[i].address + 20, 12, 0));
+    }
+    CHECK(next == small);
+    chunkhash_cdc_free(cdc);
+    chunkhash_cdc_free(NULL);
+
+    /* Errors: nothing is made, nothing is written. */
+    cdc = NULL;
+    CHECK_STATUS(chunkhash_cdc_new_fastcdc(64, 256, 1023, CHUNKHASH_CDC_ADDRESS_BLAKE3, &cdc),
+                 CHUNKHASH_INVALID_CHUNK_SIZES);
+    CHECK_STATUS(chunkhash_cdc_new_fastcdc(32, 256, 1024, CHUNKHASH_CDC_ADDRESS_BLAKE3, &cdc),
+                 CHUNKHASH_INVALID_CHUNK_SIZES);
+    CHECK_STATUS(chunkhash_cdc_new_fastcdc(2048, 8192, 1024, CHUNKHASH_CDC_ADDRESS_BLAKE3, &cdc),
+                 CHUNKHASH_INVALID_CHUNK_SIZES);
+    CHECK_STATUS(chunkhash_cdc_new_fastcdc(SIZE_MAX, 256, 1024, CHUNKHASH_CDC_ADDRESS_BLAKE3, &cdc),
+                 CHUNKHASH_INVALID_CHUNK_SIZES);
+    CHECK_STATUS(chunkhash_cdc_new_fastcdc(64, 256, 1024, 0, &cdc), CHUNKHASH_UNKNOWN_ADDRESS);
+    CHECK_STATUS(chunkhash_cdc_new_xet(4, &cdc), CHUNKHASH_UNKNOWN_ADDRESS);
+    CHECK(cdc == NULL);
+    CHECK_STATUS(chunkhash_cdc_new_xet(CHUNKHASH_CDC_ADDRESS_XET, NULL), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_cdc_update(NULL, data, 1), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_cdc_finish(NULL), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_cdc_new_xet(CHUNKHASH_CDC_ADDRESS_BLAKE3, &cdc), CHUNKHASH_OK);
+    CHECK_STATUS(chunkhash_cdc_update(cdc, NULL, 1), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_cdc_update(cdc, data, (size_t)PTRDIFF_MAX + 1), CHUNKHASH_INVALID_LENGTH);
+    CHECK_STATUS(chunkhash_cdc_update(cdc, NULL, 0), CHUNKHASH_OK);
+    chunkhash_cdc_chunk chunk;
+    memset(&chunk, POISON, sizeof chunk);
+    CHECK_STATUS(chunkhash_cdc_next(cdc, NULL, &found), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_cdc_next(cdc, &chunk, NULL), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_cdc_next(NULL, &chunk, &found), CHUNKHASH_NULL_POINTER);
+    CHECK_STATUS(chunkhash_cdc_next(cdc, &chunk, &found), CHUNKHASH_OK);
+    CHECK(!found && all_bytes((const uint8_t *)&chunk, sizeof chunk, POISON));
+    chunkhash_cdc_free(cdc);
+    free(data);
+}
+
 int main(void) {
     test_version_and_backend();
     test_status_messages();
@@ -983,6 +1172,7 @@ int main(void) {
     test_crc_combine();
     test_subtrees();
     test_s3_checksums();
+    test_cdc();
     printf("test_chunkhash: %d passed, %d failed\n", checks - failures, failures);
     return failures == 0 ? 0 : 1;
 }

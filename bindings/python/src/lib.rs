@@ -15,6 +15,7 @@ mod batch;
 mod bench;
 mod blake3;
 mod buffer;
+mod cdc;
 mod crc_combine;
 mod gil;
 mod hasher;
@@ -78,6 +79,8 @@ fn _chunkhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(blake3_backend, module)?)?;
     module.add_function(wrap_pyfunction!(s3::_s3_checksums, module)?)?;
     module.add_function(wrap_pyfunction!(crc_combine::crc_combine, module)?)?;
+    module.add_function(wrap_pyfunction!(cdc::_chunk, module)?)?;
+    module.add_function(wrap_pyfunction!(cdc::_xet_hash_files, module)?)?;
     module.add_function(wrap_pyfunction!(gil::_set_gil_threshold, module)?)?;
     module.add_function(wrap_pyfunction!(bench::_rust_hash_many_ns, module)?)?;
     let available: Vec<Bound<'_, PyString>> =

@@ -8,6 +8,7 @@ import io
 import pyarrow as pa  # type: ignore[import-untyped]
 
 import chunkhash
+import chunkhash.xet
 
 
 def test_typed_usage() -> None:
@@ -37,3 +38,7 @@ def test_typed_usage() -> None:
     assert split == 1024 and largest == 1024 and root
     assert out and text and value >= 0 and generic.digest() and digest and many and filled is target
     assert len(column) == 1 and first is not None and names and from_file.digest() and array_digest
+    chunks: chunkhash.Chunks = chunkhash.chunk(b"data", fastcdc=(2048, 8192, 65536), address="blake3-160")
+    offsets: chunkhash.DigestArray = chunkhash.chunk(bytearray(10), xet=True).offsets
+    xet_infos: list[chunkhash.xet.XetFileInfo] = chunkhash.xet.hash_files([])
+    assert len(chunks.lengths) == 1 and len(offsets) == 1 and xet_infos == []

@@ -17,6 +17,11 @@ joins the parts' CRCs. `chunkhash.dask` and `chunkhash.spark` use these for
 columns and files on a cluster (they import Dask or PySpark; this module
 does not).
 
+Content-defined chunks and their addresses in one call:
+`chunk(data_or_path, fastcdc=(min, avg, max))` or Xet's chunker (the
+default), three Arrow arrays (offsets, lengths, addresses);
+`chunkhash.xet.hash_files(paths)` gives Xet file hashes as `hf_xet` does.
+
 Every digest is computed by the Rust crate `chunkhash`; this package only
 converts arguments. Inputs are any C-contiguous buffer (bytes, bytearray,
 memoryview, mmap, numpy arrays); `str` must be encoded first, as with
@@ -69,6 +74,7 @@ from ._chunkhash import (
     xxh32,
     xxh64,
 )
+from ._chunking import Chunks, chunk
 
 
 # The read size of file_digest, as hashlib's: 256 KiB, so each update

@@ -2,7 +2,7 @@
 stubtest against the built module, and used by a typed example)."""
 
 import sys
-from typing import Any, Callable, Final, Iterable, Optional, Protocol, Tuple, TypeVar, Union, final, overload
+from typing import Any, Callable, Final, Iterable, NamedTuple, Optional, Protocol, Tuple, TypeVar, Union, final, overload
 
 if sys.version_info >= (3, 12):
     from collections.abc import Buffer
@@ -142,6 +142,21 @@ def hash_array(
     derive_key_context: Optional[str] = None,
 ) -> DigestArray: ...
 def blake3_backend() -> str: ...
+
+class Chunks(NamedTuple):
+    """The chunks of an input: offsets, lengths (uint64) and addresses."""
+
+    offsets: DigestArray
+    lengths: DigestArray
+    addresses: DigestArray
+
+def chunk(
+    data_or_path: Union[Buffer, _StrPath],
+    *,
+    xet: bool = False,
+    fastcdc: Optional[Tuple[int, int, int]] = None,
+    address: Optional[str] = None,
+) -> Chunks: ...
 def crc_combine(name: str, crc_a: int, crc_b: int, length_b: int, /) -> int: ...
 
 @final

@@ -26,6 +26,15 @@ pub(crate) struct Column {
     pub(crate) values: Values,
 }
 
+impl Column {
+    /// A column without nulls.
+    pub(crate) fn new(format: &str, len: usize, values: Values) -> Column {
+        // Formats are the few literals above, which hold no NUL.
+        let format = CString::new(format).unwrap_or_default();
+        Column { format, len, null_count: 0, validity: None, values }
+    }
+}
+
 #[derive(Debug)]
 pub(crate) enum Values {
     /// Fixed-size digests, `width` bytes each, back to back.

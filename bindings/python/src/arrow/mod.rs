@@ -14,7 +14,7 @@ use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use self::export::{Column, Values};
+pub(crate) use self::export::{Column, Values};
 use self::import::{Offsets, Rows};
 use crate::batch::{digests_in_groups, hash_into};
 use crate::hasher::Mode;
@@ -171,6 +171,13 @@ fn mark_nulls(chunk: &Rows<'_>, first: usize, len: usize, validity: &mut Option<
 #[derive(Debug)]
 pub(crate) struct DigestArray {
     column: Arc<Column>,
+}
+
+impl DigestArray {
+    /// Wraps a finished column (also of offsets or lengths, for `chunk`).
+    pub(crate) fn from_column(column: Column) -> DigestArray {
+        DigestArray { column: Arc::new(column) }
+    }
 }
 
 #[pymethods]
