@@ -73,6 +73,17 @@ pub const METHODS: [Method; 8] = [
     Method { key: "sha256-batch", name: "SHA-256 batch", algorithm: Algorithm::Sha256, hashing: Hashing::Batch },
 ];
 
+/// The methods a run measures unless told otherwise: all but the batch
+/// forms of SHA-512/160 and SHA-256 (asked for by name), so the default run
+/// keeps its length.
+pub fn default_methods() -> Vec<Method> {
+    METHODS
+        .iter()
+        .copied()
+        .filter(|method| method.key.starts_with("blake3") || method.hashing != Hashing::Batch)
+        .collect()
+}
+
 /// What to measure.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plan {
