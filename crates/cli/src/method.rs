@@ -195,10 +195,12 @@ impl Method {
         }
     }
 
-    /// Whether [`blake3::hash_many`] can take inputs of this method: the
-    /// plain 32-byte BLAKE3 hash.
-    pub fn is_plain_blake3(&self) -> bool {
-        self.algorithm == Algorithm::Blake3 && matches!(self.mode, Blake3Mode::Hash) && self.out_len == blake3::OUT_LEN
+    /// Whether [`chunkhash::digest_many`] gives this method's bytes: the
+    /// algorithm's plain hash at its registry length (not keyed or
+    /// derive-key BLAKE3, not BLAKE3 extended, not BLAKE2b of another
+    /// length).
+    pub fn is_registry_digest(&self) -> bool {
+        matches!(self.mode, Blake3Mode::Hash) && self.out_len == self.algorithm.digest_len()
     }
 
     /// A fresh hasher. BLAKE3-160 is BLAKE3 cut to 20 bytes, so it takes

@@ -5,14 +5,14 @@ use crate::input::{self, Progress};
 use crate::settings::SumSettings;
 use crate::status::Printer;
 use anyhow::Result;
-use chunkhash::blake3;
 use rayon::prelude::*;
 use std::fs::{self, Metadata};
 use std::io;
 use std::path::{Path, PathBuf};
 
 /// Regular files below this size go through the batch path (read whole,
-/// hashed many per call) when the method allows it: the plain BLAKE3 hash.
+/// hashed many per call) when the method allows it: any algorithm's plain
+/// hash at its own length ([`Method::is_registry_digest`](crate::method::Method::is_registry_digest)).
 /// 64 KiB is the read buffer: such a file takes one `read` either way, so
 /// holding it whole costs nothing, and a batch call can put several of
 /// them side by side in SIMD lanes.
@@ -49,7 +49,7 @@ pub fn run(settings: &SumSettings, printer: &mut Printer) -> Result<()> {
     let inputs: Vec<Input> = settings.inputs.iter().map(|path| Input::look(path)).collect();
     let mut progress = Progress::new(known_total(&inputs));
     printer.progress = Some(progress.bar());
-    let batchable = settings.method.is_plain_blake3() && settings.format != format::Format::Raw;
+    let batchable = settings.method.is_registry_digest() && settings.format != format::Format::Raw;
     let mut batch = Batch::default();
     for input in &inputs {
         if let Some(len) = input.small_file_len().filter(|_| batchable) {
@@ -89,8 +89,9 @@ struct Batch {
     bytes: usize,
 }
 
-/// Hashes the batch's inputs with the library's batch API, which puts small
-/// inputs side by side in SIMD lanes, and writes their lines in order.
+/// Hashes the batch's inputs with the library's batch call, which puts small
+/// inputs side by side in SIMD lanes (BLAKE3's batch, the multi-buffer
+/// kernels of SHA-256 and the others), and writes their lines in order.
 fn flush_batch(
     batch: &mut Batch,
     settings: &SumSettings,
@@ -101,14 +102,15 @@ fn flush_batch(
         return Ok(());
     }
     let inputs: Vec<&[u8]> = batch.items.iter().filter_map(|(_, data)| data.as_deref().ok()).collect();
-    let mut hashes = vec![blake3::Hash::from_bytes([0; blake3::OUT_LEN]); inputs.len()];
+    let algorithm = settings.method.algorithm;
+    let mut hashes = vec![chunkhash::digest(algorithm, b""); inputs.len()];
     if settings.io.parallel() && inputs.len() > BATCH_PER_TASK {
         inputs
             .par_chunks(BATCH_PER_TASK)
             .zip(hashes.par_chunks_mut(BATCH_PER_TASK))
-            .for_each(|(inputs, out)| blake3::hash_many(inputs, out));
+            .for_each(|(inputs, out)| chunkhash::digest_many(algorithm, inputs, out));
     } else {
-        blake3::hash_many(&inputs, &mut hashes);
+        chunkhash::digest_many(algorithm, &inputs, &mut hashes);
     }
     let mut hashes = hashes.iter();
     for (path, data) in batch.items.drain(..) {

@@ -170,6 +170,38 @@ fn md5sum_and_sha1sum_files_are_checked() {
     }
 }
 
+/// Many small files, hashed side by side through the batch path
+/// (`digest_many`: SHA-256's multi-buffer lanes, MD5, SHA-1, SHA-512 and
+/// BLAKE2b), give coreutils' lines in argument order: random lengths on and
+/// around the block edges (0 to 4160 bytes), more files than one batch
+/// holds, a big file (the streaming path) among them, on one thread and two.
+#[test]
+fn many_small_files_as_coreutils_hashes_them() {
+    let dir = Dir::new("many_small_files_as_coreutils_hashes_them");
+    let mut rng = vectors::TestRng::new(vectors::test_seed("many_small_files_as_coreutils_hashes_them", 34));
+    let mut names = Vec::new();
+    for i in 0..300 {
+        let len = if i < 8 { [0, 1, 55, 56, 64, 119, 128, 4160][i] } else { rng.range(0..=4160) };
+        let name = format!("s{i:03}");
+        dir.write(&name, &rng.bytes(len));
+        names.push(name);
+        if i == 150 {
+            dir.write("mid-big", &rng.bytes(70_000));
+            names.push("mid-big".into());
+        }
+    }
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    for (tool, algorithm) in
+        [("sha256sum", "sha256"), ("md5sum", "md5"), ("sha1sum", "sha1"), ("sha512sum", "sha512"), ("b2sum", "blake2b")]
+    {
+        let theirs = String::from_utf8(dir.tool(tool, &names)).unwrap();
+        for threads in ["1", "2"] {
+            let ours = ok(dir.run(&[&["sum", "-j", threads, "-a", algorithm][..], &names].concat(), b""));
+            assert_eq!(ours, theirs, "{tool} -j {threads}");
+        }
+    }
+}
+
 /// cksum's algorithms chunkhash lacks are reported as unsupported, never
 /// FAILED, whatever the files hold.
 #[test]

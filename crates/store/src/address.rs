@@ -1,9 +1,10 @@
 //! Content addresses, and the hashing that makes them: one chunk per call or
-//! many chunks per call through BLAKE3's batch API.
+//! many chunks per call (BLAKE3's batch API, or `digest_many`'s
+//! multi-buffer kernels for the other algorithms).
 
 use crate::error::{Error, Result};
 use chunkhash::blake3::{self, Backend, Batch};
-use chunkhash::Algorithm;
+use chunkhash::{Algorithm, Digest};
 use std::fmt;
 use std::str::FromStr;
 use std::time::{Duration, Instant};
@@ -102,8 +103,10 @@ impl FromStr for Address {
     }
 }
 
-/// How BLAKE3 addresses are computed. The bytes never depend on it, only the
-/// speed; the other algorithms hash one chunk per call in every mode.
+/// How addresses are computed. The bytes never depend on it, only the
+/// speed. For SHA-256 and SHA-512/160, `Batch` goes through
+/// [`chunkhash::digest_many`] (SHA-256's multi-buffer kernels; SHA-512's
+/// once they land there) and the other modes hash one chunk per call.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Hashing {
     /// Every chunk waiting in a batch (chunks of many files, and of one
@@ -148,6 +151,8 @@ pub(crate) struct AddressHasher {
     hashing: Hashing,
     batch: Batch,
     hashes: Vec<blake3::Hash>,
+    /// `digest_many`'s output, kept between calls.
+    digests: Vec<Digest>,
     /// Time spent inside hash calls.
     pub(crate) spent: Duration,
 }
@@ -163,7 +168,7 @@ impl AddressHasher {
             Hashing::Portable => Batch::new().with_backend(Backend::Portable).unwrap_or_default(),
             _ => Batch::new(),
         };
-        AddressHasher { algorithm, hashing, batch, hashes: Vec::new(), spent: Duration::ZERO }
+        AddressHasher { algorithm, hashing, batch, hashes: Vec::new(), digests: Vec::new(), spent: Duration::ZERO }
     }
 
     pub(crate) fn algorithm(&self) -> Algorithm {
@@ -199,6 +204,12 @@ impl AddressHasher {
                     out.extend(inputs.iter().map(|input| truncate(blake3::hash(input).as_bytes(), len)))
                 }
             }
+        } else if self.hashing == Hashing::Batch {
+            // Independent chunks are what multi-buffer kernels are for.
+            self.digests.clear();
+            self.digests.resize(inputs.len(), chunkhash::digest(self.algorithm, b""));
+            chunkhash::digest_many(self.algorithm, inputs, &mut self.digests);
+            out.extend(self.digests.iter().map(|digest| truncate(digest.as_bytes(), len)));
         } else {
             out.extend(inputs.iter().map(|input| truncate(chunkhash::digest(self.algorithm, input).as_bytes(), len)));
         }
