@@ -664,10 +664,12 @@ impl Store {
             };
             // Records up to the one that brings the pack to its target: a
             // rule on each record, so the packs do not depend on how the
-            // records were split between calls.
+            // records were split between calls. At least one record per
+            // pack, whatever the target (a target under the pack header's
+            // length took none and sealed empty packs forever).
             let mut len = writer.len();
             let mut take = 0;
-            while take < rest.len() && len < self.options.pack_target {
+            while take < rest.len() && (take == 0 || len < self.options.pack_target) {
                 len += writer.framed_len(rest[take].1.len());
                 take += 1;
             }

@@ -108,3 +108,37 @@ fn puts_on_1_2_3_4_and_8_threads_write_the_same_store() {
         assert_same_tree(input, &dir.join("out").join(input.file_name().unwrap()));
     }
 }
+
+/// A pack target smaller than a pack's header (0 and 16 bytes: accepted by
+/// `--pack-target`) still puts: one record per pack, then sealed. Such a
+/// target once took no record and sealed empty packs forever.
+#[test]
+fn a_pack_target_under_the_header_puts_one_record_per_pack() {
+    let dir = test_dir("a_pack_target_under_the_header");
+    let data = dir.join("data");
+    fs::create_dir_all(&data).unwrap();
+    let mut rng = TestRng::new(test_seed("a_pack_target_under_the_header", 0x5eed_7002));
+    for i in 0..3 {
+        let len = rng.range(0..=4000);
+        fs::write(data.join(format!("f{i}")), rng.bytes(len)).unwrap();
+    }
+    for target in [0, 16] {
+        let store_dir = dir.join(format!("store-{target}"));
+        let open = OpenOptions { pack_target: target, ..options() };
+        let mut store = Store::create(
+            &store_dir,
+            chunkhash_store::CreateOptions { chunker: SMALL_CHUNKS, ..Default::default() },
+            open,
+        )
+        .unwrap();
+        let report =
+            store.put(&[data.clone()], PutOptions { threads: NonZeroUsize::new(2), ..PutOptions::default() }).unwrap();
+        let restored = dir.join(format!("restored-{target}"));
+        store.get(&report.snapshot, &restored, None).unwrap();
+        assert_same_tree(&data, &restored.join("data"));
+        let verified = store.verify(None).unwrap();
+        assert!(verified.damage.is_empty(), "target {target}: {:?}", verified.damage);
+        assert!(verified.records > 1, "target {target}: {verified:?}");
+        assert_eq!(verified.packs, verified.records, "target {target}: one record per pack");
+    }
+}
