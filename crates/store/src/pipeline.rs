@@ -31,6 +31,7 @@ use std::collections::{HashMap, VecDeque};
 use std::fs::{self, File, Metadata};
 use std::io::{self, Read};
 use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -129,14 +130,30 @@ pub(crate) fn run(settings: &Settings<'_>, inputs: &[Input], write: &mut dyn FnM
                         && !stop.load(Ordering::Relaxed)
                         && cursor.compare_exchange(position, position + 1, Ordering::AcqRel, Ordering::Acquire).is_ok()
                 };
-                while !stop.load(Ordering::Relaxed) {
-                    let first = cursor.fetch_add(1, Ordering::AcqRel);
-                    if first >= inputs.len() || !reader.group(first, &claim, &mut sink) {
-                        break;
+                let mut reading = None;
+                let body = panic::catch_unwind(AssertUnwindSafe(|| {
+                    while !stop.load(Ordering::Relaxed) {
+                        let first = cursor.fetch_add(1, Ordering::AcqRel);
+                        reading = Some(first);
+                        if first >= inputs.len() || !reader.group(first, &claim, &mut sink) {
+                            break;
+                        }
                     }
-                }
+                }));
                 // A failed group stops everyone from starting new ones.
                 stop.store(true, Ordering::Relaxed);
+                if let Err(payload) = body {
+                    // The writer may be waiting for this group while the
+                    // other workers wait for arenas it holds: an error in
+                    // the group's place ends the put (and frees them); the
+                    // scope raises the panic when the threads are joined.
+                    if let Some(group) = reading.filter(|group| *group < inputs.len()) {
+                        let source = io::Error::other("a reading thread panicked");
+                        let _ =
+                            sink.parts.send((worker, group, Err(Error::io("reading", &inputs[group].path, source))));
+                    }
+                    panic::resume_unwind(payload);
+                }
             });
         }
         drop(parts);

@@ -142,3 +142,34 @@ fn a_pack_target_under_the_header_puts_one_record_per_pack() {
         assert_eq!(verified.packs, verified.records, "target {target}: one record per pack");
     }
 }
+
+/// A reading thread that panics while the writer waits for its group, and
+/// the other thread fills its arenas with later groups: the put ends with
+/// the panic instead of waiting forever.
+#[test]
+fn a_reading_thread_that_panics_ends_the_put() {
+    let dir = test_dir("a_reading_thread_that_panics");
+    let data = dir.join("data");
+    fs::create_dir_all(&data).unwrap();
+    let mut rng = TestRng::new(test_seed("a_reading_thread_that_panics", 0x5eed_7003));
+    // Enough bytes after the first file for the other thread to use all of
+    // its arenas (4 of ARENA bytes).
+    for i in 0..64 {
+        let len = rng.range(ARENA / 2..=ARENA);
+        fs::write(data.join(format!("f{i:03}")), rng.bytes(len)).unwrap();
+    }
+    let mut store = create(&dir.join("store"), SMALL_CHUNKS);
+    let hook = |path: &Path| {
+        if path.ends_with("f000") {
+            panic!("the test's hook, reading {}", path.display());
+        }
+    };
+    let options = PutOptions {
+        threads: NonZeroUsize::new(2),
+        arena_bytes: Some(ARENA),
+        after_read: Some(&hook),
+        ..PutOptions::default()
+    };
+    let put = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| store.put(&[data.clone()], options)));
+    assert!(put.is_err(), "the put returned instead of raising the reading thread's panic");
+}
