@@ -131,8 +131,9 @@ fn a_pack_target_under_the_header_puts_one_record_per_pack() {
             open,
         )
         .unwrap();
-        let report =
-            store.put(&[data.clone()], PutOptions { threads: NonZeroUsize::new(2), ..PutOptions::default() }).unwrap();
+        let report = store
+            .put(std::slice::from_ref(&data), PutOptions { threads: NonZeroUsize::new(2), ..PutOptions::default() })
+            .unwrap();
         let restored = dir.join(format!("restored-{target}"));
         store.get(&report.snapshot, &restored, None).unwrap();
         assert_same_tree(&data, &restored.join("data"));
@@ -170,6 +171,7 @@ fn a_reading_thread_that_panics_ends_the_put() {
         after_read: Some(&hook),
         ..PutOptions::default()
     };
-    let put = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| store.put(&[data.clone()], options)));
+    let put =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| store.put(std::slice::from_ref(&data), options)));
     assert!(put.is_err(), "the put returned instead of raising the reading thread's panic");
 }
