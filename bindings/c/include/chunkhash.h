@@ -123,6 +123,27 @@
 #define CHUNKHASH_MAX_DIGEST_LEN 64
 
 /**
+ * Bytes of the length header that starts `bao`'s outboards, encodings and
+ * slices (the message's length, little-endian).
+ */
+#define CHUNKHASH_BAO_HEADER_LEN 8
+
+/**
+ * The largest chunk group log: groups of 2^16 chunks (64 MiB).
+ */
+#define CHUNKHASH_BAO_MAX_GROUP_LOG 16
+
+/**
+ * Parent nodes before their subtrees: `bao`'s outboard order.
+ */
+#define CHUNKHASH_BAO_ORDER_PRE 0
+
+/**
+ * Parent nodes after their subtrees: `bao-tree`'s post-order outboard.
+ */
+#define CHUNKHASH_BAO_ORDER_POST 1
+
+/**
  * Bytes in a BLAKE3 hash (the default output length).
  */
 #define CHUNKHASH_BLAKE3_OUT_LEN 32
@@ -281,6 +302,38 @@ enum chunkhash_status
    * A chunk address kind that is no `CHUNKHASH_CDC_ADDRESS_*` constant.
    */
   CHUNKHASH_UNKNOWN_ADDRESS = -20,
+  /**
+   * A Bao chunk group log above `CHUNKHASH_BAO_MAX_GROUP_LOG` (16).
+   */
+  CHUNKHASH_BAO_INVALID_GROUP_LOG = -21,
+  /**
+   * A Bao node order that is no `CHUNKHASH_BAO_ORDER_*` constant.
+   */
+  CHUNKHASH_BAO_UNKNOWN_ORDER = -22,
+  /**
+   * A Bao outboard that does not fit its message: shorter than its
+   * header, a header other than the message's length, or not
+   * `chunkhash_bao_outboard_size` bytes.
+   */
+  CHUNKHASH_BAO_OUTBOARD_LENGTH = -23,
+  /**
+   * A Bao combined encoding whose size does not fit its header.
+   */
+  CHUNKHASH_BAO_ENCODING_LENGTH = -24,
+  /**
+   * A Bao slice or encoding that does not verify: a parent node or chunk
+   * group does not hash to what the root hash proves (damage, or another
+   * root, range, message, mode or group size).
+   */
+  CHUNKHASH_BAO_MISMATCH = -25,
+  /**
+   * A Bao slice or encoding that ends before its last verified byte.
+   */
+  CHUNKHASH_BAO_TRUNCATED = -26,
+  /**
+   * A Bao slice or encoding followed by more bytes than its slice has.
+   */
+  CHUNKHASH_BAO_TRAILING_BYTES = -27,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -289,6 +342,16 @@ typedef enum chunkhash_status chunkhash_status;
 typedef int32_t chunkhash_status;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
+
+/**
+ * The tree one message's Bao data shares: its mode (plain hash, keyed
+ * hash or key derivation) and its chunk group size (2^`group_log` chunks
+ * of 1024 bytes; 0 is `bao`'s format). Made by `chunkhash_bao_tree_new`
+ * (or `_new_keyed`, `_new_derive_key`), released by
+ * `chunkhash_bao_tree_free`. Never changed after it is made, so any number
+ * of threads may use one at the same time.
+ */
+typedef struct chunkhash_bao_tree chunkhash_bao_tree;
 
 /**
  * A streaming BLAKE3 hasher (plain, keyed or key derivation): made by
@@ -617,6 +680,261 @@ chunkhash_status chunkhash_hasher_reset(chunkhash_hasher *hasher);
  * freed already.
  */
 void chunkhash_hasher_free(chunkhash_hasher *hasher);
+
+/**
+ * Makes the tree of the plain hash (`chunkhash_blake3_hash` is its root
+ * hash: the format of `bao` and `bao-tree`) with groups of 2^`group_log`
+ * chunks, and stores it in `*tree`. Release it with
+ * `chunkhash_bao_tree_free`.
+ *
+ * Returns `CHUNKHASH_NULL_POINTER` or `CHUNKHASH_BAO_INVALID_GROUP_LOG`
+ * (above `CHUNKHASH_BAO_MAX_GROUP_LOG`).
+ *
+ * # Safety
+ *
+ * `tree` must be writable.
+ */
+chunkhash_status chunkhash_bao_tree_new(uint32_t group_log, chunkhash_bao_tree **tree);
+
+/**
+ * Makes the tree of the keyed hash under a 32-byte key (its root hash is
+ * `chunkhash_blake3_keyed_hash`; nodes can be neither checked nor forged
+ * without the key) and stores it in `*tree`.
+ *
+ * Returns `CHUNKHASH_NULL_POINTER`, `CHUNKHASH_INVALID_LENGTH` (`key_len`
+ * not `CHUNKHASH_BLAKE3_KEY_LEN`) or `CHUNKHASH_BAO_INVALID_GROUP_LOG`.
+ *
+ * # Safety
+ *
+ * `key` must be readable for `key_len` bytes and `tree` writable.
+ */
+chunkhash_status chunkhash_bao_tree_new_keyed(const uint8_t *key,
+                                              size_t key_len,
+                                              uint32_t group_log,
+                                              chunkhash_bao_tree **tree);
+
+/**
+ * Makes the tree of key derivation under `context` (the message is the key
+ * material; the root hash is `chunkhash_blake3_derive_key`) and stores it
+ * in `*tree`.
+ *
+ * Returns `CHUNKHASH_NULL_POINTER`, `CHUNKHASH_INVALID_UTF8` or
+ * `CHUNKHASH_BAO_INVALID_GROUP_LOG`.
+ *
+ * # Safety
+ *
+ * `context` must be a NUL-terminated string and `tree` writable.
+ */
+chunkhash_status chunkhash_bao_tree_new_derive_key(const char *context,
+                                                   uint32_t group_log,
+                                                   chunkhash_bao_tree **tree);
+
+/**
+ * Releases a tree; NULL does nothing.
+ *
+ * # Safety
+ *
+ * `tree` must be NULL or come from a `chunkhash_bao_tree_new` function and
+ * not be freed already.
+ */
+void chunkhash_bao_tree_free(chunkhash_bao_tree *tree);
+
+/**
+ * Stores in `*size` the bytes of the outboard of a `len`-byte message that
+ * `chunkhash_bao_outboard` writes: the 8-byte length header and 64 bytes
+ * per parent node (`bao-tree`'s outboard is the part after the header).
+ * The order does not change the size.
+ *
+ * Returns `CHUNKHASH_NULL_POINTER`.
+ *
+ * # Safety
+ *
+ * `tree` must come from a `chunkhash_bao_tree_new` function and not be
+ * freed; `size` must be writable.
+ */
+chunkhash_status chunkhash_bao_outboard_size(const chunkhash_bao_tree *tree,
+                                             uint64_t len,
+                                             uint64_t *size);
+
+/**
+ * Stores in `*size` the bytes of the combined encoding of a `len`-byte
+ * message (`chunkhash_bao_encode`): the header, the message and its
+ * parent nodes, or `UINT64_MAX` if that passes 2^64.
+ *
+ * Returns `CHUNKHASH_NULL_POINTER`.
+ *
+ * # Safety
+ *
+ * `tree` must come from a `chunkhash_bao_tree_new` function and not be
+ * freed; `size` must be writable.
+ */
+chunkhash_status chunkhash_bao_encoded_size(const chunkhash_bao_tree *tree,
+                                            uint64_t len,
+                                            uint64_t *size);
+
+/**
+ * Stores in `*size` the bytes of the slice of a `len`-byte message for the
+ * byte range `start .. start + count` (`chunkhash_bao_slice`): the header,
+ * the groups that meet the range and the parents above them. As in `bao`,
+ * a range of no bytes counts as one byte, and a range at or past the end
+ * covers the last group (which proves the length).
+ *
+ * Returns `CHUNKHASH_NULL_POINTER`.
+ *
+ * # Safety
+ *
+ * `tree` must come from a `chunkhash_bao_tree_new` function and not be
+ * freed; `size` must be writable.
+ */
+chunkhash_status chunkhash_bao_slice_size(const chunkhash_bao_tree *tree,
+                                          uint64_t len,
+                                          uint64_t start,
+                                          uint64_t count,
+                                          uint64_t *size);
+
+/**
+ * Writes the 32-byte root hash of `data` to `root` and its outboard
+ * (`chunkhash_bao_outboard_size` bytes: the length header, then the parent
+ * nodes in `order`, `CHUNKHASH_BAO_ORDER_PRE` or `_POST`) to the front of
+ * `out`, made by the same SIMD kernels as `chunkhash_blake3_hash`. With the
+ * plain tree, groups of one chunk and pre-order, these are the bytes of
+ * `bao encode --outboard`.
+ *
+ * Returns `CHUNKHASH_NULL_POINTER`, `CHUNKHASH_INVALID_LENGTH`,
+ * `CHUNKHASH_BAO_UNKNOWN_ORDER`, or `CHUNKHASH_BUFFER_TOO_SMALL` (`root_len`
+ * below 32, or `out_len` below the outboard's size).
+ *
+ * # Safety
+ *
+ * `tree` must come from a `chunkhash_bao_tree_new` function and not be
+ * freed; `data` must be readable for `len` bytes, `root` writable for
+ * `root_len` bytes and `out` for `out_len` bytes; none may overlap.
+ */
+chunkhash_status chunkhash_bao_outboard(const chunkhash_bao_tree *tree,
+                                        const uint8_t *data,
+                                        size_t len,
+                                        uint32_t order,
+                                        uint8_t *root,
+                                        size_t root_len,
+                                        uint8_t *out,
+                                        size_t out_len);
+
+/**
+ * Writes the 32-byte root hash of `data` to `root` and its combined
+ * encoding (`chunkhash_bao_encoded_size` bytes: the length header, then
+ * parents and groups in pre-order; `bao encode`'s output for the plain
+ * tree and groups of one chunk) to the front of `out`.
+ *
+ * Returns `CHUNKHASH_NULL_POINTER`, `CHUNKHASH_INVALID_LENGTH` or
+ * `CHUNKHASH_BUFFER_TOO_SMALL`.
+ *
+ * # Safety
+ *
+ * As `chunkhash_bao_outboard`.
+ */
+chunkhash_status chunkhash_bao_encode(const chunkhash_bao_tree *tree,
+                                      const uint8_t *data,
+                                      size_t len,
+                                      uint8_t *root,
+                                      size_t root_len,
+                                      uint8_t *out,
+                                      size_t out_len);
+
+/**
+ * Writes the slice of `data` for the byte range `start .. start + count`
+ * to the front of `out` and its length (`chunkhash_bao_slice_size`) to
+ * `*written`: the header, then in pre-order the groups that meet the range
+ * and the parents above them, taken from `outboard` (as
+ * `chunkhash_bao_outboard` wrote it, in `order`). For the plain tree and
+ * groups of one chunk these are the bytes of `bao slice`. The nodes are
+ * copied, not checked: a damaged outboard gives a slice that
+ * `chunkhash_bao_decode` rejects.
+ *
+ * Returns `CHUNKHASH_NULL_POINTER`, `CHUNKHASH_INVALID_LENGTH`,
+ * `CHUNKHASH_BAO_UNKNOWN_ORDER`, `CHUNKHASH_BAO_OUTBOARD_LENGTH` (an
+ * outboard whose header is not `len` or whose size is not
+ * `chunkhash_bao_outboard_size`) or `CHUNKHASH_BUFFER_TOO_SMALL`.
+ *
+ * # Safety
+ *
+ * `tree` must come from a `chunkhash_bao_tree_new` function and not be
+ * freed; `data` must be readable for `len` bytes and `outboard` for
+ * `outboard_len`, `out` writable for `out_len` bytes and `written` for a
+ * `size_t`; `out` may not overlap the inputs.
+ */
+chunkhash_status chunkhash_bao_slice(const chunkhash_bao_tree *tree,
+                                     const uint8_t *data,
+                                     size_t len,
+                                     const uint8_t *outboard,
+                                     size_t outboard_len,
+                                     uint32_t order,
+                                     uint64_t start,
+                                     uint64_t count,
+                                     uint8_t *out,
+                                     size_t out_len,
+                                     size_t *written);
+
+/**
+ * Writes the slice for the byte range `start .. start + count` taken from
+ * a combined encoding (`chunkhash_bao_encode`'s output) to the front of
+ * `out` and its length to `*written`; the same bytes as
+ * `chunkhash_bao_slice`. Copied, not checked.
+ *
+ * Returns `CHUNKHASH_NULL_POINTER`, `CHUNKHASH_INVALID_LENGTH`,
+ * `CHUNKHASH_BAO_ENCODING_LENGTH` (an encoding whose size does not fit
+ * its header) or `CHUNKHASH_BUFFER_TOO_SMALL`.
+ *
+ * # Safety
+ *
+ * `tree` must come from a `chunkhash_bao_tree_new` function and not be
+ * freed; `encoding` must be readable for `encoding_len` bytes, `out`
+ * writable for `out_len` bytes and `written` for a `size_t`; `out` may not
+ * overlap `encoding`.
+ */
+chunkhash_status chunkhash_bao_slice_encoding(const chunkhash_bao_tree *tree,
+                                              const uint8_t *encoding,
+                                              size_t encoding_len,
+                                              uint64_t start,
+                                              uint64_t count,
+                                              uint8_t *out,
+                                              size_t out_len,
+                                              size_t *written);
+
+/**
+ * Verifies `stream`, the slice of a message for the byte range
+ * `start .. start + count` (as `chunkhash_bao_slice` or `bao slice` made
+ * it; a whole combined encoding is the slice for `start` 0 and `count`
+ * `UINT64_MAX`) against the message's 32-byte `root` hash, and only if
+ * every part of it verifies writes the range's bytes (capped at the
+ * message's end, so `count` bytes always fit) to the front of `out` and
+ * their number to `*written`. `tree` must be the mode and group size the
+ * slice was made with.
+ *
+ * Returns `CHUNKHASH_NULL_POINTER`, `CHUNKHASH_INVALID_LENGTH` (also a
+ * `root_len` other than 32), `CHUNKHASH_BAO_MISMATCH` (a node or group that
+ * does not verify: damage, another root, range, tree or message),
+ * `CHUNKHASH_BAO_TRUNCATED` (the stream ends early),
+ * `CHUNKHASH_BAO_TRAILING_BYTES` (bytes after the slice) or
+ * `CHUNKHASH_BUFFER_TOO_SMALL`. On any error nothing is written: no
+ * unverified byte reaches `out`.
+ *
+ * # Safety
+ *
+ * `tree` must come from a `chunkhash_bao_tree_new` function and not be
+ * freed; `root` must be readable for `root_len` bytes and `stream` for
+ * `stream_len`, `out` writable for `out_len` bytes and `written` for a
+ * `size_t`; `out` may overlap `stream`.
+ */
+chunkhash_status chunkhash_bao_decode(const chunkhash_bao_tree *tree,
+                                      const uint8_t *root,
+                                      size_t root_len,
+                                      const uint8_t *stream,
+                                      size_t stream_len,
+                                      uint64_t start,
+                                      uint64_t count,
+                                      uint8_t *out,
+                                      size_t out_len,
+                                      size_t *written);
 
 /**
  * Writes the BLAKE3 hash of `data` to `out`, `out_len` bytes of output:

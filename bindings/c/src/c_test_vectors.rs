@@ -76,6 +76,38 @@ fn generate() -> String {
     }
     line("};");
     line("");
+    line("/* vectors/bao/test_vectors.json (the bao crate's): roots, encodings, outboards and slices,");
+    line(" * outputs given by their length and BLAKE3 hash. Inputs: a 4-byte little-endian counter");
+    line(" * from 1, cut at input_len. */");
+    let bao = vectors::bao_vectors();
+    line("struct bao_output { size_t input_len; const char *root; size_t output_len; const char *output_blake3; };");
+    for (list, name) in [("encode", "BAO_ENCODED"), ("outboard", "BAO_OUTBOARDS")] {
+        line(&format!("static const struct bao_output {name}[] = {{"));
+        for case in bao[list].as_array().expect("a list") {
+            let (root, hash) =
+                (case["bao_hash"].as_str().expect("a string"), case["encoded_blake3"].as_str().expect("a string"));
+            let (input_len, output_len) =
+                (case["input_len"].as_u64().expect("a number"), case["output_len"].as_u64().expect("a number"));
+            line(&format!("    {{{input_len}, \"{root}\", {output_len}, \"{hash}\"}},"));
+        }
+        line("};");
+    }
+    line("struct bao_slice { size_t input_len; uint64_t start, len; size_t output_len; const char *output_blake3; };");
+    line("static const struct bao_slice BAO_SLICES[] = {");
+    for case in bao["slice"].as_array().expect("a list") {
+        for slice in case["slices"].as_array().expect("a list") {
+            let (start, len, output_len) = (
+                slice["start"].as_u64().expect("a number"),
+                slice["len"].as_u64().expect("a number"),
+                slice["output_len"].as_u64().expect("a number"),
+            );
+            let (input_len, hash) =
+                (case["input_len"].as_u64().expect("a number"), slice["output_blake3"].as_str().expect("a string"));
+            line(&format!("    {{{input_len}, {start}, {len}, {output_len}, \"{hash}\"}},"));
+        }
+    }
+    line("};");
+    line("");
     line("#endif /* CHUNKHASH_TEST_VECTORS_H */");
     h
 }

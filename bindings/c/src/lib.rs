@@ -25,6 +25,7 @@
 #![allow(non_camel_case_types)] // C names: chunkhash_status, chunkhash_blake3, ...
 
 mod algorithm;
+mod bao;
 mod blake3;
 #[cfg(test)]
 mod c_test_vectors;
@@ -40,6 +41,7 @@ use core::ptr::NonNull;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 pub use algorithm::*;
+pub use bao::*;
 pub use blake3::*;
 pub use cdc::*;
 pub use crc::*;
@@ -115,12 +117,30 @@ pub enum chunkhash_status {
     CHUNKHASH_INVALID_CHUNK_SIZES = -19,
     /// A chunk address kind that is no `CHUNKHASH_CDC_ADDRESS_*` constant.
     CHUNKHASH_UNKNOWN_ADDRESS = -20,
+    /// A Bao chunk group log above `CHUNKHASH_BAO_MAX_GROUP_LOG` (16).
+    CHUNKHASH_BAO_INVALID_GROUP_LOG = -21,
+    /// A Bao node order that is no `CHUNKHASH_BAO_ORDER_*` constant.
+    CHUNKHASH_BAO_UNKNOWN_ORDER = -22,
+    /// A Bao outboard that does not fit its message: shorter than its
+    /// header, a header other than the message's length, or not
+    /// `chunkhash_bao_outboard_size` bytes.
+    CHUNKHASH_BAO_OUTBOARD_LENGTH = -23,
+    /// A Bao combined encoding whose size does not fit its header.
+    CHUNKHASH_BAO_ENCODING_LENGTH = -24,
+    /// A Bao slice or encoding that does not verify: a parent node or chunk
+    /// group does not hash to what the root hash proves (damage, or another
+    /// root, range, message, mode or group size).
+    CHUNKHASH_BAO_MISMATCH = -25,
+    /// A Bao slice or encoding that ends before its last verified byte.
+    CHUNKHASH_BAO_TRUNCATED = -26,
+    /// A Bao slice or encoding followed by more bytes than its slice has.
+    CHUNKHASH_BAO_TRAILING_BYTES = -27,
 }
 
 use chunkhash_status::*;
 
 /// Every status, for the message table and the tests.
-const STATUSES: [chunkhash_status; 21] = [
+const STATUSES: [chunkhash_status; 28] = [
     CHUNKHASH_OK,
     CHUNKHASH_NULL_POINTER,
     CHUNKHASH_INVALID_LENGTH,
@@ -142,6 +162,13 @@ const STATUSES: [chunkhash_status; 21] = [
     CHUNKHASH_NO_CHILDREN,
     CHUNKHASH_INVALID_CHUNK_SIZES,
     CHUNKHASH_UNKNOWN_ADDRESS,
+    CHUNKHASH_BAO_INVALID_GROUP_LOG,
+    CHUNKHASH_BAO_UNKNOWN_ORDER,
+    CHUNKHASH_BAO_OUTBOARD_LENGTH,
+    CHUNKHASH_BAO_ENCODING_LENGTH,
+    CHUNKHASH_BAO_MISMATCH,
+    CHUNKHASH_BAO_TRUNCATED,
+    CHUNKHASH_BAO_TRAILING_BYTES,
 ];
 
 impl chunkhash_status {
@@ -168,6 +195,13 @@ impl chunkhash_status {
             CHUNKHASH_NO_CHILDREN => c"a single chunk has no children",
             CHUNKHASH_INVALID_CHUNK_SIZES => c"invalid chunk sizes",
             CHUNKHASH_UNKNOWN_ADDRESS => c"unknown chunk address kind",
+            CHUNKHASH_BAO_INVALID_GROUP_LOG => c"bao chunk group log above 16",
+            CHUNKHASH_BAO_UNKNOWN_ORDER => c"unknown bao node order",
+            CHUNKHASH_BAO_OUTBOARD_LENGTH => c"bao outboard does not fit the message",
+            CHUNKHASH_BAO_ENCODING_LENGTH => c"bao encoding does not fit its header",
+            CHUNKHASH_BAO_MISMATCH => c"bao slice does not verify",
+            CHUNKHASH_BAO_TRUNCATED => c"bao slice truncated",
+            CHUNKHASH_BAO_TRAILING_BYTES => c"bao slice followed by trailing bytes",
         }
     }
 }

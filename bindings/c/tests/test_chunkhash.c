@@ -122,6 +122,13 @@ static void test_status_messages(void) {
         CHUNKHASH_NO_CHILDREN,
         CHUNKHASH_INVALID_CHUNK_SIZES,
         CHUNKHASH_UNKNOWN_ADDRESS,
+        CHUNKHASH_BAO_INVALID_GROUP_LOG,
+        CHUNKHASH_BAO_UNKNOWN_ORDER,
+        CHUNKHASH_BAO_OUTBOARD_LENGTH,
+        CHUNKHASH_BAO_ENCODING_LENGTH,
+        CHUNKHASH_BAO_MISMATCH,
+        CHUNKHASH_BAO_TRUNCATED,
+        CHUNKHASH_BAO_TRAILING_BYTES,
     };
     CHECK(CHUNKHASH_OK == 0);
     for (size_t i = 0; i < ARRAY_LEN(all); i++) {
@@ -131,7 +138,7 @@ static void test_status_messages(void) {
         for (size_t j = 0; j < i; j++) CHECK(strcmp(message, chunkhash_status_message(all[j])) != 0);
     }
     CHECK(strcmp(chunkhash_status_message(1), "unknown status") == 0);
-    CHECK(strcmp(chunkhash_status_message(-21), "unknown status") == 0);
+    CHECK(strcmp(chunkhash_status_message(-28), "unknown status") == 0);
     CHECK(strcmp(chunkhash_status_message(INT32_MIN), "unknown status") == 0);
 }
 
@@ -1156,6 +1163,156 @@ static void test_cdc(void) {
     free(data);
 }
 
+/* The input of the bao vectors: a 4-byte little-endian counter from 1. */
+static uint8_t *bao_input(size_t len) {
+    uint8_t *buf = malloc(len ? len : 1);
+    if (!buf) {
+        perror("malloc");
+        exit(2);
+    }
+    for (size_t i = 0; i < len; i++) buf[i] = (uint8_t)((i / 4 + 1) >> (8 * (i % 4)));
+    return buf;
+}
+
+static void *checked_malloc(uint64_t len) {
+    void *buf = malloc(len ? (size_t)len : 1);
+    if (!buf) {
+        perror("malloc");
+        exit(2);
+    }
+    return buf;
+}
+
+/* Whether `bytes` hash to the lowercase hex `expected`. */
+static int blake3_is(const uint8_t *bytes, size_t len, const char *expected) {
+    uint8_t hash[32], want[32];
+    CHECK_STATUS(chunkhash_blake3_hash(bytes, len, hash, 32), CHUNKHASH_OK);
+    return unhex(expected, want, 32) == 32 && memcmp(hash, want, 32) == 0;
+}
+
+/* Bao through the C API: the bao crate's vectors (encodings, outboards,
+ * slices byte for byte, each slice decoded back to its range), a whole
+ * encoding decoded, every single-bit flip of a slice rejected, and the
+ * error statuses with nothing written. */
+static void test_bao(void) {
+    chunkhash_bao_tree *tree = NULL;
+    CHECK_STATUS(chunkhash_bao_tree_new(CHUNKHASH_BAO_MAX_GROUP_LOG + 1, &tree), CHUNKHASH_BAO_INVALID_GROUP_LOG);
+    CHECK_STATUS(chunkhash_bao_tree_new(0, &tree), CHUNKHASH_OK);
+    uint8_t root[32], want[32];
+    uint64_t size = 0;
+    size_t written = 0;
+    for (size_t c = 0; c < ARRAY_LEN(BAO_ENCODED); c++) {
+        const struct bao_output *tc = &BAO_ENCODED[c];
+        uint8_t *input = bao_input(tc->input_len);
+        CHECK_STATUS(chunkhash_bao_encoded_size(tree, tc->input_len, &size), CHUNKHASH_OK);
+        CHECK(size == tc->output_len);
+        uint8_t *encoded = checked_malloc(size), *decoded = checked_malloc(tc->input_len);
+        CHECK_STATUS(chunkhash_bao_encode(tree, input, tc->input_len, root, 32, encoded, size), CHUNKHASH_OK);
+        CHECK(unhex(tc->root, want, 32) == 32 && memcmp(root, want, 32) == 0);
+        CHECK(blake3_is(encoded, size, tc->output_blake3));
+        CHECK_STATUS(chunkhash_bao_decode(tree, root, 32, encoded, size, 0, UINT64_MAX, decoded, tc->input_len, &written),
+                     CHUNKHASH_OK);
+        CHECK(written == tc->input_len && memcmp(decoded, input, written) == 0);
+        free(input);
+        free(encoded);
+        free(decoded);
+    }
+    for (size_t c = 0; c < ARRAY_LEN(BAO_OUTBOARDS); c++) {
+        const struct bao_output *tc = &BAO_OUTBOARDS[c];
+        uint8_t *input = bao_input(tc->input_len);
+        CHECK_STATUS(chunkhash_bao_outboard_size(tree, tc->input_len, &size), CHUNKHASH_OK);
+        CHECK(size == tc->output_len);
+        uint8_t *outboard = checked_malloc(size);
+        CHECK_STATUS(chunkhash_bao_outboard(tree, input, tc->input_len, CHUNKHASH_BAO_ORDER_PRE, root, 32, outboard, size),
+                     CHUNKHASH_OK);
+        CHECK(unhex(tc->root, want, 32) == 32 && memcmp(root, want, 32) == 0);
+        CHECK(blake3_is(outboard, size, tc->output_blake3));
+        free(input);
+        free(outboard);
+    }
+    for (size_t c = 0; c < ARRAY_LEN(BAO_SLICES); c++) {
+        const struct bao_slice *tc = &BAO_SLICES[c];
+        uint8_t *input = bao_input(tc->input_len);
+        uint64_t outboard_len = 0;
+        CHECK_STATUS(chunkhash_bao_outboard_size(tree, tc->input_len, &outboard_len), CHUNKHASH_OK);
+        uint8_t *outboard = checked_malloc(outboard_len);
+        CHECK_STATUS(chunkhash_bao_outboard(tree, input, tc->input_len, CHUNKHASH_BAO_ORDER_PRE, root, 32, outboard,
+                                            outboard_len),
+                     CHUNKHASH_OK);
+        CHECK_STATUS(chunkhash_bao_slice_size(tree, tc->input_len, tc->start, tc->len, &size), CHUNKHASH_OK);
+        CHECK(size == tc->output_len);
+        uint8_t *slice = checked_malloc(size), *decoded = checked_malloc(tc->len);
+        CHECK_STATUS(chunkhash_bao_slice(tree, input, tc->input_len, outboard, outboard_len, CHUNKHASH_BAO_ORDER_PRE,
+                                         tc->start, tc->len, slice, size, &written),
+                     CHUNKHASH_OK);
+        CHECK(written == size && blake3_is(slice, size, tc->output_blake3));
+        CHECK_STATUS(chunkhash_bao_decode(tree, root, 32, slice, size, tc->start, tc->len, decoded, tc->len, &written),
+                     CHUNKHASH_OK);
+        size_t begin = tc->start < tc->input_len ? tc->start : tc->input_len;
+        size_t end = tc->start + tc->len < tc->input_len ? tc->start + tc->len : tc->input_len;
+        CHECK(written == end - begin && memcmp(decoded, input + begin, written) == 0);
+        free(input);
+        free(outboard);
+        free(slice);
+        free(decoded);
+    }
+
+    /* Every single-bit flip of the slice of the last group of three (which
+     * proves the message's length) is an error, and writes nothing. */
+    uint8_t *input = pattern(2500);
+    uint8_t outboard[8 + 2 * 64], slice[8 + 64 + 452], out[100]; /* root parent, last group */
+    CHECK_STATUS(chunkhash_bao_outboard(tree, input, 2500, CHUNKHASH_BAO_ORDER_PRE, root, 32, outboard, sizeof outboard),
+                 CHUNKHASH_OK);
+    CHECK_STATUS(chunkhash_bao_slice(tree, input, 2500, outboard, sizeof outboard, CHUNKHASH_BAO_ORDER_PRE, 2100, 100,
+                                     slice, sizeof slice, &written),
+                 CHUNKHASH_OK);
+    CHECK(written == sizeof slice);
+    int accepted = 0;
+    for (size_t i = 0; i < sizeof slice; i++) {
+        for (int bit = 0; bit < 8; bit++) {
+            slice[i] ^= (uint8_t)(1u << bit);
+            memset(out, POISON, sizeof out);
+            chunkhash_status status = chunkhash_bao_decode(tree, root, 32, slice, sizeof slice, 2100, 100, out,
+                                                           sizeof out, &written);
+            if (status == CHUNKHASH_OK || !all_bytes(out, sizeof out, POISON)) accepted++;
+            slice[i] ^= (uint8_t)(1u << bit);
+        }
+    }
+    CHECK(accepted == 0);
+    CHECK_STATUS(chunkhash_bao_decode(tree, root, 32, slice, sizeof slice, 2100, 100, out, sizeof out, &written),
+                 CHUNKHASH_OK);
+    CHECK(written == 100 && memcmp(out, input + 2100, 100) == 0);
+    /* Errors: a short stream, a longer one, another root, a short output. */
+    memset(out, POISON, sizeof out);
+    CHECK_STATUS(chunkhash_bao_decode(tree, root, 32, slice, sizeof slice - 1, 2100, 100, out, 100, &written),
+                 CHUNKHASH_BAO_TRUNCATED);
+    CHECK_STATUS(chunkhash_bao_decode(tree, root, 32, slice, sizeof slice, 2100, 100, out, 99, &written),
+                 CHUNKHASH_BUFFER_TOO_SMALL);
+    CHECK_STATUS(chunkhash_bao_decode(tree, want, 32, slice, sizeof slice, 2100, 100, out, 100, &written),
+                 CHUNKHASH_BAO_MISMATCH);
+    CHECK_STATUS(chunkhash_bao_decode(tree, NULL, 32, slice, sizeof slice, 2100, 100, out, 100, &written),
+                 CHUNKHASH_NULL_POINTER);
+    CHECK(all_bytes(out, sizeof out, POISON));
+    CHECK_STATUS(chunkhash_bao_outboard(tree, input, 2500, 7, root, 32, outboard, sizeof outboard),
+                 CHUNKHASH_BAO_UNKNOWN_ORDER);
+    CHECK_STATUS(chunkhash_bao_slice(tree, input, 2499, outboard, sizeof outboard, CHUNKHASH_BAO_ORDER_PRE, 0, 1, slice,
+                                     sizeof slice, &written),
+                 CHUNKHASH_BAO_OUTBOARD_LENGTH);
+    chunkhash_bao_tree_free(tree);
+    chunkhash_bao_tree_free(NULL);
+
+    /* A keyed tree's root is the keyed hash. */
+    uint8_t key[32];
+    memcpy(key, BLAKE3_KEY, 32);
+    CHECK_STATUS(chunkhash_bao_tree_new_keyed(key, 32, 4, &tree), CHUNKHASH_OK);
+    CHECK_STATUS(chunkhash_bao_outboard(tree, input, 2500, CHUNKHASH_BAO_ORDER_POST, root, 32, outboard, 8),
+                 CHUNKHASH_OK);
+    CHECK_STATUS(chunkhash_blake3_keyed_hash(key, 32, input, 2500, want, 32), CHUNKHASH_OK);
+    CHECK(memcmp(root, want, 32) == 0);
+    chunkhash_bao_tree_free(tree);
+    free(input);
+}
+
 int main(void) {
     test_version_and_backend();
     test_status_messages();
@@ -1173,6 +1330,7 @@ int main(void) {
     test_subtrees();
     test_s3_checksums();
     test_cdc();
+    test_bao();
     printf("test_chunkhash: %d passed, %d failed\n", checks - failures, failures);
     return failures == 0 ? 0 : 1;
 }

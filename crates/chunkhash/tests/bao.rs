@@ -137,6 +137,7 @@ fn bao_vectors_hash_encode_outboard_and_slice() {
             let start = slice_case["start"].as_u64().unwrap();
             let range = [start..start + slice_case["len"].as_u64().unwrap()];
             let slice = bao::Tree::bao().slice(&input, &outboard, &range).unwrap();
+            assert_eq!(bao::Tree::bao().slice_len(input.len() as u64, &range), slice.len() as u64);
             assert_eq!(slice.len() as u64, slice_case["output_len"].as_u64().unwrap(), "{range:?}");
             assert_eq!(hex_hash(&slice), slice_case["output_blake3"].as_str().unwrap());
             assert_eq!(
@@ -260,6 +261,7 @@ fn outboards_and_slices_match_bao_tree_for_every_group_size() {
                 bao_tree::io::sync::encode_ranges(&input[..], &theirs_post, &chunks, &mut theirs).unwrap();
                 // The same slice from either of our outboards.
                 let ours = tree.slice(&input, &pre, &ranges).unwrap();
+                assert_eq!(tree.slice_len(len, &ranges), ours.len() as u64, "slice_len {ranges:?}");
                 assert!(tree.slice(&input, &post, &ranges).unwrap() == ours);
                 assert!(tree.slice_encoding(&encoded, &ranges).unwrap() == ours);
                 assert!(

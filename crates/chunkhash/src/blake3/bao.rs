@@ -391,6 +391,29 @@ impl Tree {
         Ok(out)
     }
 
+    /// The length of the slice of a `len`-byte message for byte `ranges`,
+    /// header included: what [`slice`](Tree::slice) returns, known before
+    /// it is made (a buffer's size in the C binding); saturates past 2^64.
+    pub fn slice_len(&self, len: u64, ranges: &[Range<u64>]) -> u64 {
+        let geometry = Geometry::new(len, self.group_log);
+        fn walk(geometry: &Geometry, ranges: &[Range<u64>], first: u64, count: u64) -> u64 {
+            if count == 1 {
+                let bytes = geometry.bytes(first, 1);
+                return bytes.end - bytes.start;
+            }
+            let left = left_groups(count);
+            let mut total = PARENT_LEN as u64;
+            if geometry.wanted(ranges, first, left) {
+                total = total.saturating_add(walk(geometry, ranges, first, left));
+            }
+            if geometry.wanted(ranges, first + left, count - left) {
+                total = total.saturating_add(walk(geometry, ranges, first + left, count - left));
+            }
+            total
+        }
+        walk(&geometry, ranges, 0, geometry.groups).saturating_add(HEADER_LEN as u64)
+    }
+
     /// The slice for byte `ranges` taken from a combined encoding (its
     /// header, nodes and groups, copied, not checked: readers check them).
     /// An error if the encoding's length does not fit its header.
