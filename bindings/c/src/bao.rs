@@ -520,10 +520,42 @@ mod tests {
     use super::*;
     use chunkhash::blake3;
 
-    /// Every call with small inputs (sized for Miri, which runs this): a
-    /// message of three groups of one chunk, its outboard in both orders,
-    /// its encoding, a slice from each, decoded; every error path.
+    /// The pointer paths at Miri's size (which runs this): a message of two
+    /// groups, 1025 bytes, through every call once, at odd addresses.
     #[test]
+    fn bao_pointer_paths_at_miri_size() {
+        let data = [5u8; 1025];
+        let (d, n) = (data.as_ptr(), data.len());
+        let mut tree: *mut chunkhash_bao_tree = core::ptr::null_mut();
+        let (mut root, mut outboard, mut slice) = ([0u8; 33], [0u8; 8 + 64 + 1], [0u8; 8 + 64 + 1 + 1]);
+        let (mut out, mut written) = ([0u8; 2], 0usize);
+        // SAFETY: every pointer points into a local of at least the length
+        // passed with it, or is NULL; the tree is freed once.
+        unsafe {
+            assert_eq!(chunkhash_bao_tree_new(0, &mut tree), CHUNKHASH_OK);
+            let (r, o) = (root[1..].as_mut_ptr(), outboard[1..].as_mut_ptr());
+            assert_eq!(chunkhash_bao_outboard(tree, d, n, 1, r, 32, o, 72), CHUNKHASH_OK);
+            assert_eq!(root[1..], *blake3::hash(&data).as_bytes());
+            assert_eq!(chunkhash_bao_outboard(tree, core::ptr::null(), n, 1, r, 32, o, 72), CHUNKHASH_NULL_POINTER);
+            let ob = &outboard[1..];
+            let s = slice[1..].as_mut_ptr();
+            let status = chunkhash_bao_slice(tree, d, n, ob.as_ptr(), 72, 1, 1024, 1, s, 73, &mut written);
+            assert_eq!((status, written), (CHUNKHASH_OK, 73));
+            let (r, s) = (root[1..].as_ptr(), &slice[1..]);
+            let status =
+                chunkhash_bao_decode(tree, r, 32, s.as_ptr(), 73, 1024, 1, out[1..].as_mut_ptr(), 1, &mut written);
+            assert_eq!((status, written, out[1]), (CHUNKHASH_OK, 1, 5));
+            let status = chunkhash_bao_decode(tree, r, 32, s.as_ptr(), 72, 1024, 1, out.as_mut_ptr(), 1, &mut written);
+            assert_eq!(status, CHUNKHASH_BAO_TRUNCATED);
+            chunkhash_bao_tree_free(tree);
+        }
+    }
+
+    /// Every call with small inputs: a message of three groups of one
+    /// chunk, its outboard in both orders, its encoding, a slice from each,
+    /// decoded; every error path.
+    #[test]
+    #[cfg_attr(miri, ignore = "minutes of Miri; bao_pointer_paths_at_miri_size covers the pointers")]
     fn bao_calls_with_small_inputs() {
         let data: Vec<u8> = (0..2500u32).map(|i| i as u8).collect();
         let rust_tree = Tree::bao();
@@ -984,10 +1016,7 @@ mod tests {
                 let count = rng.next_u64() % (2 * group + 2);
                 let slice = tree.slice(&data, &pre, CHUNKHASH_BAO_ORDER_PRE, start, count);
                 assert_eq!(slice, tree.slice(&data, &post, CHUNKHASH_BAO_ORDER_POST, start, count));
-                assert_eq!(
-                    slice,
-                    rust.slice(&data, &rust.outboard(&data, Order::Pre), &range(start, count)).unwrap()
-                );
+                assert_eq!(slice, rust.slice(&data, &rust.outboard(&data, Order::Pre), &range(start, count)).unwrap());
                 assert_eq!(tree.decode(&root, &slice, start, count).unwrap(), expected(&data, start, count));
                 assert_eq!(tree.decode(&root, &encoded, 0, u64::MAX).unwrap(), data);
             }

@@ -11,6 +11,7 @@
 //! call touches only its arguments.
 
 mod arrow;
+mod bao;
 mod batch;
 mod bench;
 mod blake3;
@@ -70,6 +71,7 @@ fn _chunkhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<Blake3>()?;
     module.add_class::<arrow::DigestArray>()?;
     subtree::add_to(module)?;
+    bao::add_to(module)?;
     module.add_function(wrap_pyfunction!(new, module)?)?;
     names::add_constructors(module)?;
     module.add_function(wrap_pyfunction!(names::_registry, module)?)?;

@@ -8,6 +8,7 @@ import io
 import pyarrow as pa  # type: ignore[import-untyped]
 
 import chunkhash
+import chunkhash.bao
 import chunkhash.xet
 
 
@@ -42,3 +43,11 @@ def test_typed_usage() -> None:
     offsets: chunkhash.DigestArray = chunkhash.chunk(bytearray(10), xet=True).offsets
     xet_infos: list[chunkhash.xet.XetFileInfo] = chunkhash.xet.hash_files([])
     assert len(chunks.lengths) == 1 and len(offsets) == 1 and xet_infos == []
+    bao_root, bao_outboard = chunkhash.bao.outboard(b"data", group_log=4, post_order=True)
+    encoded_root, encoding = chunkhash.bao.encode(bytearray(b"data"), key=bytes(32))
+    bao_slice: bytes = chunkhash.bao.slice(b"data", bao_outboard, 0, 2, group_log=4, post_order=True)
+    verified: bytes = chunkhash.bao.decode(encoding, encoded_root, key=bytes(32))
+    reader: chunkhash.bao.SliceReader = chunkhash.bao.SliceReader(io.BytesIO(bao_slice), bao_root, 0, 2, group_log=4)
+    pieces: list[bytes] = list(reader)
+    size: int = chunkhash.bao.slice_len(4, 0, 2) + len(chunkhash.bao.slice_encoding(encoding, 0))
+    assert bao_root and verified and pieces and size and issubclass(chunkhash.bao.BaoError, ValueError)

@@ -392,7 +392,7 @@ impl Tree {
     }
 
     /// The length of the slice of a `len`-byte message for byte `ranges`,
-    /// header included: what [`slice`](Tree::slice) returns, known before
+    /// header included: what `Tree::slice` returns, known before
     /// it is made (a buffer's size in the C binding); saturates past 2^64.
     pub fn slice_len(&self, len: u64, ranges: &[Range<u64>]) -> u64 {
         let geometry = Geometry::new(len, self.group_log);
