@@ -1047,4 +1047,71 @@ mod tests {
             assert!(rejected > 8 * (slice.len() - 8), "range {start}: {rejected} flips rejected");
         }
     }
+
+    /// What the C outboard call adds to the Rust one (`Tree::outboard`):
+    /// checking the arguments and copying the outboard out. Per byte, at
+    /// 1 MiB and 64 MiB, groups of 1 KiB and 16 KiB; medians of interleaved
+    /// rounds (each round in another order). A measurement, not a check.
+    #[test]
+    #[ignore = "a measurement: cargo test --release -p chunkhash-c bao_outboard_overhead -- --ignored --nocapture"]
+    fn bao_outboard_overhead() {
+        let median = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        println!("backend {}", blake3::Backend::detect().name());
+        for (label, size, reps, rounds) in [("1 MiB", 1usize << 20, 20, 41), ("64 MiB", 64 << 20, 1, 21)] {
+            let data = vectors::TestRng::new(1).bytes(size);
+            for group_log in [0u32, 4] {
+                let rust = Tree::new(Mode::hash(), group_log as u8).unwrap();
+                let tree = TestTree::new(group_log);
+                let mut out = vec![0u8; 8 + rust.outboard_len(size as u64) as usize];
+                let mut root = [0u8; 32];
+                let mut time = |c: bool| {
+                    let start = std::time::Instant::now();
+                    for _ in 0..reps {
+                        if c {
+                            // SAFETY: `data`, `root` and `out` are locals of the lengths given.
+                            let status = unsafe {
+                                chunkhash_bao_outboard(
+                                    tree.0,
+                                    data.as_ptr(),
+                                    size,
+                                    0,
+                                    root.as_mut_ptr(),
+                                    32,
+                                    out.as_mut_ptr(),
+                                    out.len(),
+                                )
+                            };
+                            assert_eq!(status, CHUNKHASH_OK);
+                        } else {
+                            std::hint::black_box(rust.outboard(std::hint::black_box(&data), Order::Pre));
+                        }
+                    }
+                    start.elapsed().as_nanos() as f64 / (reps * size) as f64
+                };
+                let (mut rust_times, mut c_times, mut ratios) = (Vec::new(), Vec::new(), Vec::new());
+                for round in 0..rounds {
+                    let (r, c) = if round % 2 == 0 {
+                        let r = time(false);
+                        (r, time(true))
+                    } else {
+                        let c = time(true);
+                        (time(false), c)
+                    };
+                    rust_times.push(r);
+                    c_times.push(c);
+                    ratios.push(c / r);
+                }
+                println!(
+                    "{label}, {} KiB groups: Tree::outboard {:.4} ns/B, chunkhash_bao_outboard {:.4} ns/B, C / Rust {:.3} (median of per-round ratios)",
+                    1 << group_log,
+                    median(&mut rust_times),
+                    median(&mut c_times),
+                    median(&mut ratios)
+                );
+            }
+        }
+    }
 }

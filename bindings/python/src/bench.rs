@@ -27,3 +27,29 @@ pub(crate) fn _rust_hash_many_ns(py: Python<'_>, messages: &Bound<'_, PyAny>, re
         start.elapsed().as_nanos() as f64 / repeat as f64
     }))
 }
+
+/// Nanoseconds per call of `Tree::outboard` (plain tree, groups of
+/// 2^`group_log` chunks, pre-order) over `data` (read once, outside the
+/// timing), averaged over `repeat` calls, GIL released: what
+/// `chunkhash.bao.outboard` wraps.
+#[pyfunction]
+pub(crate) fn _rust_bao_outboard_ns(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    group_log: u8,
+    repeat: usize,
+) -> PyResult<f64> {
+    use chunkhash::blake3::bao::{Mode, Order, Tree};
+    let bytes = crate::buffer::Bytes::read(data)?;
+    let input = bytes.as_slice();
+    let tree =
+        Tree::new(Mode::hash(), group_log).map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+    let repeat = repeat.max(1);
+    Ok(py.detach(|| {
+        let start = Instant::now();
+        for _ in 0..repeat {
+            std::hint::black_box(tree.outboard(std::hint::black_box(input), Order::Pre));
+        }
+        start.elapsed().as_nanos() as f64 / repeat as f64
+    }))
+}

@@ -85,6 +85,7 @@ fn _chunkhash(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(cdc::_xet_hash_files, module)?)?;
     module.add_function(wrap_pyfunction!(gil::_set_gil_threshold, module)?)?;
     module.add_function(wrap_pyfunction!(bench::_rust_hash_many_ns, module)?)?;
+    module.add_function(wrap_pyfunction!(bench::_rust_bao_outboard_ns, module)?)?;
     let available: Vec<Bound<'_, PyString>> =
         names::available().map(|algorithm| PyString::new(py, names::python_name(algorithm))).collect();
     module.add("algorithms_available", PyFrozenSet::new(py, &available)?)?;

@@ -7,8 +7,8 @@ alternately in short samples), ``oneshot`` (per call at 64 B, 1 KiB, 4 KiB, 1 Mi
 blake3-py, python-xxhash, crc32c and hashlib), ``batch`` (``hash_many``
 against a Python loop over blake3-py and against the Rust batch call it
 wraps), ``arrow`` (``hash_array`` over a 1M-row binary column) and ``gil``
-(what releasing the GIL costs, for the threshold). Default: the first
-four.
+(what releasing the GIL costs, for the threshold), ``bao`` (Bao outboards
+against the Rust call, per byte). Default: targets, oneshot, batch, arrow.
 
 Every case of a section runs once per round, in turn, so a busy machine
 slows all of them alike; each figure is the median over rounds of the time
@@ -322,7 +322,33 @@ def bench_targets(rounds: int, target_seconds: float) -> None:
     )
 
 
-SECTIONS = {"targets": bench_targets, "oneshot": bench_oneshot, "batch": bench_batch, "arrow": bench_arrow, "gil": bench_gil}
+def bench_bao(rounds: int, target_seconds: float) -> None:
+    """``chunkhash.bao.outboard`` against the Rust call it wraps
+    (``Tree::outboard``, timed in this process), per byte, at 1 MiB and
+    64 MiB, groups of 1 KiB (``bao``'s) and 16 KiB; rounds alternate the
+    two sides. Target: within 10%."""
+    from chunkhash import bao
+
+    rng = random.Random(SEED)
+    rust = _native._rust_bao_outboard_ns
+    for label, size in [("1 MiB", 1 << 20), ("64 MiB", 64 << 20)]:
+        data = _random_bytes(rng, size)
+        for group_log in (0, 4):
+            python_name = f"bao.outboard(d, group_log={group_log})"
+            rust_name = "Rust Tree::outboard (in process)"
+            number = _calibrate(lambda: bao.outboard(data, group_log=group_log), target_seconds)
+            samples: Dict[str, List[float]] = {python_name: [], rust_name: []}
+            for _ in range(rounds):
+                samples[python_name].append(_sample(lambda: bao.outboard(data, group_log=group_log), number) / size)
+                samples[rust_name].append(rust(data, group_log, number) / 1e9 / size)
+            _print_table(
+                f"Bao outboard of {label}, {1 << group_log} KiB groups, per byte, target <= 1.10",
+                samples,
+                [("Python / Rust", python_name, rust_name)],
+            )
+
+
+SECTIONS = {"targets": bench_targets, "bao": bench_bao, "oneshot": bench_oneshot, "batch": bench_batch, "arrow": bench_arrow, "gil": bench_gil}
 
 
 def main(argv: Optional[List[str]] = None) -> None:
