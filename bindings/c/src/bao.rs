@@ -439,24 +439,29 @@ pub unsafe extern "C" fn chunkhash_bao_slice_encoding(
     })
 }
 
-/// The verified bytes of a slice (or combined encoding) of one range: all
-/// of them, or the first error.
+/// The verified bytes of a slice (or combined encoding) of one range, the
+/// whole stream in memory: all of them, or the first error. The decoder
+/// reads the stream in place, many groups per step.
 fn decode(tree: Tree, root: Hash, stream: &[u8], range: &[Range<u64>; 1]) -> Result<Vec<u8>> {
+    let mut decoder = bao::Decoder::new(tree, root, range);
     let mut verified = Vec::new();
-    let mut reader = bao::SliceReader::new(stream, tree, root, range);
-    if let Err(error) = std::io::Read::read_to_end(&mut reader, &mut verified) {
-        return Err(match error.kind() {
-            std::io::ErrorKind::UnexpectedEof => CHUNKHASH_BAO_TRUNCATED,
-            _ => match error.get_ref().and_then(|inner| inner.downcast_ref::<BaoError>()) {
-                Some(error) => (*error).into(),
-                None => CHUNKHASH_PANIC,
-            },
-        });
+    let mut used = 0;
+    while decoder.want() != bao::Want::Done {
+        // The range's part of each verified group.
+        let step = decoder.feed_stream(&stream[used..], |bao::Verified { offset, bytes }| {
+            let end = offset + bytes.len() as u64;
+            let (lo, hi) = (range[0].start.max(offset), range[0].end.min(end));
+            if lo < hi {
+                verified.extend_from_slice(&bytes[(lo - offset) as usize..(hi - offset) as usize]);
+            }
+        })?;
+        // No step past a whole item, and more wanted: the stream ended.
+        if step == 0 && decoder.want() != bao::Want::Done {
+            return Err(CHUNKHASH_BAO_TRUNCATED);
+        }
+        used += step;
     }
-    // The stream verified, so its header is the message's length: a slice
-    // of that length is exactly this long; more is not the slice.
-    let len = u64::from_le_bytes(stream[..bao::HEADER_LEN].try_into().expect("8 bytes"));
-    if stream.len() as u64 != tree.slice_len(len, range) {
+    if used != stream.len() {
         return Err(CHUNKHASH_BAO_TRAILING_BYTES);
     }
     Ok(verified)
