@@ -249,6 +249,43 @@ pub unsafe extern "C" fn chunkhash_bao_slice_size(
     })
 }
 
+/// The body of `chunkhash_bao_outboard` and `_encode`: checks the
+/// arguments in the documented order, then writes the root hash and the
+/// bytes `make` returns, `size` of them for the input's length.
+///
+/// # Safety
+///
+/// As `chunkhash_bao_outboard`.
+#[allow(clippy::too_many_arguments)] // the C arguments, one to one
+unsafe fn root_and_bytes(
+    tree: *const chunkhash_bao_tree,
+    data: *const u8,
+    len: usize,
+    order: u32,
+    root: *mut u8,
+    root_len: usize,
+    out: *mut u8,
+    out_len: usize,
+    size: impl FnOnce(&Tree, u64) -> u64,
+    make: impl FnOnce(&Tree, &[u8], Order) -> (Hash, Vec<u8>),
+) -> Result<()> {
+    // SAFETY: the caller promised a live tree.
+    let tree = unsafe { object_ref(tree) }?;
+    // SAFETY: the caller promised `data` is readable for `len` bytes.
+    let data = unsafe { Input::new(data, len) }?;
+    // SAFETY: the caller promised `root` is writable for `root_len` bytes.
+    let root = unsafe { Output::new(root, root_len) }?;
+    // SAFETY: the caller promised `out` is writable for `out_len` bytes.
+    let out = unsafe { Output::new(out, out_len) }?;
+    let order = self::order(order)?;
+    root.require(crate::CHUNKHASH_BLAKE3_OUT_LEN)?;
+    out.require(buffer_len(size(&tree.tree, len as u64))?)?;
+    let (hash, bytes) = make(&tree.tree, data.bytes(), order);
+    root.write(hash.as_bytes());
+    out.write(&bytes);
+    Ok(())
+}
+
 /// Writes the 32-byte root hash of `data` to `root` and its outboard
 /// (`chunkhash_bao_outboard_size` bytes: the length header, then the parent
 /// nodes in `order`, `CHUNKHASH_BAO_ORDER_PRE` or `_POST`) to the front of
@@ -276,23 +313,13 @@ pub unsafe extern "C" fn chunkhash_bao_outboard(
     out: *mut u8,
     out_len: usize,
 ) -> crate::chunkhash_status {
-    guard(|| {
-        // SAFETY: the caller promised a live tree.
-        let tree = unsafe { object_ref(tree) }?;
-        // SAFETY: the caller promised `data` is readable for `len` bytes.
-        let data = unsafe { Input::new(data, len) }?;
-        // SAFETY: the caller promised `root` is writable for `root_len` bytes.
-        let root = unsafe { Output::new(root, root_len) }?;
-        // SAFETY: the caller promised `out` is writable for `out_len` bytes.
-        let out = unsafe { Output::new(out, out_len) }?;
-        let order = self::order(order)?;
-        root.require(crate::CHUNKHASH_BLAKE3_OUT_LEN)?;
-        out.require(buffer_len(bao::HEADER_LEN as u64 + tree.tree.outboard_len(len as u64))?)?;
-        let outboard = tree.tree.outboard(data.bytes(), order);
-        root.write(outboard.root().as_bytes());
-        out.write(outboard.bao_bytes());
-        Ok(())
-    })
+    let size = |tree: &Tree, len: u64| bao::HEADER_LEN as u64 + tree.outboard_len(len);
+    let make = |tree: &Tree, data: &[u8], order: Order| {
+        let outboard = tree.outboard(data, order);
+        (outboard.root(), outboard.into_bao_bytes())
+    };
+    // SAFETY: the caller promised what `root_and_bytes` requires.
+    guard(|| unsafe { root_and_bytes(tree, data, len, order, root, root_len, out, out_len, size, make) })
 }
 
 /// Writes the 32-byte root hash of `data` to `root` and its combined
@@ -316,22 +343,11 @@ pub unsafe extern "C" fn chunkhash_bao_encode(
     out: *mut u8,
     out_len: usize,
 ) -> crate::chunkhash_status {
-    guard(|| {
-        // SAFETY: the caller promised a live tree.
-        let tree = unsafe { object_ref(tree) }?;
-        // SAFETY: the caller promised `data` is readable for `len` bytes.
-        let data = unsafe { Input::new(data, len) }?;
-        // SAFETY: the caller promised `root` is writable for `root_len` bytes.
-        let root = unsafe { Output::new(root, root_len) }?;
-        // SAFETY: the caller promised `out` is writable for `out_len` bytes.
-        let out = unsafe { Output::new(out, out_len) }?;
-        root.require(crate::CHUNKHASH_BLAKE3_OUT_LEN)?;
-        let size = (bao::HEADER_LEN as u64 + tree.tree.outboard_len(len as u64)).saturating_add(len as u64);
-        out.require(buffer_len(size)?)?;
-        let (hash, encoding) = tree.tree.encode(data.bytes());
-        root.write(hash.as_bytes());
-        out.write(&encoding);
-        Ok(())
+    let size = |tree: &Tree, len: u64| (bao::HEADER_LEN as u64 + tree.outboard_len(len)).saturating_add(len);
+    let make = |tree: &Tree, data: &[u8], _: Order| tree.encode(data);
+    // SAFETY: the caller promised what `root_and_bytes` requires.
+    guard(|| unsafe {
+        root_and_bytes(tree, data, len, CHUNKHASH_BAO_ORDER_PRE, root, root_len, out, out_len, size, make)
     })
 }
 
