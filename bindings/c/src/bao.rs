@@ -576,7 +576,7 @@ mod tests {
     /// chunk, its outboard in both orders, its encoding, a slice from each,
     /// decoded; every error path.
     #[test]
-    #[cfg_attr(miri, ignore = "minutes of Miri; bao_pointer_paths_at_miri_size covers the pointers")]
+    #[cfg_attr(miri, ignore = "30 s of Miri; bao_pointer_paths_at_miri_size covers the pointers")]
     fn bao_calls_with_small_inputs() {
         let data: Vec<u8> = (0..2500u32).map(|i| i as u8).collect();
         let rust_tree = Tree::bao();
@@ -1081,7 +1081,7 @@ mod tests {
             v[v.len() / 2]
         };
         println!("backend {}", blake3::Backend::detect().name());
-        for (label, size, reps, rounds) in [("1 MiB", 1usize << 20, 20, 41), ("64 MiB", 64 << 20, 1, 21)] {
+        for (label, size, reps, rounds) in [("1 MiB", 1usize << 20, 20, 101), ("64 MiB", 64 << 20, 1, 41)] {
             let data = vectors::TestRng::new(1).bytes(size);
             for group_log in [0u32, 4] {
                 let rust = Tree::new(Mode::hash(), group_log as u8).unwrap();
@@ -1125,12 +1125,17 @@ mod tests {
                     c_times.push(c);
                     ratios.push(c / r);
                 }
+                // The best rounds too: on a busy machine, the least disturbed.
+                let best = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
+                let (rust_best, c_best) = (best(&rust_times), best(&c_times));
                 println!(
-                    "{label}, {} KiB groups: Tree::outboard {:.4} ns/B, chunkhash_bao_outboard {:.4} ns/B, C / Rust {:.3} (median of per-round ratios)",
+                    "{label}, {} KiB groups: Tree::outboard {:.4} ns/B (best {rust_best:.4}), chunkhash_bao_outboard \
+                     {:.4} ns/B (best {c_best:.4}); C / Rust: median of per-round ratios {:.3}, of best rounds {:.3}",
                     1 << group_log,
                     median(&mut rust_times),
                     median(&mut c_times),
-                    median(&mut ratios)
+                    median(&mut ratios),
+                    c_best / rust_best,
                 );
             }
         }
