@@ -22,6 +22,10 @@ Content-defined chunks and their addresses in one call:
 default), three Arrow arrays (offsets, lengths, addresses);
 `chunkhash.xet.hash_files(paths)` gives Xet file hashes as `hf_xet` does.
 
+Verified streaming (Bao): `chunkhash.bao` makes outboards, encodings and
+slices of buffers and files, and `chunkhash.bao.SliceReader` hands out a
+slice's bytes only once they are verified against the root hash.
+
 Every digest is computed by the Rust crate `chunkhash`; this package only
 converts arguments. Inputs are any C-contiguous buffer (bytes, bytearray,
 memoryview, mmap, numpy arrays); `str` must be encoded first, as with
