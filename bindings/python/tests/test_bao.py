@@ -251,3 +251,31 @@ def test_argument_errors() -> None:
     with pytest.raises(TypeError):
         bao.outboard(42)
     assert issubclass(bao.BaoError, ValueError)
+
+
+def test_threads_share_inputs_and_readers(rng: random.Random) -> None:
+    """Threads making outboards of one buffer (the GIL released: 1 MiB is
+    past BLAKE3's threshold) and reading slices of it all get the
+    single-threaded answers; readers of one stream, each its own, too."""
+    import threading
+
+    data = rng.randbytes(1 << 20)
+    root, outboard = bao.outboard(data, group_log=2)
+    piece = bao.slice(data, outboard, 300_000, 200_000, group_log=2)
+    errors: List[BaseException] = []
+
+    def work() -> None:
+        try:
+            for _ in range(3):
+                assert bao.outboard(data, group_log=2) == (root, outboard)
+                reader = bao.SliceReader(piece, root, 300_000, 200_000, group_log=2)
+                assert read_in_pieces(reader, 4096) == data[300_000:500_000]
+        except BaseException as error:  # reported by the main thread
+            errors.append(error)
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
