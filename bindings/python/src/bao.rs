@@ -163,46 +163,9 @@ pub(crate) fn _bao_slice_len(len: u64, start: u64, end: u64, group_log: u8) -> P
     Ok(tree(group_log, None, None)?.slice_len(len, &[start..end]))
 }
 
-/// A decoder and the one range it borrows, owned together.
-struct OwnedDecoder {
-    // Declared before `range`, and `Drop` frees the range only after this
-    // is no longer used.
-    decoder: Decoder<'static>,
-    range: core::ptr::NonNull<[Range<u64>; 1]>,
-}
-
-// SAFETY: `range` is a heap allocation owned by this value alone (as a
-// `Box` would be), of plain data that is never written after it is made;
-// `Decoder` is `Send`.
-unsafe impl Send for OwnedDecoder {}
-
-impl OwnedDecoder {
-    fn new(tree: Tree, root: Hash, range: Range<u64>) -> OwnedDecoder {
-        let range = core::ptr::NonNull::from(Box::leak(Box::new([range])));
-        // SAFETY: the allocation lives until `drop` frees it, after the
-        // decoder's last use; the `'static` borrow never leaves this value
-        // (the decoder is private and only used through `&mut self`).
-        let ranges: &'static [Range<u64>; 1] = unsafe { range.as_ref() };
-        OwnedDecoder { decoder: Decoder::new(tree, root, ranges), range }
-    }
-
-    fn range(&self) -> Range<u64> {
-        // SAFETY: allocated in `new`, freed only in `drop`.
-        let ranges = unsafe { self.range.as_ref() };
-        ranges[0].clone()
-    }
-}
-
-impl Drop for OwnedDecoder {
-    fn drop(&mut self) {
-        // SAFETY: from `Box::leak` in `new`, freed once, here; the decoder
-        // that borrows it is not used again (its own drop reads nothing).
-        drop(unsafe { Box::from_raw(self.range.as_ptr()) });
-    }
-}
-
 struct VerifierState {
-    owned: OwnedDecoder,
+    decoder: Decoder<'static>,
+    range: Range<u64>,
     /// The error that stopped the decoder after some groups were handed
     /// out: raised at the next call.
     error: Option<bao::BaoError>,
@@ -236,8 +199,8 @@ impl BaoVerifier {
             .as_slice()
             .try_into()
             .map_err(|_| PyValueError::new_err(format!("root must be 32 bytes, got {}", root.as_slice().len())))?;
-        let owned = OwnedDecoder::new(tree, Hash::from(root), start..end);
-        Ok(BaoVerifier { state: Mutex::new(VerifierState { owned, error: None }) })
+        let decoder = Decoder::for_range(tree, Hash::from(root), start..end);
+        Ok(BaoVerifier { state: Mutex::new(VerifierState { decoder, range: start..end, error: None }) })
     }
 
     /// Bytes of the next item (0 for the empty message's group), `None`
@@ -247,7 +210,7 @@ impl BaoVerifier {
         if let Some(error) = state.error.take() {
             return Err(bao_error(error));
         }
-        Ok(match state.owned.decoder.want() {
+        Ok(match state.decoder.want() {
             bao::Want::Done => None,
             want => Some(want.len()),
         })
@@ -255,7 +218,7 @@ impl BaoVerifier {
 
     /// Stream bytes verified so far.
     fn position(&self) -> u64 {
-        gil::lock(&self.state).owned.decoder.position()
+        gil::lock(&self.state).decoder.position()
     }
 
     fn feed<'py>(&self, py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<(usize, Bound<'py, PyBytes>)> {
@@ -266,12 +229,12 @@ impl BaoVerifier {
             if let Some(error) = state.error.take() {
                 return Err(error);
             }
-            let range = state.owned.range();
+            let range = state.range.clone();
             let mut out = Vec::new();
             let mut used = 0;
             loop {
                 // The range's part of each verified group.
-                let result = state.owned.decoder.feed_stream(&stream[used..], |Verified { offset, bytes }| {
+                let result = state.decoder.feed_stream(&stream[used..], |Verified { offset, bytes }| {
                     let end = offset + bytes.len() as u64;
                     let (lo, hi) = (range.start.max(offset), range.end.min(end));
                     if lo < hi {

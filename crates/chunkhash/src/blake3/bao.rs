@@ -689,7 +689,7 @@ const MAX_PENDING: usize = 66;
 pub struct Decoder<'r> {
     tree: Tree,
     root: CvBytes,
-    ranges: &'r [Range<u64>],
+    ranges: Ranges<'r>,
     geometry: Option<Geometry>,
     pending: ArrayVec<Pending, MAX_PENDING>,
     position: u64,
@@ -706,11 +706,41 @@ pub struct Verified<'a> {
     pub bytes: &'a [u8],
 }
 
+/// The ranges a decoder serves: borrowed, or one range of its own (for an
+/// owner that cannot keep a borrow beside the decoder, as a binding's
+/// object).
+#[derive(Clone, Debug)]
+enum Ranges<'r> {
+    Borrowed(&'r [Range<u64>]),
+    One([Range<u64>; 1]),
+}
+
+impl Ranges<'_> {
+    fn as_slice(&self) -> &[Range<u64>] {
+        match self {
+            Ranges::Borrowed(ranges) => ranges,
+            Ranges::One(range) => range,
+        }
+    }
+}
+
+impl Decoder<'static> {
+    /// [`Decoder::new`] for the one range `range` (a `bao` slice's), held
+    /// by the decoder itself.
+    pub fn for_range(tree: Tree, root: Hash, range: Range<u64>) -> Decoder<'static> {
+        Decoder::with_ranges(tree, root, Ranges::One([range]))
+    }
+}
+
 impl<'r> Decoder<'r> {
     /// A decoder of a slice (or combined encoding) for `ranges`, which must
     /// be the ranges the slice was made for (a combined encoding is the
     /// slice for `0..u64::MAX`); the stream starts with the length header.
     pub fn new(tree: Tree, root: Hash, ranges: &'r [Range<u64>]) -> Decoder<'r> {
+        Decoder::with_ranges(tree, root, Ranges::Borrowed(ranges))
+    }
+
+    fn with_ranges(tree: Tree, root: Hash, ranges: Ranges<'r>) -> Decoder<'r> {
         Decoder {
             tree,
             root: *root.as_bytes(),
@@ -927,7 +957,7 @@ impl<'r> Decoder<'r> {
         // The stack pops the left subtree first; a parent is popped before
         // its children are pushed, so the depth stays within the tree's.
         for child in [right, left] {
-            if geometry.wanted(self.ranges, child.first, child.count) {
+            if geometry.wanted(self.ranges.as_slice(), child.first, child.count) {
                 self.pending.push(child);
             }
         }
@@ -1026,14 +1056,14 @@ impl<'r, R: std::io::Read> SliceReader<'r, R> {
                     }
                 }
             }
-            let ranges = self.decoder.ranges;
+            let ranges = self.decoder.ranges.clone();
             let (decoder, ready, buf) = (&mut self.decoder, &mut self.ready, &self.buf);
             let result = decoder.feed_stream(&buf[self.consumed..self.filled], |Verified { offset, bytes }| {
                 // The wanted part of the group: from its first requested
                 // byte to its last.
                 let end = offset + bytes.len() as u64;
                 let (mut lo, mut hi) = (end, offset);
-                for range in ranges {
+                for range in ranges.as_slice() {
                     let (start, stop) = (range.start.max(offset), range.end.min(end));
                     if start < stop {
                         lo = lo.min(start);
