@@ -14,7 +14,7 @@ exports.init = async function init(options) {
 const forwarded = [
   'simdSupported', 'blake3', 'hash', 'checksum', 'hashMany', 'createHasher', 'sealTrailer', 'verifyTrailer',
   'baoOutboard', 'baoEncode', 'baoSlice', 'baoDecode', 'chunk',
-  'algorithms', 'buildInfo', 'memoryBytes', 'liveHashers', 'toHex',
+  'algorithms', 'buildInfo', 'memoryBytes', 'liveHashers', 'toHex', '_benchmarkEngine',
 ];
 for (const name of forwarded) {
   exports[name] = function (...args) {

@@ -933,6 +933,15 @@ export function liveHashers() {
   return engine().ex.chunkhash_hasher_count();
 }
 
+/**
+ * Undocumented and unstable, for bench-bao.mjs only: the current build's
+ * engine, so that a benchmark can call a WebAssembly export on input staged
+ * beforehand (the library's own cost, without the wrapper's copies).
+ */
+export function _benchmarkEngine() {
+  return engine();
+}
+
 /** Lowercase hex of bytes. */
 export function toHex(bytes) {
   let hex = '';
