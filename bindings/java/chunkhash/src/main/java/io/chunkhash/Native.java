@@ -76,6 +76,25 @@ final class Native {
 
     static native void streamFree(long handle);
 
+    /** Root hash (32 bytes), then {@code bao}'s outboard file. */
+    static native byte[] baoOutboard(
+            int mode, byte[] keyOrContext, int groupLog, boolean postOrder, byte[] in, int off, int len);
+
+    static native byte[] baoOutboardDirect(
+            int mode, byte[] keyOrContext, int groupLog, boolean postOrder, ByteBuffer in, int pos, int len);
+
+    /** Root hash (32 bytes), then the combined encoding. */
+    static native byte[] baoEncode(int mode, byte[] keyOrContext, int groupLog, byte[] in, int off, int len);
+
+    /** The slice of {@code source} with {@code outboard}, or of {@code source}, an encoding, when it is null. */
+    static native byte[] baoSlice(int groupLog, boolean postOrder, byte[] source, byte[] outboard, long start, long count)
+            throws BaoException;
+
+    /** The verified bytes; throws {@link BaoException}. */
+    static native byte[] baoDecode(
+            int mode, byte[] keyOrContext, int groupLog, byte[] root, byte[] stream, boolean whole, long start, long count)
+            throws BaoException;
+
     /** Panics on the native side, caught there: for the test of that path only. */
     static native void panicForTests();
 }
