@@ -9,7 +9,7 @@
 
 use crate::blake3::Mode;
 use crate::boundary::{argument, array_len, direct_bytes, pin_bytes, run, with_bytes, Error, Result};
-use chunkhash::blake3::bao::{self, BaoError, Decoder, Order, Tree, Want};
+use chunkhash::blake3::bao::{self, BaoError, Decoder, Order, Tree};
 use chunkhash::blake3::{Hash, OUT_LEN};
 use jni::objects::{JByteArray, JByteBuffer, JClass, JObject, JThrowable, JValue};
 use jni::sys::{jboolean, jbyteArray, jint, jlong, JNI_FALSE};
@@ -250,40 +250,12 @@ fn decode(
     out: &mut Vec<u8>,
 ) -> core::result::Result<(), Failure> {
     let ranges = [range.clone()];
-    let mut decoder = Decoder::new(tree, root, &ranges);
-    let mut used = 0;
-    loop {
-        let want = decoder.want();
-        if want == Want::Done {
-            break;
-        }
-        if stream.len() - used < want.len() {
-            let message = format!(
-                "the stream ends at byte {}, inside an item of {} bytes that starts at byte {used}",
-                stream.len(),
-                want.len()
-            );
-            return Err(Failure::new("truncated", message));
-        }
-        let step = decoder.feed_stream(&stream[used..], |verified| {
-            // The part of the group inside the range (a group at the end
-            // proves the length for a range past it, and gives no bytes).
-            let end = verified.offset + verified.bytes.len() as u64;
-            let (from, to) = (range.start.max(verified.offset), range.end.min(end));
-            if from < to {
-                out.extend_from_slice(
-                    &verified.bytes[(from - verified.offset) as usize..(to - verified.offset) as usize],
-                );
-            }
-        });
-        used += step.map_err(|error| match error {
+    Decoder::new(tree, root, &ranges)
+        .feed_all(stream, |verified| out.extend_from_slice(verified.bytes_in(&range)))
+        .map_err(|error| match error {
             BaoError::Mismatch { .. } => Failure::new("mismatch", error),
+            BaoError::Truncated { .. } => Failure::new("truncated", error),
+            BaoError::Extended { .. } => Failure::new("extended", error),
             _ => Failure::new("length", error),
-        })?;
-    }
-    if used < stream.len() {
-        let message = format!("{} bytes follow the end of the slice at byte {used}", stream.len() - used);
-        return Err(Failure::new("extended", message));
-    }
-    Ok(())
+        })
 }

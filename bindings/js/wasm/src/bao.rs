@@ -9,7 +9,7 @@
 // A list of one range is the common case here.
 #![allow(clippy::single_range_in_vec_init)]
 
-use chunkhash::blake3::bao::{self, BaoError, Decoder, Order, Tree, Want};
+use chunkhash::blake3::bao::{self, BaoError, Decoder, Order, Tree};
 use chunkhash::blake3::{Hash, OUT_LEN};
 
 use crate::state::{output_area, staged, State};
@@ -46,6 +46,8 @@ fn bao_error(error: BaoError) -> Error {
     let code = match error {
         BaoError::Mismatch { .. } => ERROR_BAO_MISMATCH,
         BaoError::OutboardLength { .. } | BaoError::EncodingLength { .. } => ERROR_BAO_LENGTH,
+        BaoError::Truncated { .. } => ERROR_BAO_TRUNCATED,
+        BaoError::Extended { .. } => ERROR_BAO_EXTENDED,
         _ => ERROR_INVALID_ARGUMENT,
     };
     Error::new(code, error)
@@ -185,46 +187,22 @@ pub extern "C" fn chunkhash_bao_verified_len() -> usize {
 /// bytes to `out`; the stream must end where the slice does.
 fn decode(tree: Tree, root: Hash, range: core::ops::Range<u64>, stream: &[u8], out: &mut Vec<u8>) -> Result<(), Error> {
     let ranges = [range.clone()];
-    let mut decoder = Decoder::new(tree, root, &ranges);
-    let mut used = 0;
     let mut failure = None;
-    loop {
-        let want = decoder.want();
-        if want == Want::Done {
-            break;
-        }
-        if stream.len() - used < want.len() {
-            let message = format!(
-                "the stream ends at byte {}, inside an item of {} bytes that starts at byte {used}",
-                stream.len(),
-                want.len()
-            );
-            return Err(Error::new(ERROR_BAO_TRUNCATED, message));
-        }
-        let step = decoder.feed_stream(&stream[used..], |verified| {
+    Decoder::new(tree, root, &ranges)
+        .feed_all(stream, |verified| {
             // The part of the group inside the range (a group at the end
             // proves the length for a range past it, and gives no bytes).
-            let end = verified.offset + verified.bytes.len() as u64;
-            let (from, to) = (range.start.max(verified.offset), range.end.min(end));
-            if from < to && failure.is_none() {
-                let part = &verified.bytes[(from - verified.offset) as usize..(to - verified.offset) as usize];
+            let part = verified.bytes_in(&range);
+            if failure.is_none() {
                 if out.try_reserve(part.len()).is_err() {
                     failure = Some(Error::out_of_memory());
                 } else {
                     out.extend_from_slice(part);
                 }
             }
-        });
-        used += step.map_err(bao_error)?;
-        if let Some(error) = failure {
-            return Err(error);
-        }
-    }
-    if used < stream.len() {
-        let message = format!("{} bytes follow the end of the slice at byte {used}", stream.len() - used);
-        return Err(Error::new(ERROR_BAO_EXTENDED, message));
-    }
-    Ok(())
+        })
+        .map_err(bao_error)?;
+    failure.map_or(Ok(()), Err)
 }
 
 #[cfg(test)]
