@@ -8,7 +8,7 @@
 #![allow(clippy::single_range_in_vec_init)]
 
 use crate::blake3::Mode;
-use crate::boundary::{argument, array_len, direct_bytes, pin_bytes, run, with_bytes, Error, Result};
+use crate::boundary::{argument, array_len, direct_bytes, pin_bytes, run, with_bytes, write_out, Error, Result};
 use chunkhash::blake3::bao::{self, BaoError, Decoder, Order, Tree};
 use chunkhash::blake3::{Hash, OUT_LEN};
 use jni::objects::{JByteArray, JByteBuffer, JClass, JObject, JThrowable, JValue};
@@ -82,22 +82,18 @@ fn range(start: jlong, count: jlong) -> Result<Range<u64>> {
     }
 }
 
-/// A new Java `byte[]` holding `parts` one after another.
-fn new_array(env: &JNIEnv<'_>, parts: &[&[u8]]) -> Result<jbyteArray> {
-    let total: usize = parts.iter().map(|part| part.len()).sum();
-    if jint::try_from(total).is_err() {
-        return argument(format!("a result of {total} bytes exceeds a Java array"));
+/// A new Java `byte[]` of `bytes`.
+fn new_array(env: &JNIEnv<'_>, bytes: &[u8]) -> Result<jbyteArray> {
+    if jint::try_from(bytes.len()).is_err() {
+        return argument(format!("a result of {} bytes exceeds a Java array", bytes.len()));
     }
-    let array = match parts {
-        [one] => env.byte_array_from_slice(one)?,
-        _ => env.byte_array_from_slice(&parts.concat())?,
-    };
-    Ok(array.into_raw())
+    Ok(env.byte_array_from_slice(bytes)?.into_raw())
 }
 
-/// The root hash, then `bao`'s outboard file (header and nodes).
-fn outboard_array(env: &JNIEnv<'_>, outboard: &bao::Outboard) -> Result<jbyteArray> {
-    new_array(env, &[outboard.root().as_bytes(), outboard.bao_bytes()])
+/// Writes the root hash to `root_out` (32 bytes) and returns `bytes` as a new array.
+fn root_and_array(env: &JNIEnv<'_>, root: &Hash, root_out: &JByteArray<'_>, bytes: &[u8]) -> Result<jbyteArray> {
+    write_out(env, root_out, root.as_bytes())?;
+    new_array(env, bytes)
 }
 
 #[no_mangle]
@@ -111,11 +107,12 @@ pub extern "system" fn Java_io_chunkhash_Native_baoOutboard<'l>(
     input: JByteArray<'l>,
     off: jint,
     len: jint,
+    root_out: JByteArray<'l>,
 ) -> jbyteArray {
     run(&mut env, core::ptr::null_mut(), |env| {
         let tree = tree(env, mode, &key_or_context, group_log)?;
         let outboard = with_bytes(env, &input, off, len, |input| tree.outboard(input, order(post_order)))?;
-        outboard_array(env, &outboard)
+        root_and_array(env, &outboard.root(), &root_out, outboard.bao_bytes())
     })
 }
 
@@ -130,11 +127,12 @@ pub extern "system" fn Java_io_chunkhash_Native_baoOutboardDirect<'l>(
     input: JByteBuffer<'l>,
     pos: jint,
     len: jint,
+    root_out: JByteArray<'l>,
 ) -> jbyteArray {
     run(&mut env, core::ptr::null_mut(), |env| {
         let tree = tree(env, mode, &key_or_context, group_log)?;
         let outboard = tree.outboard(direct_bytes(env, &input, pos, len)?, order(post_order));
-        outboard_array(env, &outboard)
+        root_and_array(env, &outboard.root(), &root_out, outboard.bao_bytes())
     })
 }
 
@@ -148,11 +146,12 @@ pub extern "system" fn Java_io_chunkhash_Native_baoEncode<'l>(
     input: JByteArray<'l>,
     off: jint,
     len: jint,
+    root_out: JByteArray<'l>,
 ) -> jbyteArray {
     run(&mut env, core::ptr::null_mut(), |env| {
         let tree = tree(env, mode, &key_or_context, group_log)?;
         let (root, encoding) = with_bytes(env, &input, off, len, |input| tree.encode(input))?;
-        new_array(env, &[root.as_bytes(), &encoding])
+        root_and_array(env, &root, &root_out, &encoding)
     })
 }
 
@@ -197,7 +196,7 @@ pub extern "system" fn Java_io_chunkhash_Native_baoSlice<'l>(
             tree.slice(pinned.as_slice(), &outboard, &ranges)
         }
         .map_err(bao_error)?;
-        new_array(env, &[&slice])
+        new_array(env, &slice)
     })
 }
 
@@ -231,7 +230,7 @@ pub extern "system" fn Java_io_chunkhash_Native_baoDecode<'l>(
             decode(tree, Hash::from(root), range, pinned.as_slice(), &mut verified)
         };
         match result {
-            Ok(()) => new_array(env, &[&verified]),
+            Ok(()) => new_array(env, &verified),
             Err(mut failure) => {
                 failure.verified = verified;
                 Err(Error::Bao(failure))

@@ -1,7 +1,6 @@
 package io.chunkhash;
 
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -66,9 +65,9 @@ public final class Bao {
         private final byte[] bytes;
         private final Order order;
 
-        Outboard(byte[] rootAndBytes, Order order) {
-            this.root = Arrays.copyOf(rootAndBytes, Blake3.OUT_LEN);
-            this.bytes = Arrays.copyOfRange(rootAndBytes, Blake3.OUT_LEN, rootAndBytes.length);
+        Outboard(byte[] root, byte[] bytes, Order order) {
+            this.root = root;
+            this.bytes = bytes;
             this.order = order;
         }
 
@@ -97,9 +96,9 @@ public final class Bao {
         private final byte[] root;
         private final byte[] encoding;
 
-        Encoded(byte[] rootAndEncoding) {
-            this.root = Arrays.copyOf(rootAndEncoding, Blake3.OUT_LEN);
-            this.encoding = Arrays.copyOfRange(rootAndEncoding, Blake3.OUT_LEN, rootAndEncoding.length);
+        Encoded(byte[] root, byte[] encoding) {
+            this.root = root;
+            this.encoding = encoding;
         }
 
         /** The root hash (32 bytes; a copy). */
@@ -143,7 +142,9 @@ public final class Bao {
         public Outboard outboard(byte[] data, int off, int len, Order order) {
             Inputs.checkRange(data, off, len);
             boolean post = Objects.requireNonNull(order, "order is null") == Order.POST;
-            return new Outboard(Native.baoOutboard(mode, keyOrContext, groupLog, post, data, off, len), order);
+            byte[] root = new byte[Blake3.OUT_LEN];
+            byte[] bytes = Native.baoOutboard(mode, keyOrContext, groupLog, post, data, off, len, root);
+            return new Outboard(root, bytes, order);
         }
 
         /** The outboard of the buffer's remaining bytes (a direct buffer read in place); the position is not moved. */
@@ -151,9 +152,10 @@ public final class Bao {
             Objects.requireNonNull(data, "data is null");
             boolean post = Objects.requireNonNull(order, "order is null") == Order.POST;
             if (data.isDirect()) {
-                byte[] out =
-                        Native.baoOutboardDirect(mode, keyOrContext, groupLog, post, data, data.position(), data.remaining());
-                return new Outboard(out, order);
+                byte[] root = new byte[Blake3.OUT_LEN];
+                byte[] bytes = Native.baoOutboardDirect(
+                        mode, keyOrContext, groupLog, post, data, data.position(), data.remaining(), root);
+                return new Outboard(root, bytes, order);
             }
             if (data.hasArray()) {
                 return outboard(data.array(), data.arrayOffset() + data.position(), data.remaining(), order);
@@ -165,7 +167,9 @@ public final class Bao {
         /** The combined encoding of {@code data}. */
         public Encoded encode(byte[] data) {
             Inputs.nonNull(data, "data");
-            return new Encoded(Native.baoEncode(mode, keyOrContext, groupLog, data, 0, data.length));
+            byte[] root = new byte[Blake3.OUT_LEN];
+            byte[] encoding = Native.baoEncode(mode, keyOrContext, groupLog, data, 0, data.length, root);
+            return new Encoded(root, encoding);
         }
 
         /**

@@ -76,15 +76,15 @@ final class Native {
 
     static native void streamFree(long handle);
 
-    /** Root hash (32 bytes), then {@code bao}'s outboard file. */
+    /** {@code bao}'s outboard file; the root hash goes to {@code rootOut} (32 bytes). */
     static native byte[] baoOutboard(
-            int mode, byte[] keyOrContext, int groupLog, boolean postOrder, byte[] in, int off, int len);
+            int mode, byte[] keyOrContext, int groupLog, boolean postOrder, byte[] in, int off, int len, byte[] rootOut);
 
-    static native byte[] baoOutboardDirect(
-            int mode, byte[] keyOrContext, int groupLog, boolean postOrder, ByteBuffer in, int pos, int len);
+    static native byte[] baoOutboardDirect(int mode, byte[] keyOrContext, int groupLog, boolean postOrder, ByteBuffer in,
+            int pos, int len, byte[] rootOut);
 
-    /** Root hash (32 bytes), then the combined encoding. */
-    static native byte[] baoEncode(int mode, byte[] keyOrContext, int groupLog, byte[] in, int off, int len);
+    /** The combined encoding; the root hash goes to {@code rootOut} (32 bytes). */
+    static native byte[] baoEncode(int mode, byte[] keyOrContext, int groupLog, byte[] in, int off, int len, byte[] rootOut);
 
     /** The slice of {@code source} with {@code outboard}, or of {@code source}, an encoding, when it is null. */
     static native byte[] baoSlice(int groupLog, boolean postOrder, byte[] source, byte[] outboard, long start, long count)

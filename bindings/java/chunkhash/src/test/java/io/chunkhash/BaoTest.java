@@ -217,16 +217,18 @@ class BaoTest {
         BadInputTest.throwsWith(NullPointerException.class, "root is null", () -> tree.decode(null, data));
         BadInputTest.throwsWith(NullPointerException.class, "encoding is null", () -> tree.decode(root, null));
         // Past the Java checks, the native ones: nulls and bad values are exceptions, not crashes.
-        assertThrows(NullPointerException.class, () -> Native.baoOutboard(0, null, 0, false, null, 0, 0));
-        assertThrows(IllegalArgumentException.class, () -> Native.baoOutboard(0, null, 0, false, data, 10, 5000));
-        assertThrows(IllegalArgumentException.class, () -> Native.baoOutboard(0, null, 99, false, data, 0, 1));
-        assertThrows(IllegalArgumentException.class, () -> Native.baoOutboard(1, new byte[3], 0, false, data, 0, 1));
+        assertThrows(NullPointerException.class, () -> Native.baoOutboard(0, null, 0, false, null, 0, 0, new byte[32]));
+        assertThrows(IllegalArgumentException.class, () -> Native.baoOutboard(0, null, 0, false, data, 10, 5000, new byte[32]));
+        assertThrows(IllegalArgumentException.class, () -> Native.baoOutboard(0, null, 99, false, data, 0, 1, new byte[32]));
+        assertThrows(IllegalArgumentException.class, () -> Native.baoOutboard(1, new byte[3], 0, false, data, 0, 1, new byte[32]));
         assertThrows(NullPointerException.class, () -> Native.baoSlice(0, false, null, null, 0, 1));
         assertThrows(IllegalArgumentException.class, () -> Native.baoSlice(0, false, data, outboard.bytes(), -1, 1));
         assertThrows(NullPointerException.class, () -> Native.baoDecode(0, null, 0, null, data, true, 0, 0));
         assertThrows(IllegalArgumentException.class, () -> Native.baoDecode(0, null, 0, new byte[5], data, true, 0, 0));
         assertThrows(NullPointerException.class, () -> Native.baoDecode(0, null, 0, root, null, true, 0, 0));
-        assertThrows(IllegalArgumentException.class, () -> Native.baoOutboardDirect(0, null, 0, false, ByteBuffer.allocate(4), 0, 4));
+        assertThrows(IllegalArgumentException.class, () -> Native.baoOutboardDirect(0, null, 0, false, ByteBuffer.allocate(4), 0, 4, new byte[32]));
+        assertThrows(NullPointerException.class, () -> Native.baoOutboard(0, null, 0, false, data, 0, 1, null));
+        assertThrows(IllegalArgumentException.class, () -> Native.baoEncode(0, null, 0, data, 0, 1, new byte[31]));
         // And the library goes on.
         assertArrayEquals(outboard.bytes(), tree.outboard(data).bytes());
     }
