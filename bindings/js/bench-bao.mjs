@@ -5,9 +5,10 @@
 //   BENCH_ROUNDS=15 BENCH_MS=300 node bindings/js/bench-bao.mjs
 // Each round runs each contender in turn for BENCH_MS ms of this process's
 // CPU time (process.cpuUsage); reported: median MB/s over the rounds and the
-// median of the per-round ratios. Inputs: pseudo-random bytes, fixed seed.
+// median of the per-round ratios. Inputs: pseudo-random bytes (xorshift32).
 
 import * as chunkhash from './dist/chunkhash.mjs';
+import { xorshiftBytes } from './tests/chunk-inputs.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 const MS = Number(process.env.BENCH_MS ?? 200);
@@ -32,27 +33,13 @@ function rate(fn) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-function input(len) {
-  const out = new Uint8Array(len);
-  let x = 0x12345678;
-  for (let i = 0; i < len; i++) {
-    x ^= x << 13;
-    x >>>= 0;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    x >>>= 0;
-    out[i] = x & 0xff;
-  }
-  return out;
-}
-
 for (const simd of [true, false]) {
   const info = await chunkhash.init({ simd });
   const e = chunkhash._benchmarkEngine();
   console.log(`build ${info.build} (backend ${info.backend}), ${ROUNDS} rounds of ${MS} ms per contender`);
   console.log('size      group  package MB/s  wasm call MB/s  package/call');
   for (const size of SIZES) {
-    const data = input(size);
+    const data = xorshiftBytes(size);
     for (const groupLog of GROUP_LOGS) {
       const pkg = [];
       const raw = [];

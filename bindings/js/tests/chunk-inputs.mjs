@@ -1,8 +1,8 @@
 // The inputs of tests/chunk.test.mjs and of the fixture it compares with
 // (scripts/chunk-fixture.mjs writes tests/fixtures/chunks.json from them).
 
-/** Pseudo-random bytes: xorshift32 (13, 17, 5) from state 1, the low byte of each state. */
-function xorshiftBytes(len) {
+/** Pseudo-random bytes: xorshift32 (13, 17, 5) from state 1, the low byte of each state (bench-bao.mjs uses it too). */
+export function xorshiftBytes(len) {
   const out = new Uint8Array(len);
   let x = 1;
   for (let i = 0; i < len; i++) {
