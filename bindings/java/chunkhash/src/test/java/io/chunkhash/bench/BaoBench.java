@@ -38,6 +38,7 @@ public final class BaoBench {
             Harness h = new Harness(3, rounds, roundMillis)
                     .add("hash", () -> Blake3.hash(input)[0])
                     .add("outboard 1 KiB", () -> bao.outboard(input).root()[0])
+                    .add("outboard 1 KiB direct", () -> bao.outboard(direct, Bao.Order.PRE).root()[0])
                     .add("outboard 16 KiB", () -> groups.outboard(input).root()[0])
                     .add("outboard 16 KiB direct", () -> groups.outboard(direct, Bao.Order.PRE).root()[0]);
             Map<String, Double> ns = h.run();
