@@ -40,6 +40,8 @@ impl From<BaoError> for crate::chunkhash_status {
             BaoError::OutboardLength { .. } => CHUNKHASH_BAO_OUTBOARD_LENGTH,
             BaoError::EncodingLength { .. } => CHUNKHASH_BAO_ENCODING_LENGTH,
             BaoError::GroupLog { .. } => CHUNKHASH_BAO_INVALID_GROUP_LOG,
+            BaoError::Truncated { .. } => CHUNKHASH_BAO_TRUNCATED,
+            BaoError::Extended { .. } => CHUNKHASH_BAO_TRAILING_BYTES,
             // ItemLength and Failed come from feeding a decoder by hand,
             // which this binding never does; the enum is non-exhaustive.
             _ => CHUNKHASH_PANIC,

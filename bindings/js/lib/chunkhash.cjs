@@ -13,7 +13,8 @@ exports.init = async function init(options) {
 
 const forwarded = [
   'simdSupported', 'blake3', 'hash', 'checksum', 'hashMany', 'createHasher', 'sealTrailer', 'verifyTrailer',
-  'algorithms', 'buildInfo', 'memoryBytes', 'liveHashers', 'toHex',
+  'baoOutboard', 'baoEncode', 'baoSlice', 'baoDecode', 'chunk',
+  'algorithms', 'buildInfo', 'memoryBytes', 'liveHashers', 'toHex', '_benchmarkEngine',
 ];
 for (const name of forwarded) {
   exports[name] = function (...args) {
@@ -23,6 +24,6 @@ for (const name of forwarded) {
 }
 
 // The classes, for `instanceof`; defined once `init()` has loaded them.
-for (const name of ['Hasher', 'TrailerError']) {
+for (const name of ['Hasher', 'TrailerError', 'BaoError']) {
   Object.defineProperty(exports, name, { enumerable: true, get: () => esm?.[name] });
 }

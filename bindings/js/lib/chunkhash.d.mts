@@ -132,6 +132,55 @@ export class TrailerError extends Error {
   readonly kind: 'mismatch' | 'truncated' | 'too-long' | 'unknown-algorithm';
 }
 
+/** A BLAKE3 mode for the Bao functions: the plain hash (neither), keyed, or key derivation. */
+export interface BaoModeOptions {
+  key?: Bytes;
+  deriveKeyContext?: string;
+  /** Chunk groups of 2^groupLog KiB, 0 (bao's format, the default) to 16. */
+  groupLog?: number;
+}
+
+/** `bao`'s outboard file (8-byte length, then parent nodes) and the root hash. */
+export function baoOutboard(data: Input, options?: BaoModeOptions & { order?: 'pre' | 'post' }): { root: Uint8Array; outboard: Uint8Array };
+
+/** The combined encoding (length, then nodes and groups in pre-order) and the root hash. */
+export function baoEncode(data: Input, options?: BaoModeOptions): { root: Uint8Array; encoding: Uint8Array };
+
+/** The slice for `start .. start + count`: from the data and its outboard, or from a combined encoding (no outboard). */
+export function baoSlice(
+  source: Input,
+  start: number | bigint,
+  count: number | bigint,
+  options?: { outboard?: Bytes; order?: 'pre' | 'post'; groupLog?: number },
+): Uint8Array;
+
+/** The verified bytes of a combined encoding, or with start and count of a slice; throws BaoError otherwise. */
+export function baoDecode(
+  root: Bytes,
+  stream: Bytes,
+  options?: BaoModeOptions & { start?: number | bigint; count?: number | bigint },
+): Uint8Array;
+
+export class BaoError extends Error {
+  readonly kind: 'mismatch' | 'truncated' | 'extended' | 'length';
+  /** From baoDecode: the requested bytes verified before the failure. */
+  readonly verified: Uint8Array;
+}
+
+export interface Chunks {
+  /** Where each chunk starts (exact below 2^53). */
+  offsets: Float64Array;
+  lengths: Uint32Array;
+  /** Chunk i's address at i * addressLength. */
+  addresses: Uint8Array;
+  addressLength: 20 | 32;
+  /** Xet's file hash (64 hex digits, as the Hub prints it) with Xet's chunker and addresses, else null. */
+  xetFileHash: string | null;
+}
+
+/** Content-defined chunks (Xet's chunker, or FastCDC 2020 with [min, avg, max]) and their addresses. */
+export function chunk(data: Input, options?: { fastcdc?: [number, number, number]; address?: 'xet' | 'blake3' | 'blake3-160' }): Chunks;
+
 /** The registry, in id order. */
 export function algorithms(): Algorithm[];
 

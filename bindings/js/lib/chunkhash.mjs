@@ -49,6 +49,26 @@ const TRAILER_ERRORS = new Map([
   [-13, 'unknown-algorithm'],
 ]);
 
+// Bao's error codes (bindings/js/wasm/src/bao.rs) and the kind of BaoError each is.
+const BAO_ERRORS = new Map([
+  [-20, 'mismatch'],
+  [-21, 'truncated'],
+  [-22, 'extended'],
+  [-23, 'length'],
+]);
+const BAO_MAX_GROUP_LOG = 16;
+const BAO_HEADER_LEN = 8;
+
+// Chunk records in the output area (bindings/js/wasm/src/cdc.rs): offset
+// (8 bytes), length (4), address (32), little-endian.
+const CHUNK_RECORD_LEN = 44;
+const CHUNK_ADDRESSES = new Map([
+  ['blake3', { code: 0, width: 32 }],
+  ['blake3-160', { code: 1, width: 20 }],
+  ['xet', { code: 2, width: 32 }],
+]);
+const XET_HASH_HEX_LEN = 64;
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -58,6 +78,25 @@ export class TrailerError extends Error {
     super(message);
     this.name = 'TrailerError';
     this.kind = kind;
+  }
+}
+
+/**
+ * Thrown by the Bao functions when bytes do not verify or a stream or
+ * outboard has the wrong length. `kind`: `mismatch` (a parent node or chunk
+ * group does not hash to what its parent or the root says: damage, another
+ * root, key, group size or range), `truncated` (the stream ends early),
+ * `extended` (bytes follow the end of the slice) or `length` (an outboard
+ * or encoding whose length does not fit its header). From `baoDecode`,
+ * `verified` holds the requested bytes verified before the failure (never
+ * an unverified byte); else it is empty.
+ */
+export class BaoError extends Error {
+  constructor(kind, message, verified) {
+    super(message);
+    this.name = 'BaoError';
+    this.kind = kind;
+    this.verified = verified;
   }
 }
 
@@ -219,6 +258,7 @@ class Engine {
     const start = this.ex.chunkhash_message();
     const message = decoder.decode(this.view().subarray(start, start + this.ex.chunkhash_message_len()));
     if (TRAILER_ERRORS.has(result)) throw new TrailerError(TRAILER_ERRORS.get(result), message);
+    if (BAO_ERRORS.has(result)) throw new BaoError(BAO_ERRORS.get(result), `chunkhash: ${message}`, new Uint8Array(0));
     if (result === ERROR_OUT_OF_MEMORY) throw new RangeError(`chunkhash: ${message}`);
     if (result === ERROR_UNKNOWN_ALGORITHM || result === ERROR_INVALID_ARGUMENT) throw new RangeError(`chunkhash: ${message}`);
     throw new Error(`chunkhash: ${message} (code ${result})`);
@@ -647,17 +687,230 @@ export function verifyTrailer(block, trailer, context) {
 }
 
 function trailerContext(context) {
-  if (typeof context === 'number') {
-    if (!Number.isSafeInteger(context) || context < 0) {
-      throw new RangeError(`chunkhash: a trailer context is an integer from 0 to 2^64 - 1 (a bigint above 2^53), not ${context}`);
+  return uint64(context, 'a trailer context');
+}
+
+/** `value` (a number or bigint from 0 to 2^64 - 1) as a bigint, for a 64-bit parameter. */
+function uint64(value, what) {
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value) || value < 0) {
+      throw new RangeError(`chunkhash: ${what} is an integer from 0 to 2^64 - 1 (a bigint above 2^53), not ${value}`);
     }
-    return BigInt(context);
+    return BigInt(value);
   }
-  if (typeof context === 'bigint') {
-    if (context < 0n || context >= 1n << 64n) throw new RangeError(`chunkhash: a trailer context is an integer from 0 to 2^64 - 1, not ${context}`);
-    return context;
+  if (typeof value === 'bigint') {
+    if (value < 0n || value >= 1n << 64n) throw new RangeError(`chunkhash: ${what} is an integer from 0 to 2^64 - 1, not ${value}`);
+    return value;
   }
-  throw new TypeError(`chunkhash: a trailer context is a number or bigint, not ${describe(context)}`);
+  throw new TypeError(`chunkhash: ${what} is a number or bigint, not ${describe(value)}`);
+}
+
+/**
+ * Bao's outboard of `data` (chunkhash::blake3::bao): `{root, outboard}`,
+ * the 32-byte root hash (BLAKE3 of `data`, or its keyed hash or derived
+ * key) and `bao`'s outboard file: the length as 8 little-endian bytes,
+ * then the tree's parent nodes, 64 bytes each. Options: `groupLog`
+ * (chunk groups of 2^groupLog KiB, 0 to 16; default 0, `bao`'s format),
+ * `order` (`'pre'`, `bao`'s, the default, or `'post'`, bao-tree's
+ * post-order; `outboard.subarray(8)` is bao-tree's outboard data), `key`
+ * or `deriveKeyContext` as for `blake3`. `data` is copied into
+ * WebAssembly memory whole.
+ */
+export function baoOutboard(data, options) {
+  const e = engine();
+  const { mode, groupLog, postOrder } = baoOptions(options, ['groupLog', 'order', 'key', 'deriveKeyContext']);
+  const paramLen = e.putParam(mode);
+  const len = e.put(input(data), paramLen, Infinity);
+  const out = e.readOutput(e.check(e.ex.chunkhash_bao_outboard(mode.code, paramLen, len, groupLog, postOrder)));
+  return { root: out.subarray(0, BLAKE3_OUT_LEN), outboard: out.subarray(BLAKE3_OUT_LEN) };
+}
+
+/**
+ * Bao's combined encoding of `data` (`bao encode`'s output for groupLog 0):
+ * `{root, encoding}`, the length header, then parent nodes and chunk
+ * groups in pre-order. Options: `groupLog`, `key`, `deriveKeyContext`.
+ */
+export function baoEncode(data, options) {
+  const e = engine();
+  const { mode, groupLog } = baoOptions(options, ['groupLog', 'key', 'deriveKeyContext']);
+  const paramLen = e.putParam(mode);
+  const len = e.put(input(data), paramLen, Infinity);
+  const out = e.readOutput(e.check(e.ex.chunkhash_bao_encode(mode.code, paramLen, len, groupLog)));
+  return { root: out.subarray(0, BLAKE3_OUT_LEN), encoding: out.subarray(BLAKE3_OUT_LEN) };
+}
+
+/**
+ * The Bao slice for bytes `start .. start + count` (numbers or bigints), as
+ * `bao slice` makes it: from `source`, the data, with `options.outboard`
+ * (from `baoOutboard`, in the `order` it was made in), or from `source`, a
+ * combined encoding, without one. Nodes and data are copied, not checked
+ * (readers check them). Options: `outboard`, `order`, `groupLog`.
+ */
+export function baoSlice(source, start, count, options) {
+  const e = engine();
+  const { groupLog, postOrder, outboard } = baoOptions(options, ['outboard', 'order', 'groupLog']);
+  const first = uint64(start, 'start');
+  const length = uint64(count, 'count');
+  const len = e.put(input(source, 'source'), 0, Infinity);
+  let outboardLen = 0;
+  if (outboard !== undefined) {
+    const bytes = bytesOnly(outboard, 'outboard');
+    if (bytes.length < BAO_HEADER_LEN) {
+      throw new BaoError('length', `chunkhash: an outboard of ${bytes.length} bytes is shorter than its 8-byte header`, new Uint8Array(0));
+    }
+    outboardLen = e.put(bytes, len, Infinity);
+  }
+  return e.readOutput(e.check(e.ex.chunkhash_bao_slice(len, outboardLen, groupLog, postOrder, first, length)));
+}
+
+/**
+ * Verifies a combined encoding, or with `start` and `count` the slice for
+ * those bytes, against `root` (32 bytes) and returns the verified bytes:
+ * the whole message, or the range (capped at the message's end). Throws a
+ * `BaoError` at the first byte that does not verify (its `verified`: the
+ * bytes verified before it), for a stream that ends early or runs on past
+ * its end. Options: `start`, `count`, `groupLog`, `key`, `deriveKeyContext`
+ * (as the stream was made with).
+ */
+export function baoDecode(root, stream, options) {
+  const e = engine();
+  const { mode, groupLog, start, count } = baoOptions(options, ['start', 'count', 'groupLog', 'key', 'deriveKeyContext']);
+  if ((start === undefined) !== (count === undefined)) throw new TypeError('chunkhash: give baoDecode both start and count (a slice) or neither (a combined encoding)');
+  const whole = start === undefined ? 1 : 0;
+  const first = whole ? 0n : uint64(start, 'start');
+  const length = whole ? 0n : uint64(count, 'count');
+  const rootBytes = bytesOnly(root, 'root');
+  if (rootBytes.length !== BLAKE3_OUT_LEN) throw new RangeError(`chunkhash: a Bao root hash is ${BLAKE3_OUT_LEN} bytes, not ${rootBytes.length}`);
+  const paramLen = e.putParam(mode);
+  e.put(rootBytes, paramLen, Infinity);
+  const len = e.put(bytesOnly(stream, 'stream'), paramLen + BLAKE3_OUT_LEN, Infinity);
+  const result = e.ex.chunkhash_bao_decode(mode.code, paramLen, len, groupLog, whole, first, length);
+  if (result < 0 && BAO_ERRORS.has(result)) {
+    // The bytes verified before the failure, then the error.
+    const verified = e.readOutput(e.ex.chunkhash_bao_verified_len());
+    try {
+      e.check(result);
+    } catch (error) {
+      error.verified = verified;
+      throw error;
+    }
+  }
+  return e.readOutput(e.check(result));
+}
+
+/** The Bao options named in `allowed`, checked: the BLAKE3 mode, group size, order and the rest. */
+function baoOptions(options, allowed) {
+  if (options === undefined) options = {};
+  if (options === null || typeof options !== 'object') throw new TypeError(`chunkhash: Bao options must be an object, not ${describe(options)}`);
+  for (const name of Object.keys(options)) {
+    if (!allowed.includes(name)) throw new TypeError(`chunkhash: unknown option ${JSON.stringify(name)} (expected ${allowed.join(', ')})`);
+  }
+  const { groupLog = 0, order = 'pre', key, deriveKeyContext, ...rest } = options;
+  if (typeof groupLog !== 'number') throw new TypeError(`chunkhash: groupLog must be a number, not ${describe(groupLog)}`);
+  if (!Number.isInteger(groupLog) || groupLog < 0 || groupLog > BAO_MAX_GROUP_LOG) {
+    throw new RangeError(`chunkhash: groupLog is a whole number from 0 (1 KiB groups) to ${BAO_MAX_GROUP_LOG} (64 MiB), not ${groupLog}`);
+  }
+  if (order !== 'pre' && order !== 'post') throw new RangeError(`chunkhash: order is 'pre' or 'post', not ${describe(order)}`);
+  const modeOptions = {};
+  if (key !== undefined) modeOptions.key = key;
+  if (deriveKeyContext !== undefined) modeOptions.deriveKeyContext = deriveKeyContext;
+  return { ...rest, mode: blake3Mode(modeOptions, false), groupLog, postOrder: order === 'post' ? 1 : 0 };
+}
+
+/**
+ * Content-defined chunks of `data` and their addresses, in one pass:
+ * `{offsets, lengths, addresses, addressLength, xetFileHash}`. The chunker
+ * is Xet's (Hugging Face's xet-core: 8 KiB to 128 KiB) unless
+ * `fastcdc: [min, avg, max]` picks FastCDC 2020, cutting where the
+ * `fastcdc` crate's v2020 chunker cuts with those sizes (normalization
+ * level 1). `address`: `'xet'` (Xet's chunk hash, the default with Xet's
+ * chunker), `'blake3'` (the default with FastCDC) or `'blake3-160'`.
+ * `offsets` is a Float64Array (exact below 2^53), `lengths` a Uint32Array,
+ * `addresses` one Uint8Array (chunk i's at i * addressLength). With Xet's
+ * chunker and addresses, `xetFileHash` is Xet's file hash as the Hub
+ * prints it (64 hex digits), else null. `data` goes into WebAssembly
+ * memory in pieces of 4 MiB.
+ */
+export function chunk(data, options) {
+  const e = engine();
+  if (options === undefined) options = {};
+  if (options === null || typeof options !== 'object') throw new TypeError(`chunkhash: chunk options must be an object, not ${describe(options)}`);
+  for (const name of Object.keys(options)) {
+    if (name !== 'fastcdc' && name !== 'address') throw new TypeError(`chunkhash: unknown chunk option ${JSON.stringify(name)} (expected fastcdc or address)`);
+  }
+  const bytes = input(data);
+  const sizes = options.fastcdc === undefined ? null : fastcdcSizes(options.fastcdc);
+  const addressName = options.address ?? (sizes === null ? 'xet' : 'blake3');
+  const address = CHUNK_ADDRESSES.get(addressName);
+  if (address === undefined) {
+    throw new RangeError(`chunkhash: unknown chunk address ${describe(addressName)} (known: ${[...CHUNK_ADDRESSES.keys()].join(', ')})`);
+  }
+  const [min, avg, max] = sizes ?? [0, 0, 0];
+  e.check(e.ex.chunkhash_cdc_begin(sizes === null ? 0 : 1, min, avg, max, address.code));
+  const found = new ChunkList(address.width);
+  e.feed(bytes, (n) => found.add(e, e.check(e.ex.chunkhash_cdc_update(n))));
+  const last = e.check(e.ex.chunkhash_cdc_finish());
+  const withFileHash = sizes === null && address.code === CHUNK_ADDRESSES.get('xet').code;
+  const records = e.outputView(last * CHUNK_RECORD_LEN + (withFileHash ? XET_HASH_HEX_LEN : 0));
+  const xetFileHash = withFileHash ? decoder.decode(records.subarray(last * CHUNK_RECORD_LEN)) : null;
+  found.add(e, last);
+  return { ...found.result(), addressLength: address.width, xetFileHash };
+}
+
+function fastcdcSizes(fastcdc) {
+  if (!Array.isArray(fastcdc) || fastcdc.length !== 3) {
+    throw new TypeError(`chunkhash: fastcdc must be [min, avg, max], three sizes in bytes, not ${describe(fastcdc)}`);
+  }
+  for (const size of fastcdc) {
+    // The module checks the ranges and says which rule a size breaks.
+    if (!Number.isSafeInteger(size) || size < 0 || size > 2 ** 32 - 1) {
+      throw new RangeError(`chunkhash: fastcdc sizes are whole numbers of bytes, not ${describe(size)}`);
+    }
+  }
+  return fastcdc;
+}
+
+/** Chunk records read from the output area into growing typed arrays. */
+class ChunkList {
+  constructor(width) {
+    this.width = width;
+    this.count = 0;
+    this.offsets = new Float64Array(64);
+    this.lengths = new Uint32Array(64);
+    this.addresses = new Uint8Array(64 * width);
+  }
+
+  /** Takes the `count` records the last call wrote to the output area. */
+  add(e, count) {
+    if (this.count + count > this.offsets.length) {
+      const room = Math.max(2 * this.offsets.length, this.count + count);
+      const offsets = new Float64Array(room);
+      offsets.set(this.offsets.subarray(0, this.count));
+      const lengths = new Uint32Array(room);
+      lengths.set(this.lengths.subarray(0, this.count));
+      const addresses = new Uint8Array(room * this.width);
+      addresses.set(this.addresses.subarray(0, this.count * this.width));
+      Object.assign(this, { offsets, lengths, addresses });
+    }
+    const records = e.outputView(count * CHUNK_RECORD_LEN);
+    const view = new DataView(records.buffer, records.byteOffset, records.byteLength);
+    for (let i = 0; i < count; i++) {
+      const at = i * CHUNK_RECORD_LEN;
+      const k = this.count + i;
+      this.offsets[k] = view.getUint32(at, true) + view.getUint32(at + 4, true) * 2 ** 32;
+      this.lengths[k] = view.getUint32(at + 8, true);
+      this.addresses.set(records.subarray(at + 12, at + 12 + this.width), k * this.width);
+    }
+    this.count += count;
+  }
+
+  result() {
+    return {
+      offsets: this.offsets.slice(0, this.count),
+      lengths: this.lengths.slice(0, this.count),
+      addresses: this.addresses.slice(0, this.count * this.width),
+    };
+  }
 }
 
 /** The registry: `{id, name, digestLength, cryptographic}` for each algorithm, in id order. */
@@ -678,6 +931,15 @@ export function memoryBytes() {
 /** Hashers whose memory is not freed yet (for memory checks). */
 export function liveHashers() {
   return engine().ex.chunkhash_hasher_count();
+}
+
+/**
+ * Undocumented and unstable, for bench-bao.mjs only: the current build's
+ * engine, so that a benchmark can call a WebAssembly export on input staged
+ * beforehand (the library's own cost, without the wrapper's copies).
+ */
+export function _benchmarkEngine() {
+  return engine();
 }
 
 /** Lowercase hex of bytes. */

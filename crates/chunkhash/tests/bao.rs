@@ -534,3 +534,38 @@ fn parallel_outboards_equal_serial_ones() {
         }
     }
 }
+
+#[test]
+fn feed_all_checks_a_whole_stream_and_bytes_in_cuts_groups_to_the_range() {
+    let tree = tree(1);
+    let input = bao_input(10_000);
+    let outboard = tree.outboard(&input, bao::Order::Pre);
+    let range = 3000..3100u64;
+    let ranges = [range.clone()];
+    let slice = tree.slice(&input, &outboard, &ranges).unwrap();
+    let read = |stream: &[u8]| {
+        let mut out = Vec::new();
+        let result = bao::Decoder::new(tree, outboard.root(), &ranges)
+            .feed_all(stream, |group| out.extend_from_slice(group.bytes_in(&range)));
+        (result, out)
+    };
+    let (result, out) = read(&slice);
+    assert_eq!(result, Ok(()));
+    assert_eq!(out, &input[3000..3100]);
+    // Cut short: the error says where; extended: every group first, then the error.
+    let (result, out) = read(&slice[..slice.len() - 1]);
+    assert_eq!(result, Err(bao::BaoError::Truncated { position: 8 + 3 * 64, len: 2048, end: slice.len() as u64 - 1 }));
+    assert!(out.is_empty());
+    let longer = [&slice[..], b"!!"].concat();
+    let (result, out) = read(&longer);
+    assert_eq!(result, Err(bao::BaoError::Extended { position: slice.len() as u64, extra: 2 }));
+    assert_eq!(out, &input[3000..3100]);
+    assert!(matches!(read(&flip(&slice, slice.len() - 5, 1)).0, Err(bao::BaoError::Mismatch { .. })));
+    // A group outside the range, or at its edges.
+    let group = bao::Verified { offset: 2048, bytes: &input[2048..4096] };
+    assert_eq!(group.bytes_in(&(0..2048)), b"");
+    assert_eq!(group.bytes_in(&(4096..5000)), b"");
+    assert_eq!(group.bytes_in(&(0..u64::MAX)), &input[2048..4096]);
+    assert_eq!(group.bytes_in(&(4000..4000)), b"");
+    assert_eq!(group.bytes_in(&(4095..9000)), &input[4095..4096]);
+}

@@ -12,7 +12,7 @@ use jni::sys::{jint, jlong, jstring};
 use jni::JNIEnv;
 
 /// A BLAKE3 mode as Java passes it: an int and the key or context bytes.
-enum Mode {
+pub(crate) enum Mode {
     Plain,
     Keyed([u8; KEY_LEN]),
     DeriveKey(String),
@@ -23,7 +23,7 @@ const KEYED: jint = 1;
 const DERIVE_KEY: jint = 2;
 
 impl Mode {
-    fn read(env: &JNIEnv<'_>, mode: jint, key_or_context: &JByteArray<'_>) -> Result<Mode> {
+    pub(crate) fn read(env: &JNIEnv<'_>, mode: jint, key_or_context: &JByteArray<'_>) -> Result<Mode> {
         match mode {
             PLAIN => Ok(Mode::Plain),
             KEYED => {

@@ -33,6 +33,9 @@ pub(crate) enum Error {
     Closed,
     /// A JNI call failed; a Java exception may be pending already.
     Jni(jni::errors::Error),
+    /// Bao data that does not verify, or a stream or outboard of the wrong
+    /// length: `io.chunkhash.BaoException`.
+    Bao(crate::bao::Failure),
 }
 
 impl From<jni::errors::Error> for Error {
@@ -63,6 +66,13 @@ pub(crate) fn run<'local, T>(
                 return fallback; // the JVM's own exception (out of memory, ...) is pending
             }
             ("java/lang/IllegalStateException", format!("chunkhash: JNI call failed: {error}"))
+        }
+        Ok(Err(Error::Bao(failure))) => {
+            if !env.exception_check().unwrap_or(true) {
+                // If the exception cannot be made, the JVM's own (out of memory, ...) is pending.
+                let _ = crate::bao::throw(env, failure);
+            }
+            return fallback;
         }
         Err(_) => ("java/lang/IllegalStateException", "chunkhash: internal error (a bug in chunkhash)".to_owned()),
     };

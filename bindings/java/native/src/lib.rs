@@ -10,6 +10,7 @@
 //! `jni` crate gives the types and calls; the only raw JNI is array pinning
 //! (`GetPrimitiveArrayCritical`), which reads Java arrays without a copy.
 
+mod bao;
 mod blake3;
 mod boundary;
 mod registry;

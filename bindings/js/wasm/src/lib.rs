@@ -32,6 +32,8 @@
 //! staging area, handles against the table, and allocations use
 //! `try_reserve`, so a bad call returns a code and leaves the module usable.
 
+mod bao;
+mod cdc;
 mod state;
 
 use chunkhash::blake3::{self, Batch, KEY_LEN};
@@ -547,7 +549,7 @@ mod tests {
     use vectors::{golden, input_pattern, GoldenMode};
 
     /// Stages `parts` one after another from offset 0.
-    fn stage(parts: &[&[u8]]) {
+    pub(crate) fn stage(parts: &[&[u8]]) {
         let total = parts.iter().map(|p| p.len()).sum();
         assert!(!chunkhash_staging(total).is_null());
         with_state(|state| {
@@ -559,7 +561,7 @@ mod tests {
         });
     }
 
-    fn output(len: usize) -> Vec<u8> {
+    pub(crate) fn output(len: usize) -> Vec<u8> {
         with_state(|state| state.output[..len].to_vec())
     }
 

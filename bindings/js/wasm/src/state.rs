@@ -35,6 +35,10 @@ pub(crate) struct State {
     pub(crate) message: String,
     /// Live hashers.
     pub(crate) sessions: Sessions,
+    /// Bytes the last Bao decode verified (also when it failed).
+    pub(crate) verified_len: usize,
+    /// The chunking in progress.
+    pub(crate) cdc: Option<crate::cdc::Job>,
 }
 
 /// The table of live hashers; a handle is an index plus one, so 0 is never
@@ -63,6 +67,8 @@ impl State {
             output: vec![0; OUTPUT_START_LEN],
             message: String::new(),
             sessions: Sessions::default(),
+            verified_len: 0,
+            cdc: None,
         }
     }
 

@@ -706,6 +706,20 @@ pub struct Verified<'a> {
     pub bytes: &'a [u8],
 }
 
+impl<'a> Verified<'a> {
+    /// The group's bytes inside `range` of the message (none for a group
+    /// outside it, such as the last group, which a range past the end
+    /// reads to prove the length).
+    pub fn bytes_in(&self, range: &Range<u64>) -> &'a [u8] {
+        let end = self.offset + self.bytes.len() as u64;
+        let (from, to) = (range.start.clamp(self.offset, end), range.end.clamp(self.offset, end));
+        if from >= to {
+            return &[];
+        }
+        &self.bytes[(from - self.offset) as usize..(to - self.offset) as usize]
+    }
+}
+
 /// The ranges a decoder serves: borrowed, or one range of its own (for an
 /// owner that cannot keep a borrow beside the decoder, as a binding's
 /// object).
@@ -949,6 +963,33 @@ impl<'r> Decoder<'r> {
         Ok(used)
     }
 
+    /// Verifies `stream`, the whole rest of a slice or encoding held in
+    /// memory, handing the verified groups to `out` in message order (as
+    /// [`feed_stream`](Decoder::feed_stream), step after step). Errors: the
+    /// first item that does not verify, a stream that ends before every
+    /// requested byte is verified ([`BaoError::Truncated`]), or one that goes
+    /// on after the slice's end ([`BaoError::Extended`], once every group is
+    /// handed out).
+    pub fn feed_all<'a>(&mut self, stream: &'a [u8], mut out: impl FnMut(Verified<'a>)) -> Result<(), BaoError> {
+        let mut used = 0;
+        loop {
+            let want = self.want();
+            if want == Want::Done {
+                break;
+            }
+            if stream.len() - used < want.len() {
+                self.failed = true;
+                let end = self.position + (stream.len() - used) as u64;
+                return Err(BaoError::Truncated { position: self.position, len: want.len(), end });
+            }
+            used += self.feed_stream(&stream[used..], &mut out)?;
+        }
+        if used < stream.len() {
+            return Err(BaoError::Extended { position: self.position, extra: (stream.len() - used) as u64 });
+        }
+        Ok(())
+    }
+
     /// Queues the children of a parent that meet the ranges, left on top.
     fn push_children(&mut self, geometry: &Geometry, pending: &Pending, left_cv: CvBytes, right_cv: CvBytes) {
         let left = left_groups(pending.count);
@@ -1151,6 +1192,24 @@ pub enum BaoError {
     },
     /// The decoder was used after an error or after the end.
     Failed,
+    /// A stream, given whole to [`Decoder::feed_all`], that ends inside an
+    /// item.
+    Truncated {
+        /// Where the item starts in the stream.
+        position: u64,
+        /// The item's length.
+        len: usize,
+        /// Where the stream ends.
+        end: u64,
+    },
+    /// A stream, given whole to [`Decoder::feed_all`], that goes on after
+    /// the slice's end.
+    Extended {
+        /// Where the slice ends in the stream.
+        position: u64,
+        /// Bytes after it.
+        extra: u64,
+    },
 }
 
 impl fmt::Display for BaoError {
@@ -1176,6 +1235,12 @@ impl fmt::Display for BaoError {
                 write!(f, "chunk group log {group_log} is past the largest, {MAX_GROUP_LOG}")
             }
             BaoError::Failed => write!(f, "the decoder has already failed or finished"),
+            BaoError::Truncated { position, len, end } => {
+                write!(f, "the stream ends at byte {end}, inside an item of {len} bytes that starts at byte {position}")
+            }
+            BaoError::Extended { position, extra } => {
+                write!(f, "{extra} bytes follow the end of the slice at byte {position}")
+            }
         }
     }
 }

@@ -76,6 +76,25 @@ final class Native {
 
     static native void streamFree(long handle);
 
+    /** {@code bao}'s outboard file; the root hash goes to {@code rootOut} (32 bytes). */
+    static native byte[] baoOutboard(
+            int mode, byte[] keyOrContext, int groupLog, boolean postOrder, byte[] in, int off, int len, byte[] rootOut);
+
+    static native byte[] baoOutboardDirect(int mode, byte[] keyOrContext, int groupLog, boolean postOrder, ByteBuffer in,
+            int pos, int len, byte[] rootOut);
+
+    /** The combined encoding; the root hash goes to {@code rootOut} (32 bytes). */
+    static native byte[] baoEncode(int mode, byte[] keyOrContext, int groupLog, byte[] in, int off, int len, byte[] rootOut);
+
+    /** The slice of {@code source} with {@code outboard}, or of {@code source}, an encoding, when it is null. */
+    static native byte[] baoSlice(int groupLog, boolean postOrder, byte[] source, byte[] outboard, long start, long count)
+            throws BaoException;
+
+    /** The verified bytes; throws {@link BaoException}. */
+    static native byte[] baoDecode(
+            int mode, byte[] keyOrContext, int groupLog, byte[] root, byte[] stream, boolean whole, long start, long count)
+            throws BaoException;
+
     /** Panics on the native side, caught there: for the test of that path only. */
     static native void panicForTests();
 }
