@@ -1,0 +1,99 @@
+package io.chunkhash.spark;
+
+import io.chunkhash.Algorithm;
+import io.chunkhash.Blake3;
+import io.chunkhash.Checksums;
+import java.util.Arrays;
+import org.apache.spark.unsafe.Platform;
+import org.apache.spark.unsafe.types.UTF8String;
+
+/**
+ * The values of one batch of a column, gathered into one array with Arrow-style
+ * offsets (value i is {@code values[offsets[i] .. offsets[i + 1])}, a null an
+ * empty range), then hashed in one native call. Both batch paths fill it: rows
+ * ({@link BatchedHash}) and column batches ({@link ColumnarHash}); reused from
+ * batch to batch, so a partition allocates it once.
+ */
+final class ValueBatch {
+    private final Algorithm algorithm;
+    private byte[] values = new byte[1 << 16];
+    private int[] offsets;
+    private boolean[] nulls;
+    private int size;
+
+    ValueBatch(Algorithm algorithm, int rows) {
+        this.algorithm = algorithm;
+        this.offsets = new int[rows + 1];
+        this.nulls = new boolean[rows];
+    }
+
+    void clear() {
+        size = 0;
+    }
+
+    int size() {
+        return size;
+    }
+
+    boolean isNull(int i) {
+        return nulls[i];
+    }
+
+    void addNull() {
+        int at = offsets[size];
+        room(0);
+        nulls[size] = true;
+        offsets[++size] = at;
+    }
+
+    void add(UTF8String value) {
+        int at = offsets[size];
+        room(value.numBytes());
+        value.writeToMemory(values, Platform.BYTE_ARRAY_OFFSET + at);
+        nulls[size] = false;
+        offsets[++size] = at + value.numBytes();
+    }
+
+    void add(byte[] value) {
+        int at = offsets[size];
+        room(value.length);
+        System.arraycopy(value, 0, values, at, value.length);
+        nulls[size] = false;
+        offsets[++size] = at + value.length;
+    }
+
+    /** The 64-bit values of the batch in one native call (algorithms of at most 8 bytes); see {@link #isNull}. */
+    long[] hashValues() {
+        return Checksums.valueMany(algorithm, values, usedOffsets());
+    }
+
+    /**
+     * The digests of the batch in one native call, {@code size() x digestLength} bytes. A null is hashed as an
+     * empty value: callers check {@link #isNull}.
+     */
+    byte[] hashDigests() {
+        int[] used = usedOffsets();
+        return algorithm == Algorithm.BLAKE3 ? Blake3.hashMany(values, used)
+                : algorithm == Algorithm.BLAKE3_160 ? Blake3.addressMany(values, used)
+                : Checksums.ofMany(algorithm, values, used);
+    }
+
+    private int[] usedOffsets() {
+        return size + 1 == offsets.length ? offsets : Arrays.copyOf(offsets, size + 1);
+    }
+
+    /** Room for one more value of {@code more} bytes. */
+    private void room(int more) {
+        if (size == nulls.length) {
+            nulls = Arrays.copyOf(nulls, 2 * size + 1);
+            offsets = Arrays.copyOf(offsets, 2 * size + 2);
+        }
+        long need = (long) offsets[size] + more;
+        if (need > values.length) {
+            if (need > Integer.MAX_VALUE - 8) {
+                throw new IllegalArgumentException("a batch of values over 2 GiB; use a smaller batchRows");
+            }
+            values = Arrays.copyOf(values, (int) Math.max(need, Math.min(2L * values.length, Integer.MAX_VALUE - 8)));
+        }
+    }
+}
