@@ -1,7 +1,6 @@
 package io.chunkhash.spark;
 
 import io.chunkhash.Algorithm;
-import java.util.Arrays;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.Objects;
@@ -13,6 +12,7 @@ import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.catalyst.expressions.JoinedRow;
 import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
@@ -95,7 +95,7 @@ public final class BatchedHash {
         private final Algorithm algorithm;
         private final InternalRow[] rows;
         private final ValueBatch batch;
-        private Object[] hashes;
+        private final WritableColumnVector hashes;
         private int size;
         private int next;
 
@@ -106,6 +106,7 @@ public final class BatchedHash {
             this.algorithm = algorithm;
             this.rows = new InternalRow[batchRows];
             this.batch = new ValueBatch(algorithm, batchRows);
+            this.hashes = ValueBatch.hashVector(algorithm, batchRows);
         }
 
         @Override
@@ -118,7 +119,8 @@ public final class BatchedHash {
             if (next == size) {
                 fill();
             }
-            Object hash = hashes[next];
+            Object hash = hashes.isNullAt(next) ? null
+                    : algorithm.hasValue() ? (Object) hashes.getLong(next) : hashes.getBinary(next);
             InternalRow row = rows[next];
             rows[next] = null;
             next++;
@@ -142,17 +144,7 @@ public final class BatchedHash {
                     batch.add(row.getBinary(column));
                 }
             }
-            hashes = new Object[n];
-            if (algorithm.hasValue()) {
-                long[] v = batch.hashValues();
-                for (int i = 0; i < n; i++) hashes[i] = batch.isNull(i) ? null : v[i];
-            } else {
-                int d = algorithm.digestLength();
-                byte[] all = batch.hashDigests();
-                for (int i = 0; i < n; i++) {
-                    hashes[i] = batch.isNull(i) ? null : Arrays.copyOfRange(all, d * i, d * i + d);
-                }
-            }
+            batch.hashInto(hashes);
             size = n;
             next = 0;
         }

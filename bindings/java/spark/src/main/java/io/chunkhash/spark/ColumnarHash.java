@@ -11,9 +11,7 @@ import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.execution.ColumnarToRowExec;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.WholeStageCodegenExec;
-import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
 import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
-import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ColumnVector;
@@ -73,7 +71,6 @@ final class ColumnarHash {
         private final Iterator<ColumnarBatch> input;
         private final int column;
         private final boolean string;
-        private final Algorithm algorithm;
         private final ValueBatch values;
         private final WritableColumnVector hashes;
         private Iterator<InternalRow> rows = Collections.emptyIterator();
@@ -82,10 +79,8 @@ final class ColumnarHash {
             this.input = input;
             this.column = column;
             this.string = string;
-            this.algorithm = algorithm;
             this.values = new ValueBatch(algorithm, 4096);
-            this.hashes = new OnHeapColumnVector(4096,
-                    algorithm.hasValue() ? DataTypes.LongType : DataTypes.BinaryType);
+            this.hashes = ValueBatch.hashVector(algorithm, 4096);
         }
 
         @Override
@@ -121,20 +116,7 @@ final class ColumnarHash {
                     values.add(in.getBinary(i));
                 }
             }
-            hashes.reset();
-            hashes.reserve(n);
-            if (algorithm.hasValue()) {
-                long[] v = values.hashValues();
-                for (int i = 0; i < n; i++) {
-                    if (values.isNull(i)) hashes.putNull(i); else hashes.putLong(i, v[i]);
-                }
-            } else {
-                int d = algorithm.digestLength();
-                byte[] all = values.hashDigests();
-                for (int i = 0; i < n; i++) {
-                    if (values.isNull(i)) hashes.putNull(i); else hashes.putByteArray(i, all, d * i, d);
-                }
-            }
+            values.hashInto(hashes);
             ColumnVector[] columns = new ColumnVector[batch.numCols() + 1];
             for (int c = 0; c < batch.numCols(); c++) columns[c] = batch.column(c);
             columns[batch.numCols()] = hashes;

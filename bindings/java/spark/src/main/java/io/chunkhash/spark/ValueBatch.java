@@ -4,6 +4,9 @@ import io.chunkhash.Algorithm;
 import io.chunkhash.Blake3;
 import io.chunkhash.Checksums;
 import java.util.Arrays;
+import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
+import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
+import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.unsafe.Platform;
 import org.apache.spark.unsafe.types.UTF8String;
 
@@ -31,14 +34,6 @@ final class ValueBatch {
         size = 0;
     }
 
-    int size() {
-        return size;
-    }
-
-    boolean isNull(int i) {
-        return nulls[i];
-    }
-
     void addNull() {
         int at = offsets[size];
         room(0);
@@ -62,16 +57,42 @@ final class ValueBatch {
         offsets[++size] = at + value.length;
     }
 
-    /** The 64-bit values of the batch in one native call (algorithms of at most 8 bytes); see {@link #isNull}. */
-    long[] hashValues() {
+    /**
+     * Hashes the batch in one native call into {@code out} (reset first): null where the value is null, else
+     * a bigint for algorithms of at most 8 bytes ({@code out} of LongType), the digest for the others (BinaryType).
+     */
+    void hashInto(WritableColumnVector out) {
+        out.reset();
+        out.reserve(size);
+        if (algorithm.hasValue()) {
+            long[] v = hashValues();
+            for (int i = 0; i < size; i++) {
+                if (nulls[i]) out.putNull(i); else out.putLong(i, v[i]);
+            }
+        } else {
+            int d = algorithm.digestLength();
+            byte[] all = hashDigests();
+            for (int i = 0; i < size; i++) {
+                if (nulls[i]) out.putNull(i); else out.putByteArray(i, all, d * i, d);
+            }
+        }
+    }
+
+    /** A column vector for {@link #hashInto} of {@code rows} rows to start with. */
+    static WritableColumnVector hashVector(Algorithm algorithm, int rows) {
+        return new OnHeapColumnVector(rows, algorithm.hasValue() ? DataTypes.LongType : DataTypes.BinaryType);
+    }
+
+    /** The 64-bit values of the batch in one native call (algorithms of at most 8 bytes); null rows hash as empty values. */
+    private long[] hashValues() {
         return Checksums.valueMany(algorithm, values, usedOffsets());
     }
 
     /**
      * The digests of the batch in one native call, {@code size() x digestLength} bytes. A null is hashed as an
-     * empty value: callers check {@link #isNull}.
+     * empty value.
      */
-    byte[] hashDigests() {
+    private byte[] hashDigests() {
         int[] used = usedOffsets();
         return algorithm == Algorithm.BLAKE3 ? Blake3.hashMany(values, used)
                 : algorithm == Algorithm.BLAKE3_160 ? Blake3.addressMany(values, used)

@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link BatchedHash} over Parquet, where it hashes Spark's column batches ({@link ColumnarHash}): every
+ * {@link BatchedHash} over Parquet (and ORC), where it hashes Spark's column batches ({@link ColumnarHash}): every
  * algorithm on every row against independent oracles (the JDK's MessageDigest, CRC32C and CRC32,
  * zero-allocation-hashing's XXH3 and XXH64, the native incremental BLAKE3), against the per-row SQL functions,
  * and against the row path; column batches of 1, 7 and 4096 rows, nulls, empty values, an empty file.
@@ -46,10 +46,7 @@ class ColumnarHashTest {
     @BeforeAll
     static void write() {
         spark = TestSession.get();
-        long seed = 0x636f6c756d6eL;
-        String env = System.getenv("CHUNKHASH_TEST_SEED");
-        if (env != null) seed = Long.parseLong(env.trim());
-        System.out.println("ColumnarHashTest: seed " + seed + " (set CHUNKHASH_TEST_SEED to replay another)");
+        long seed = TestSession.seed("ColumnarHashTest", 0x636f6c756d6eL);
         SplittableRandom random = new SplittableRandom(seed);
         List<Row> list = new ArrayList<>();
         list.add(RowFactory.create(0, null, null));
@@ -120,6 +117,13 @@ class ColumnarHashTest {
                     () -> BatchedHash.withHash(read(), "b", algorithm, "h").collectAsList());
             check(algorithm, "b", out, "column batches of " + batchRows);
         }
+        // ORC's vectorized reader too.
+        String orc = dir.resolve("values.orc").toString();
+        read().write().orc(orc);
+        Dataset<Row> fromOrc = spark.read().orc(orc);
+        assertTrue(BatchedHash.isColumnar(fromOrc), "an ORC scan is read in column batches");
+        check(Algorithm.XXH3_128, "s", BatchedHash.withHash(fromOrc, "s", Algorithm.XXH3_128, "h").collectAsList(),
+                "ORC column batches");
         // The row path over the same file: a filter between the scan and the transform.
         Dataset<Row> filtered = read().where("id >= 0");
         assertFalse(BatchedHash.isColumnar(filtered));

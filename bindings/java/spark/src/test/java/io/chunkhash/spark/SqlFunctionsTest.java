@@ -37,10 +37,7 @@ class SqlFunctionsTest {
     @BeforeAll
     static void start() {
         spark = TestSession.get();
-        long seed = 0x737061726bL;
-        String env = System.getenv("CHUNKHASH_TEST_SEED");
-        if (env != null) seed = Long.parseLong(env.trim());
-        System.out.println("SqlFunctionsTest: seed " + seed + " (set CHUNKHASH_TEST_SEED to replay another)");
+        long seed = TestSession.seed("SqlFunctionsTest", 0x737061726bL);
         SplittableRandom random = new SplittableRandom(seed);
         rows = new ArrayList<>();
         // Nulls, empty values, non-ASCII strings; binary values of every length to 260 and on both sides of each

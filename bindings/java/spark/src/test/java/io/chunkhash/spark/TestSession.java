@@ -24,4 +24,12 @@ final class TestSession {
         }
         return spark;
     }
+
+    /** The seed of a test's random values: {@code fallback}, or CHUNKHASH_TEST_SEED when set; printed. */
+    static long seed(String test, long fallback) {
+        String env = System.getenv("CHUNKHASH_TEST_SEED");
+        long seed = env == null ? fallback : Long.parseLong(env.trim());
+        System.out.println(test + ": seed " + seed + " (set CHUNKHASH_TEST_SEED to replay another)");
+        return seed;
+    }
 }
