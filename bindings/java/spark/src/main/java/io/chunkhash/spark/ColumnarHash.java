@@ -4,6 +4,7 @@ import io.chunkhash.Algorithm;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.Row;
@@ -28,6 +29,10 @@ import scala.reflect.ClassTag$;
  */
 final class ColumnarHash {
     private ColumnarHash() {}
+
+    /** Batches hashed in place and gathered, in this JVM: the tests check that each path ran. */
+    static final LongAdder IN_PLACE = new LongAdder();
+    static final LongAdder GATHERED = new LongAdder();
 
     /** The plan that yields {@code df}'s rows as column batches, in {@code df}'s column order; or null. */
     static SparkPlan source(org.apache.spark.sql.classic.Dataset<Row> df) {
@@ -103,17 +108,23 @@ final class ColumnarHash {
         private ColumnarBatch hashed(ColumnarBatch batch) {
             int n = batch.numRows();
             ColumnVector in = batch.column(column);
-            // A Spark vector hands out a value in place as a UTF8String (binary values too); an Arrow vector
-            // of binary values only as a byte[].
-            boolean inPlace = string || in instanceof WritableColumnVector;
             values.clear();
-            for (int i = 0; i < n; i++) {
-                if (in.isNullAt(i)) {
-                    values.addNull();
-                } else if (inPlace) {
-                    values.add(in.getUTF8String(i));
-                } else {
-                    values.add(in.getBinary(i));
+            if (in instanceof WritableColumnVector vector && values.addInPlace(vector, n)) {
+                IN_PLACE.increment();
+            } else {
+                GATHERED.increment();
+                // Gathered. A Spark vector hands out a value in place as a UTF8String (binary values too); an
+                // Arrow vector of binary values only as a byte[].
+                values.clear();
+                boolean asUtf8 = string || in instanceof WritableColumnVector;
+                for (int i = 0; i < n; i++) {
+                    if (in.isNullAt(i)) {
+                        values.addNull();
+                    } else if (asUtf8) {
+                        values.add(in.getUTF8String(i));
+                    } else {
+                        values.add(in.getBinary(i));
+                    }
                 }
             }
             values.hashInto(hashes);

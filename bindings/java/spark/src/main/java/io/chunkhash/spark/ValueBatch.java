@@ -20,6 +20,8 @@ import org.apache.spark.unsafe.types.UTF8String;
 final class ValueBatch {
     private final Algorithm algorithm;
     private byte[] values = new byte[1 << 16];
+    /** The array of a column vector whose values are hashed in place, or null when they were gathered. */
+    private byte[] borrowed;
     private int[] offsets;
     private boolean[] nulls;
     private int size;
@@ -32,6 +34,50 @@ final class ValueBatch {
 
     void clear() {
         size = 0;
+        borrowed = null;
+        offsets[0] = 0;
+    }
+
+    /**
+     * Takes the first {@code n} values of {@code in} in place, with no copy, when the vector holds them in one
+     * Java array in row order (Spark's on-heap vectors as the Parquet and ORC readers fill them): the offsets
+     * then point into that array. Returns false, having taken nothing, for any other layout (a dictionary,
+     * off-heap memory, values out of order); the caller then gathers them. Only on an empty batch.
+     */
+    boolean addInPlace(WritableColumnVector in, int n) {
+        if (size != 0 || in.hasDictionary()) {
+            return false;
+        }
+        rows(n);
+        byte[] base = null;
+        int end = 0;
+        for (int i = 0; i < n; i++) {
+            nulls[i] = in.isNullAt(i);
+            if (!nulls[i]) {
+                int off = in.getArrayOffset(i);
+                if (base == null) {
+                    UTF8String first = in.getUTF8String(i);
+                    if (!(first.getBaseObject() instanceof byte[] array)
+                            || first.getBaseOffset() != Platform.BYTE_ARRAY_OFFSET + off) {
+                        return false;
+                    }
+                    base = array;
+                    Arrays.fill(offsets, 0, i + 1, off); // the nulls before it: empty ranges where it starts
+                    end = off;
+                }
+                if (off != end) {
+                    return false;
+                }
+                end = off + in.getArrayLength(i);
+            }
+            offsets[i + 1] = end;
+        }
+        if (base != null && end > base.length) {
+            return false;
+        }
+        borrowed = base; // null when all are null: empty ranges of the batch's own array
+        size = n;
+        return true;
     }
 
     void addNull() {
@@ -85,7 +131,7 @@ final class ValueBatch {
 
     /** The 64-bit values of the batch in one native call (algorithms of at most 8 bytes); null rows hash as empty values. */
     private long[] hashValues() {
-        return Checksums.valueMany(algorithm, values, usedOffsets());
+        return Checksums.valueMany(algorithm, source(), usedOffsets());
     }
 
     /**
@@ -94,21 +140,31 @@ final class ValueBatch {
      */
     private byte[] hashDigests() {
         int[] used = usedOffsets();
-        return algorithm == Algorithm.BLAKE3 ? Blake3.hashMany(values, used)
-                : algorithm == Algorithm.BLAKE3_160 ? Blake3.addressMany(values, used)
-                : Checksums.ofMany(algorithm, values, used);
+        byte[] source = source();
+        return algorithm == Algorithm.BLAKE3 ? Blake3.hashMany(source, used)
+                : algorithm == Algorithm.BLAKE3_160 ? Blake3.addressMany(source, used)
+                : Checksums.ofMany(algorithm, source, used);
+    }
+
+    private byte[] source() {
+        return borrowed != null ? borrowed : values;
     }
 
     private int[] usedOffsets() {
         return size + 1 == offsets.length ? offsets : Arrays.copyOf(offsets, size + 1);
     }
 
+    /** Room for {@code n} rows. */
+    private void rows(int n) {
+        if (n > nulls.length) {
+            nulls = Arrays.copyOf(nulls, Math.max(n, 2 * nulls.length));
+            offsets = Arrays.copyOf(offsets, nulls.length + 1);
+        }
+    }
+
     /** Room for one more value of {@code more} bytes. */
     private void room(int more) {
-        if (size == nulls.length) {
-            nulls = Arrays.copyOf(nulls, 2 * size + 1);
-            offsets = Arrays.copyOf(offsets, 2 * size + 2);
-        }
+        rows(size + 1);
         long need = (long) offsets[size] + more;
         if (need > values.length) {
             if (need > Integer.MAX_VALUE - 8) {

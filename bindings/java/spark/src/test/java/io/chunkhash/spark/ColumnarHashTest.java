@@ -93,6 +93,7 @@ class ColumnarHashTest {
 
     @Test
     void everyAlgorithmMatchesTheOraclesRowByRow() {
+        long inPlace = ColumnarHash.IN_PLACE.sum();
         List<Algorithm> strings = List.of(Algorithm.BLAKE3, Algorithm.XXH3_64, Algorithm.CRC32C, Algorithm.SHA_256);
         for (Algorithm algorithm : Algorithm.values()) {
             // Strings take the same gathering as binary values after their first step: four algorithms suffice.
@@ -105,6 +106,11 @@ class ColumnarHashTest {
                 check(algorithm, column, out, "column batches of 7");
             }
         }
+        // Parquet's on-heap vectors hold these random values in row order: hashed where they lie.
+        long n = ColumnarHash.IN_PLACE.sum() - inPlace;
+        System.out.println("ColumnarHashTest: " + n + " batches hashed in place");
+        // 20 queries, each of at least 58 batches of at most 7 rows: every batch was.
+        assertTrue(n >= 20 * 58, "batches hashed in place: " + n);
     }
 
     @Test
@@ -183,6 +189,36 @@ class ColumnarHashTest {
                 Algorithm.SHA_256, "h").collectAsList());
         assertEquals(16, out.size());
         for (Row r : out) assertNull(r.get(3), "row " + r.getInt(0));
+    }
+
+    @Test
+    void dictionaryEncodedValuesAreGathered() {
+        // Five distinct strings: Parquet writes them dictionary-encoded, and the reader's vector holds indexes
+        // into a dictionary, not the values in row order, so they are gathered instead of hashed in place.
+        String path = dir.resolve("dictionary.parquet").toString();
+        read().selectExpr("id", "IF(id % 3 = 0, NULL, concat('väl ', id % 5)) AS s").write().parquet(path);
+        long gathered = ColumnarHash.GATHERED.sum();
+        for (Algorithm algorithm : new Algorithm[] {Algorithm.BLAKE3, Algorithm.CRC32C}) {
+            List<Row> out = withBatchSize(7, () -> BatchedHash.withHash(spark.read().parquet(path), "s", algorithm,
+                    "h").collectAsList());
+            assertEquals(rows.size(), out.size());
+            for (Row r : out) {
+                String what = algorithm + " row " + r.getInt(0);
+                if (r.isNullAt(1)) {
+                    assertNull(r.get(2), what);
+                    continue;
+                }
+                byte[] value = r.getString(1).getBytes(StandardCharsets.UTF_8);
+                if (algorithm.hasValue()) {
+                    assertEquals(oracleValue(algorithm, value), r.getLong(2), what);
+                } else {
+                    assertArrayEquals(oracleDigest(algorithm, value), (byte[]) r.get(2), what);
+                }
+            }
+        }
+        long n = ColumnarHash.GATHERED.sum() - gathered;
+        System.out.println("ColumnarHashTest: " + n + " dictionary batches gathered");
+        assertTrue(n >= 2 * 58, "batches gathered: " + n);
     }
 
     /** Every row present once, its columns carried through unchanged, and its hash equal to the oracle's. */
