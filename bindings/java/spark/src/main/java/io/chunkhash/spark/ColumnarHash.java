@@ -23,9 +23,12 @@ import scala.reflect.ClassTag$;
  * The columnar path of {@link BatchedHash}: when a DataFrame's plan is a scan
  * that yields column batches (Parquet or ORC read by the vectorized readers)
  * turned into rows and nothing else, the scan's batches are taken before they
- * become rows, and each batch's column is hashed in one native call. The hashes
- * go into one more column vector, and the rows are read off the batch, as
- * Spark's own {@code ColumnarToRowExec} does.
+ * become rows, and each batch's column is hashed in one native call: in place
+ * where the vector holds the values in one Java array in row order (Parquet's
+ * plain-encoded binary and string columns), gathered otherwise (dictionaries,
+ * ORC's vectors, off-heap memory). The hashes go into one more column vector,
+ * and the rows are read off the batch, as Spark's own {@code ColumnarToRowExec}
+ * does.
  */
 final class ColumnarHash {
     private ColumnarHash() {}

@@ -11,9 +11,10 @@ import org.apache.spark.unsafe.Platform;
 import org.apache.spark.unsafe.types.UTF8String;
 
 /**
- * The values of one batch of a column, gathered into one array with Arrow-style
- * offsets (value i is {@code values[offsets[i] .. offsets[i + 1])}, a null an
- * empty range), then hashed in one native call. Both batch paths fill it: rows
+ * The values of one batch of a column in one array with Arrow-style offsets
+ * (value i is {@code values[offsets[i] .. offsets[i + 1])}, a null an empty
+ * range), gathered there or, where a column vector already holds them so,
+ * taken in place; then hashed in one native call. Both batch paths fill it: rows
  * ({@link BatchedHash}) and column batches ({@link ColumnarHash}); reused from
  * batch to batch, so a partition allocates it once.
  */
@@ -40,9 +41,9 @@ final class ValueBatch {
 
     /**
      * Takes the first {@code n} values of {@code in} in place, with no copy, when the vector holds them in one
-     * Java array in row order (Spark's on-heap vectors as the Parquet and ORC readers fill them): the offsets
-     * then point into that array. Returns false, having taken nothing, for any other layout (a dictionary,
-     * off-heap memory, values out of order); the caller then gathers them. Only on an empty batch.
+     * Java array in row order (Spark's on-heap vectors as the Parquet reader fills them): the offsets then
+     * point into that array. Returns false for any other layout (a dictionary, off-heap memory, values out of
+     * order), leaving the batch to be cleared and gathered. Only on an empty batch.
      */
     boolean addInPlace(WritableColumnVector in, int n) {
         if (size != 0 || in.hasDictionary()) {
