@@ -1,9 +1,6 @@
 package io.chunkhash.spark;
 
 import io.chunkhash.Algorithm;
-import io.chunkhash.Blake3;
-import io.chunkhash.Checksums;
-import java.util.Arrays;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.Objects;
@@ -14,23 +11,32 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.catalyst.expressions.JoinedRow;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.vectorized.WritableColumnVector;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
-import org.apache.spark.unsafe.types.UTF8String;
 import scala.reflect.ClassTag$;
 
 /**
- * A DataFrame transform that hashes one column in batches of rows: the values
- * of a batch are gathered into one array with Arrow-style offsets and hashed in
- * one native call ({@link Blake3#hashMany}, {@link Checksums#ofMany}), BLAKE3's
- * short values side by side in the SIMD lanes. The result is the input with one
- * more column: binary for BLAKE3 (32 bytes), BLAKE3-160 (the 20-byte address) and
- * digests longer than 8 bytes, bigint for the others; null where the input is null.
+ * A DataFrame transform that hashes one column in batches: the values of a
+ * batch are gathered into one array with Arrow-style offsets and hashed in one
+ * native call ({@link io.chunkhash.Blake3#hashMany}, {@link io.chunkhash.Checksums#ofMany}),
+ * BLAKE3's and SHA-256's short values side by side in the SIMD lanes. The result
+ * is the input with one more column: binary for BLAKE3 (32 bytes), BLAKE3-160 (the
+ * 20-byte address) and digests longer than 8 bytes, bigint for the others; null
+ * where the input is null.
  *
- * <p>Works on the rows Spark holds internally (no conversion to {@link Row}),
- * in the classic (not Connect) API.
+ * <p>Where the DataFrame is a scan Spark reads in column batches (Parquet or ORC
+ * through the vectorized readers, Spark's default; nothing between the read and
+ * this call but a choice of columns that the scan itself does), each of Spark's
+ * column batches is hashed as it comes, with no row made before the hash
+ * ({@link ColumnarHash}); {@code batchRows} is then the reader's batch size
+ * ({@code spark.sql.parquet.columnarReaderBatchSize}, 4096). Otherwise the rows
+ * are gathered {@code batchRows} at a time. Both work on the rows and columns
+ * Spark holds internally (no conversion to {@link Row}), in the classic (not
+ * Connect) API.
  */
 public final class BatchedHash {
     /** Rows per native call unless told otherwise. */
@@ -63,10 +69,22 @@ public final class BatchedHash {
                 asLong ? DataTypes.LongType : DataTypes.BinaryType, true, org.apache.spark.sql.types.Metadata.empty()));
 
         org.apache.spark.sql.classic.Dataset<Row> classic = (org.apache.spark.sql.classic.Dataset<Row>) df;
-        RDD<InternalRow> rows = classic.queryExecution().toRdd();
-        JavaRDD<InternalRow> hashed = JavaRDD.fromRDD(rows, ClassTag$.MODULE$.apply(InternalRow.class))
-                .mapPartitions(partition -> new Batches(partition, column, string, algorithm, batchRows));
-        return classic.sparkSession().internalCreateDataFrame(hashed.rdd(), out, false);
+        SparkPlan columnar = ColumnarHash.source(classic);
+        RDD<InternalRow> hashed;
+        if (columnar != null) {
+            hashed = ColumnarHash.hash(columnar, column, string, algorithm);
+        } else {
+            RDD<InternalRow> rows = classic.queryExecution().toRdd();
+            hashed = JavaRDD.fromRDD(rows, ClassTag$.MODULE$.apply(InternalRow.class))
+                    .mapPartitions(partition -> new Batches(partition, column, string, algorithm, batchRows))
+                    .rdd();
+        }
+        return classic.sparkSession().internalCreateDataFrame(hashed, out, false);
+    }
+
+    /** Whether {@link #withHash} takes the columnar path for {@code df} (for tests and benchmarks). */
+    public static boolean isColumnar(Dataset<Row> df) {
+        return ColumnarHash.source((org.apache.spark.sql.classic.Dataset<Row>) df) != null;
     }
 
     /** The rows of one partition, each joined with its hash, hashed a batch at a time. */
@@ -76,10 +94,8 @@ public final class BatchedHash {
         private final boolean string;
         private final Algorithm algorithm;
         private final InternalRow[] rows;
-        private final boolean[] nulls;
-        private final int[] offsets;
-        private byte[] values = new byte[1 << 16];
-        private Object[] hashes;
+        private final ValueBatch batch;
+        private final WritableColumnVector hashes;
         private int size;
         private int next;
 
@@ -89,8 +105,8 @@ public final class BatchedHash {
             this.string = string;
             this.algorithm = algorithm;
             this.rows = new InternalRow[batchRows];
-            this.nulls = new boolean[batchRows];
-            this.offsets = new int[batchRows + 1];
+            this.batch = new ValueBatch(algorithm, batchRows);
+            this.hashes = ValueBatch.hashVector(algorithm, batchRows);
         }
 
         @Override
@@ -103,7 +119,8 @@ public final class BatchedHash {
             if (next == size) {
                 fill();
             }
-            Object hash = hashes[next];
+            Object hash = hashes.isNullAt(next) ? null
+                    : algorithm.hasValue() ? (Object) hashes.getLong(next) : hashes.getBinary(next);
             InternalRow row = rows[next];
             rows[next] = null;
             next++;
@@ -114,57 +131,22 @@ public final class BatchedHash {
             if (!input.hasNext()) {
                 throw new NoSuchElementException();
             }
+            batch.clear();
             int n = 0;
-            int at = 0;
             while (n < rows.length && input.hasNext()) {
                 InternalRow row = input.next().copy(); // the iterator reuses its row
-                rows[n] = row;
-                nulls[n] = row.isNullAt(column);
-                if (!nulls[n]) {
-                    if (string) {
-                        UTF8String s = row.getUTF8String(column);
-                        at = ensure(at, s.numBytes());
-                        s.writeToMemory(values, org.apache.spark.unsafe.Platform.BYTE_ARRAY_OFFSET + at);
-                        at += s.numBytes();
-                    } else {
-                        byte[] b = row.getBinary(column);
-                        at = ensure(at, b.length);
-                        System.arraycopy(b, 0, values, at, b.length);
-                        at += b.length;
-                    }
-                }
-                n++;
-                offsets[n] = at;
-            }
-            int[] used = n == rows.length ? offsets : Arrays.copyOf(offsets, n + 1);
-            hashes = new Object[n];
-            if (algorithm.hasValue()) {
-                long[] v = Checksums.valueMany(algorithm, values, used);
-                for (int i = 0; i < n; i++) hashes[i] = nulls[i] ? null : v[i];
-            } else {
-                int d = algorithm.digestLength();
-                byte[] all = algorithm == Algorithm.BLAKE3 ? Blake3.hashMany(values, used)
-                        : algorithm == Algorithm.BLAKE3_160 ? Blake3.addressMany(values, used)
-                        : Checksums.ofMany(algorithm, values, used);
-                for (int i = 0; i < n; i++) {
-                    hashes[i] = nulls[i] ? null : Arrays.copyOfRange(all, d * i, d * i + d);
+                rows[n++] = row;
+                if (row.isNullAt(column)) {
+                    batch.addNull();
+                } else if (string) {
+                    batch.add(row.getUTF8String(column));
+                } else {
+                    batch.add(row.getBinary(column));
                 }
             }
+            batch.hashInto(hashes);
             size = n;
             next = 0;
         }
-
-        /** Room for {@code more} bytes after {@code at}; returns {@code at}. */
-        private int ensure(int at, int more) {
-            long need = (long) at + more;
-            if (need > values.length) {
-                if (need > Integer.MAX_VALUE - 8) {
-                    throw new IllegalArgumentException("a batch of values over 2 GiB; use a smaller batchRows");
-                }
-                values = Arrays.copyOf(values, (int) Math.max(need, Math.min(2L * values.length, Integer.MAX_VALUE - 8)));
-            }
-            return at;
-        }
     }
-
 }

@@ -22,7 +22,6 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -37,17 +36,8 @@ class SqlFunctionsTest {
 
     @BeforeAll
     static void start() {
-        spark = SparkSession.builder()
-                .master("local[2]")
-                .appName("chunkhash-spark-test")
-                .config("spark.sql.extensions", ChunkhashExtensions.class.getName())
-                .config("spark.ui.enabled", "false")
-                .config("spark.sql.shuffle.partitions", "2")
-                .getOrCreate();
-        long seed = 0x737061726bL;
-        String env = System.getenv("CHUNKHASH_TEST_SEED");
-        if (env != null) seed = Long.parseLong(env.trim());
-        System.out.println("SqlFunctionsTest: seed " + seed + " (set CHUNKHASH_TEST_SEED to replay another)");
+        spark = TestSession.get();
+        long seed = TestSession.seed("SqlFunctionsTest", 0x737061726bL);
         SplittableRandom random = new SplittableRandom(seed);
         rows = new ArrayList<>();
         // Nulls, empty values, non-ASCII strings; binary values of every length to 260 and on both sides of each
@@ -80,11 +70,6 @@ class SqlFunctionsTest {
                 .add("b", DataTypes.BinaryType, true);
         frame = spark.createDataFrame(rows, schema).repartition(2).cache();
         frame.createOrReplaceTempView("t");
-    }
-
-    @AfterAll
-    static void stop() {
-        if (spark != null) spark.stop();
     }
 
     static String randomString(SplittableRandom random, int len) {
