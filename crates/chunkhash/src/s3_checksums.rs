@@ -409,6 +409,22 @@ fn split_by_cost<T>(
     groups
 }
 
+/// `update` on every state of both groups, the second group on a scoped
+/// thread when the step hashes at least [`PARALLEL_MIN`] bytes.
+fn on_two_threads<T: Send>(groups: &mut [Vec<T>; 2], bytes: usize, update: impl Fn(&mut T) + Sync) {
+    let [first, second] = groups;
+    let hash_group = |group: &mut Vec<T>| group.iter_mut().for_each(&update);
+    if bytes >= PARALLEL_MIN && !second.is_empty() {
+        std::thread::scope(|scope| {
+            scope.spawn(|| hash_group(second));
+            hash_group(first);
+        });
+    } else {
+        hash_group(first);
+        hash_group(second);
+    }
+}
+
 fn crc_integer(digest: &Digest) -> u64 {
     digest.as_bytes().iter().fold(0u64, |value, &byte| value << 8 | u64::from(byte))
 }
@@ -497,17 +513,7 @@ impl S3Hasher {
     /// Adds the object's next bytes. At least [`PARALLEL_MIN`] bytes are
     /// hashed on two threads.
     pub fn update(&mut self, data: &[u8]) -> &mut Self {
-        let [first, second] = &mut self.groups;
-        let hash_group = |group: &mut Vec<Lane>| group.iter_mut().for_each(|lane| lane.update(data));
-        if data.len() >= PARALLEL_MIN && !second.is_empty() {
-            std::thread::scope(|scope| {
-                scope.spawn(|| hash_group(second));
-                hash_group(first);
-            });
-        } else {
-            hash_group(first);
-            hash_group(second);
-        }
+        on_two_threads(&mut self.groups, data.len(), |lane| lane.update(data));
         self.len += data.len() as u64;
         self
     }
@@ -636,17 +642,7 @@ pub fn multipart_sums_at<E>(
                 *piece = &buffer[i * window..i * window + takes[i]];
             }
             let pieces = &pieces[..count];
-            let [first_group, second_group] = &mut groups;
-            let hash_group = |group: &mut Vec<PartGroup>| group.iter_mut().for_each(|lanes| lanes.update(pieces));
-            if total >= PARALLEL_MIN && !second_group.is_empty() {
-                std::thread::scope(|scope| {
-                    scope.spawn(|| hash_group(second_group));
-                    hash_group(first_group);
-                });
-            } else {
-                hash_group(first_group);
-                hash_group(second_group);
-            }
+            on_two_threads(&mut groups, total, |group| group.update(pieces));
             offset += window as u64;
         }
         for (lanes, group) in hasher.groups.iter_mut().zip(groups) {

@@ -29,9 +29,8 @@ use std::time::Duration;
 /// s3sum's read size.
 const BUFFER: usize = 4 << 20;
 
-/// The parts in order, as s3sum reads a pipe.
-fn in_order(path: &str, kinds: &[S3Checksum], part_size: u64) -> S3Sums {
-    let mut hasher = S3Hasher::with_part_size(kinds, part_size).expect("not 0");
+/// The file from start to end, `BUFFER` bytes a read, each read to `each`.
+fn read_in_order(path: &str, mut each: impl FnMut(&[u8])) {
     let mut file = File::open(path).expect("readable");
     let mut buffer = vec![0u8; BUFFER];
     loop {
@@ -39,8 +38,16 @@ fn in_order(path: &str, kinds: &[S3Checksum], part_size: u64) -> S3Sums {
         if n == 0 {
             break;
         }
-        hasher.update(&buffer[..n]);
+        each(&buffer[..n]);
     }
+}
+
+/// The parts in order, as s3sum reads a pipe.
+fn in_order(path: &str, kinds: &[S3Checksum], part_size: u64) -> S3Sums {
+    let mut hasher = S3Hasher::with_part_size(kinds, part_size).expect("not 0");
+    read_in_order(path, |piece| {
+        hasher.update(piece);
+    });
     hasher.finalize()
 }
 
@@ -55,15 +62,9 @@ fn side_by_side(path: &str, kinds: &[S3Checksum], part_size: u64) -> S3Sums {
 /// The MD5 of the whole file, one stream (md5sum's work).
 fn one_md5(path: &str) -> Vec<u8> {
     let mut hasher = StreamingHasher::new(Algorithm::Md5);
-    let mut file = File::open(path).expect("readable");
-    let mut buffer = vec![0u8; BUFFER];
-    loop {
-        let n = file.read(&mut buffer).expect("readable");
-        if n == 0 {
-            break;
-        }
-        hasher.update(&buffer[..n]);
-    }
+    read_in_order(path, |piece| {
+        hasher.update(piece);
+    });
     hasher.finalize().as_bytes().to_vec()
 }
 
