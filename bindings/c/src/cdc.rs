@@ -1,17 +1,18 @@
 //! `chunkhash_cdc_*`: a streaming content-defined chunker (FastCDC 2020 or
 //! Xet's, `chunkhash::cdc`) that addresses each chunk as it completes.
 //!
-//! The chunker keeps no bytes: each chunk's address is hashed as its bytes
-//! are fed (a BLAKE3 hasher, keyed for Xet, running beside the chunker), so
-//! memory stays constant whatever the chunk sizes. Finished chunks wait in
-//! a queue until `chunkhash_cdc_next` takes them.
+//! The chunker keeps no bytes: `chunkhash::cdc::HashingChunker` scans each
+//! fed byte once and hashes the chunks inside a piece in batches (a chunk
+//! spanning pieces through a streaming hasher), so memory stays constant
+//! whatever the chunk sizes. Finished chunks wait in a queue until
+//! `chunkhash_cdc_next` takes them.
 
 use std::collections::VecDeque;
 
 use crate::chunkhash_status::*;
 use crate::{guard, object, OutParam, Result};
-use chunkhash::blake3::Hasher;
-use chunkhash::cdc::{Cdc, Chunk, Chunker, Normalization};
+use chunkhash::blake3::Hash;
+use chunkhash::cdc::{Cdc, Chunk, HashingChunker, Normalization};
 use chunkhash::xet;
 
 /// Chunk addresses: BLAKE3 of the chunk's bytes, 32 bytes.
@@ -42,54 +43,40 @@ pub struct chunkhash_cdc_chunk {
 /// moved between threads.
 #[derive(Debug)]
 pub struct chunkhash_cdc {
-    chunker: Chunker,
-    /// The current chunk's bytes so far, hashed.
-    hasher: Hasher,
+    chunker: HashingChunker,
     truncate: bool,
     ready: VecDeque<chunkhash_cdc_chunk>,
 }
 
 impl chunkhash_cdc {
     fn new(cdc: Cdc, address: u32) -> Result<chunkhash_cdc> {
-        let (hasher, truncate) = match address {
-            CHUNKHASH_CDC_ADDRESS_BLAKE3 => (Hasher::new(), false),
-            CHUNKHASH_CDC_ADDRESS_BLAKE3_160 => (Hasher::new(), true),
-            CHUNKHASH_CDC_ADDRESS_XET => (Hasher::new_keyed(&xet::DATA_KEY), false),
+        let (key, truncate) = match address {
+            CHUNKHASH_CDC_ADDRESS_BLAKE3 => (None, false),
+            CHUNKHASH_CDC_ADDRESS_BLAKE3_160 => (None, true),
+            CHUNKHASH_CDC_ADDRESS_XET => (Some(&xet::DATA_KEY), false),
             _ => return Err(CHUNKHASH_UNKNOWN_ADDRESS),
         };
-        Ok(chunkhash_cdc { chunker: Chunker::new(cdc), hasher, truncate, ready: VecDeque::new() })
+        Ok(chunkhash_cdc { chunker: HashingChunker::new(cdc, key), truncate, ready: VecDeque::new() })
     }
 
-    /// Ends the current chunk, whose last bytes the hasher has seen.
-    fn complete(&mut self, chunk: Chunk) {
-        let mut address = *self.hasher.finalize().as_bytes();
-        if self.truncate {
+    /// Queues a finished chunk.
+    fn complete(ready: &mut VecDeque<chunkhash_cdc_chunk>, truncate: bool, chunk: Chunk, hash: Hash) {
+        let mut address = *hash.as_bytes();
+        if truncate {
             address[20..].fill(0);
         }
-        self.hasher.reset();
-        self.ready.push_back(chunkhash_cdc_chunk { offset: chunk.offset, length: chunk.length as u64, address });
+        ready.push_back(chunkhash_cdc_chunk { offset: chunk.offset, length: chunk.length as u64, address });
     }
 
     fn update(&mut self, input: &[u8]) {
-        let mut ends = Vec::new();
-        let start = self.chunker.position();
-        self.chunker.update(input, |chunk| ends.push(chunk));
-        // Each chunk found ends inside `input`: hash up to its end, close it.
-        let mut done = 0;
-        for chunk in ends {
-            let end = (chunk.offset + chunk.length as u64 - start) as usize;
-            self.hasher.update(&input[done..end]);
-            done = end;
-            self.complete(chunk);
-        }
-        self.hasher.update(&input[done..]);
+        let (ready, truncate) = (&mut self.ready, self.truncate);
+        self.chunker.update(input, |chunk, hash| Self::complete(ready, truncate, chunk, hash));
     }
 
     fn finish(&mut self) {
-        if let Some(chunk) = self.chunker.finish() {
-            self.complete(chunk);
+        if let Some((chunk, hash)) = self.chunker.finish() {
+            Self::complete(&mut self.ready, self.truncate, chunk, hash);
         }
-        self.hasher.reset();
     }
 }
 
@@ -247,6 +234,12 @@ mod tests {
 
     /// Chunks of `data` fed in pieces of `piece` bytes.
     fn streamed(cdc: *mut chunkhash_cdc, data: &[u8], piece: usize) -> Vec<chunkhash_cdc_chunk> {
+        let pieces: Vec<&[u8]> = data.chunks(piece).collect();
+        streamed_pieces(cdc, &pieces)
+    }
+
+    /// Chunks of the input fed as `pieces`.
+    fn streamed_pieces(cdc: *mut chunkhash_cdc, pieces: &[&[u8]]) -> Vec<chunkhash_cdc_chunk> {
         let mut out = Vec::new();
         let take = |out: &mut Vec<chunkhash_cdc_chunk>| loop {
             let mut chunk = chunkhash_cdc_chunk { offset: 0, length: 0, address: [0; 32] };
@@ -258,7 +251,7 @@ mod tests {
             }
             out.push(chunk);
         };
-        for part in data.chunks(piece) {
+        for part in pieces {
             // SAFETY: a live chunker and a slice.
             assert_eq!(unsafe { chunkhash_cdc_update(cdc, part.as_ptr(), part.len()) }, CHUNKHASH_OK);
             take(&mut out);
@@ -287,16 +280,7 @@ mod tests {
         for (cdc_config, address, batch) in cases {
             let mut expected = Vec::new();
             cdc_config.chunk_and_hash(&data, &batch, |chunk, hash: blake3::Hash| expected.push((chunk, hash)));
-            let mut cdc = core::ptr::null_mut();
-            // SAFETY: `cdc` is a local.
-            let status = unsafe {
-                if address == CHUNKHASH_CDC_ADDRESS_XET {
-                    chunkhash_cdc_new_xet(address, &mut cdc)
-                } else {
-                    chunkhash_cdc_new_fastcdc(64, 256, 1024, address, &mut cdc)
-                }
-            };
-            assert_eq!(status, CHUNKHASH_OK);
+            let cdc = new_chunker(address == CHUNKHASH_CDC_ADDRESS_XET, address);
             let pieces: &[usize] =
                 if cfg!(miri) { &[13, 4096, len as usize] } else { &[1, 1000, 65_536, len as usize] };
             for &piece in pieces {
@@ -307,6 +291,68 @@ mod tests {
                     let width = if address == CHUNKHASH_CDC_ADDRESS_BLAKE3_160 { 20 } else { 32 };
                     assert_eq!(g.address[..width], hash.as_bytes()[..width]);
                     assert!(g.address[width..].iter().all(|&b| b == 0));
+                }
+            }
+            // SAFETY: made above, freed once.
+            unsafe { chunkhash_cdc_free(cdc) };
+        }
+    }
+
+    /// A new chunker with `address`: Xet's, or FastCDC of 64 to 1024 bytes.
+    fn new_chunker(xet: bool, address: u32) -> *mut chunkhash_cdc {
+        let mut cdc = core::ptr::null_mut();
+        // SAFETY: `cdc` is a local.
+        let status = unsafe {
+            if xet {
+                chunkhash_cdc_new_xet(address, &mut cdc)
+            } else {
+                chunkhash_cdc_new_fastcdc(64, 256, 1024, address, &mut cdc)
+            }
+        };
+        assert_eq!(status, CHUNKHASH_OK);
+        cdc
+    }
+
+    /// Random splits of random inputs (empty pieces, pieces inside one
+    /// chunk, pieces of many chunks) give the one-shot `chunk_and_hash`'s
+    /// chunks and addresses, for every address kind; the chunker is reused
+    /// after each `finish`. Miri-sized under Miri (scripts/test/miri.sh).
+    #[test]
+    fn random_splits_equal_chunk_and_hash() {
+        let seed = vectors::test_seed("random_splits_equal_chunk_and_hash", 35);
+        let mut rng = vectors::TestRng::new(seed);
+        let (rounds, most_len) = if cfg!(miri) { (2, 3_000) } else { (12, 400_000) };
+        let fastcdc = Cdc::fastcdc(64, 256, 1024, Normalization::Level1).unwrap();
+        let cases = [
+            (Cdc::xet(), CHUNKHASH_CDC_ADDRESS_XET, xet::chunk_batch()),
+            (Cdc::xet(), CHUNKHASH_CDC_ADDRESS_BLAKE3, Batch::new()),
+            (fastcdc, CHUNKHASH_CDC_ADDRESS_BLAKE3, Batch::new()),
+            (fastcdc, CHUNKHASH_CDC_ADDRESS_BLAKE3_160, Batch::new()),
+        ];
+        for (cdc_config, address, batch) in cases {
+            let cdc = new_chunker(cdc_config == Cdc::xet(), address);
+            for round in 0..rounds {
+                let len = if round == 0 { 0 } else { rng.range(1..=most_len) };
+                let data: Vec<u8> = (0..len).map(|_| rng.range(0..=255) as u8).collect();
+                let mut expected = Vec::new();
+                cdc_config.chunk_and_hash(&data, &batch, |chunk, hash: blake3::Hash| expected.push((chunk, hash)));
+                // Piece sizes up to a tenth, a hundredth or a thousandth of the input, or 0.
+                let most_piece = len / [10, 100, 1000][rng.range(0..=2)] + 1;
+                let mut pieces = Vec::new();
+                let mut rest = &data[..];
+                while !rest.is_empty() {
+                    let take = if rng.range(0..=9) == 0 { 0 } else { rng.range(1..=most_piece).min(rest.len()) };
+                    pieces.push(&rest[..take]);
+                    rest = &rest[take..];
+                }
+                let got = streamed_pieces(cdc, &pieces);
+                let what = format!("address {address}, {len} bytes in {} pieces, seed {seed}", pieces.len());
+                assert_eq!(got.len(), expected.len(), "{what}");
+                let width = if address == CHUNKHASH_CDC_ADDRESS_BLAKE3_160 { 20 } else { 32 };
+                for (g, (chunk, hash)) in got.iter().zip(&expected) {
+                    assert_eq!((g.offset, g.length), (chunk.offset, chunk.length as u64), "{what}");
+                    assert_eq!(g.address[..width], hash.as_bytes()[..width], "{what}, chunk at {}", chunk.offset);
+                    assert!(g.address[width..].iter().all(|&b| b == 0), "{what}");
                 }
             }
             // SAFETY: made above, freed once.

@@ -5,8 +5,11 @@
 //! Python's tests compare the same values with hashlib, awscrt and xxhash.
 #![cfg(feature = "s3")]
 
-use chunkhash::s3_checksums::{base64, S3Checksum, S3Hasher, ZeroPartSize, PARALLEL_MIN};
+use chunkhash::s3_checksums::{
+    base64, multipart_sums_at, S3Checksum, S3Hasher, ZeroPartSize, PARALLEL_MIN, PARTS_SIDE_BY_SIDE, PART_WINDOW,
+};
 use chunkhash::{digest, Algorithm};
+use std::num::NonZeroU64;
 use vectors::TestRng;
 
 #[test]
@@ -163,4 +166,85 @@ fn two_threads_equal_one() {
     let mut two = S3Hasher::with_part_size(&S3Checksum::ALL, 100_000).unwrap();
     two.update(&data);
     assert_eq!(one.finalize(), two.finalize());
+}
+
+/// `multipart_sums_at` reading `data` through a `read_at` that checks each
+/// read stays inside the object.
+fn side_by_side(kinds: &[S3Checksum], data: &[u8], part_size: usize) -> chunkhash::s3_checksums::S3Sums {
+    let read_at = |offset: u64, buffer: &mut [u8]| -> Result<(), String> {
+        let start = usize::try_from(offset).unwrap();
+        let piece = data.get(start..start + buffer.len()).ok_or_else(|| format!("read past the end at {offset}"))?;
+        buffer.copy_from_slice(piece);
+        Ok(())
+    };
+    let part_size = NonZeroU64::new(part_size as u64).unwrap();
+    multipart_sums_at(kinds, part_size, data.len() as u64, read_at).unwrap()
+}
+
+/// Parts hashed side by side (MD5 in lanes) give what the object hashed in
+/// order gives and what `expected_multipart` builds part by part: the
+/// empty object, one part, a last short part, part counts around the
+/// group of `PARTS_SIDE_BY_SIDE`, parts longer than a window, and groups
+/// big enough for two threads. The MD5 kernel is the detected one, or
+/// `CHUNKHASH_MB_KERNEL`'s (the test matrix runs each).
+#[test]
+fn parts_side_by_side_equal_parts_in_order() {
+    let seed = vectors::test_seed("parts_side_by_side_equal_parts_in_order", 34);
+    let mut rng = TestRng::new(seed);
+    let lanes = PARTS_SIDE_BY_SIDE;
+    let mut cases = vec![
+        (0, 1),
+        (0, 5),
+        (1, 5),
+        (5, 5),
+        (11, 5),
+        (lanes * 5, 5),
+        (lanes * 5 + 1, 5),
+        (2 * lanes * 64 - 3, 64),
+        (2 * PART_WINDOW + 7, PART_WINDOW + 3),
+        (PART_WINDOW + 1, 3 * PART_WINDOW),
+        // 17 parts of 64 KiB: a first group of 16 whose steps (1 MiB) run on two threads.
+        ((lanes + 1) * 65536, 65536),
+    ];
+    for _ in 0..24 {
+        let len = rng.range(0..=3 * PARALLEL_MIN);
+        // Mostly many parts (part sizes up to len / 4), sometimes few.
+        let part_size =
+            if rng.range(0..=3) == 0 { rng.range(1..=len.max(1) + 100) } else { rng.range(1..=len / 4 + 1) };
+        cases.push((len, part_size));
+    }
+    for (len, part_size) in cases {
+        let data: Vec<u8> = (0..len).map(|_| rng.range(0..=255) as u8).collect();
+        let what = format!("{len} bytes in parts of {part_size} (seed {seed})");
+        let (values, etag) = expected_multipart(&data, part_size);
+        let sums = side_by_side(&S3Checksum::ALL, &data, part_size);
+        assert_eq!(sums.values().map(|(k, v)| (k, v.to_string())).collect::<Vec<_>>(), values, "{what}");
+        assert_eq!(sums.etag(), etag, "{what}");
+        assert_eq!((sums.parts(), sums.len()), (len.div_ceil(part_size).max(1) as u64, len as u64), "{what}");
+        let mut in_order = S3Hasher::with_part_size(&S3Checksum::ALL, part_size as u64).unwrap();
+        in_order.update(&data);
+        assert_eq!(sums, in_order.finalize(), "{what}");
+        // Without the MD5 kind the ETag still comes, from the same lanes.
+        let kinds = [S3Checksum::Sha256, S3Checksum::Crc64Nvme];
+        let mut in_order = S3Hasher::with_part_size(&kinds, part_size as u64).unwrap();
+        in_order.update(&data);
+        assert_eq!(side_by_side(&kinds, &data, part_size), in_order.finalize(), "{what}, two kinds");
+    }
+}
+
+/// A failed read is returned as it came, and nothing after it is read.
+#[test]
+fn parts_side_by_side_return_the_read_error() {
+    let mut reads = 0;
+    let read_at = |offset: u64, _: &mut [u8]| {
+        reads += 1;
+        if offset >= 10 {
+            Err(offset)
+        } else {
+            Ok(())
+        }
+    };
+    let result = multipart_sums_at(&S3Checksum::ALL, NonZeroU64::new(10).unwrap(), 35, read_at);
+    assert_eq!(result.unwrap_err(), 10);
+    assert_eq!(reads, 2);
 }

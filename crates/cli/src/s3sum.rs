@@ -3,10 +3,14 @@
 
 use crate::status::Printer;
 use anyhow::{anyhow, bail, Result};
+#[cfg(unix)]
+use chunkhash::s3_checksums::multipart_sums_at;
 use chunkhash::s3_checksums::{S3Checksum, S3Hasher, S3Sums};
 use clap::Args;
 use std::fs::File;
 use std::io::{self, Read, Write};
+#[cfg(unix)]
+use std::num::NonZeroU64;
 use std::path::{Path, PathBuf};
 
 /// `chunkhash s3sum`.
@@ -131,8 +135,13 @@ fn checksum(path: &Path, settings: &Settings) -> io::Result<S3Sums> {
         Box::new(io::stdin().lock())
     } else {
         let file = File::open(path)?;
-        if file.metadata()?.is_dir() {
+        let metadata = file.metadata()?;
+        if metadata.is_dir() {
             return Err(crate::input::is_a_directory());
+        }
+        #[cfg(unix)]
+        if let (Some(part_size), true) = (settings.part_size.and_then(NonZeroU64::new), metadata.is_file()) {
+            return parts_side_by_side(&file, metadata.len(), part_size, settings);
         }
         Box::new(file)
     };
@@ -157,4 +166,15 @@ fn checksum(path: &Path, settings: &Settings) -> io::Result<S3Sums> {
         }
     }
     Ok(hasher.finalize())
+}
+
+/// The multipart checksums of a regular file, its parts read at their
+/// offsets and hashed side by side (`multipart_sums_at`: MD5 in SIMD
+/// lanes). Pipes and other unseekable input are read in order instead. A
+/// file that shrinks while read fails (`UnexpectedEof`); one that grows is
+/// hashed to the length it had when opened.
+#[cfg(unix)]
+fn parts_side_by_side(file: &File, len: u64, part_size: NonZeroU64, settings: &Settings) -> io::Result<S3Sums> {
+    use std::os::unix::fs::FileExt;
+    multipart_sums_at(&settings.kinds, part_size, len, |offset, buffer| file.read_exact_at(buffer, offset))
 }

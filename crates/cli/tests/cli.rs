@@ -743,8 +743,8 @@ fn s3sum_lines_json_and_errors() {
     assert_eq!(stdout(&output), lines);
 }
 
-/// `s3sum` on a file of several read buffers, whole and in parts, equals
-/// `chunkhash::s3_checksums` fed the same bytes in one call (whose values the
+/// `s3sum` on a file of several read buffers, whole and in parts, and on
+/// the same bytes piped, equals `chunkhash::s3_checksums` fed them in one call (whose values the
 /// library's and the Python tests compare with independent references).
 #[test]
 fn s3sum_equals_the_library() {
@@ -770,5 +770,11 @@ fn s3sum_equals_the_library() {
         }
         assert_eq!(json["ETag"], sums.etag());
         assert_eq!(json["parts"], sums.parts());
+        // A file's parts are read side by side, a pipe's in order: the same values.
+        args[2] = "-";
+        let piped: serde_json::Value = serde_json::from_str(ok(dir.run(&args, &data)).trim()).unwrap();
+        for key in ["checksums", "ETag", "parts", "size"] {
+            assert_eq!(piped[key], json[key], "{key} {part_size:?}");
+        }
     }
 }

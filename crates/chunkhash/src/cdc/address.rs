@@ -3,8 +3,8 @@
 
 use arrayvec::ArrayVec;
 
-use super::{Cdc, Chunk};
-use crate::blake3::{Batch, BatchOutput};
+use super::{Cdc, Chunk, Chunker};
+use crate::blake3::{Batch, BatchOutput, Hash, Hasher, KEY_LEN};
 
 /// Chunks found before they are hashed together: at most this many...
 const GROUP_CHUNKS: usize = 16;
@@ -172,5 +172,103 @@ mod tests {
                 assert_eq!(cdc.chunk_and_hash_parallel(data, &batch), expected);
             }
         }
+    }
+}
+
+/// [`Cdc::chunk_and_hash`] over an input fed in pieces of any size: the
+/// same chunks and addresses (BLAKE3, or keyed BLAKE3), in constant memory.
+///
+/// Each piece is scanned once by a [`Chunker`]; the chunks that begin and
+/// end inside it are hashed together by the batch hasher, a group at a
+/// time while their bytes are still in cache, as `chunk_and_hash` does.
+/// Only a chunk that spans pieces goes through a streaming [`Hasher`]: its
+/// head as its piece ends, the rest when the piece with its end comes.
+///
+/// ```
+/// use chunkhash::blake3::{self, Batch};
+/// use chunkhash::cdc::{Cdc, HashingChunker};
+///
+/// let data: Vec<u8> = (0..500_000u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect();
+/// let mut one_shot = Vec::new();
+/// Cdc::xet().chunk_and_hash(&data, &Batch::new(), |chunk, hash: blake3::Hash| one_shot.push((chunk, hash)));
+///
+/// let mut chunker = HashingChunker::new(Cdc::xet(), None);
+/// let mut streamed = Vec::new();
+/// for piece in data.chunks(10_000) {
+///     chunker.update(piece, |chunk, hash| streamed.push((chunk, hash)));
+/// }
+/// streamed.extend(chunker.finish());
+/// assert_eq!(one_shot, streamed);
+/// ```
+#[derive(Clone, Debug)]
+pub struct HashingChunker {
+    chunker: Chunker,
+    batch: Batch,
+    /// The bytes so far of the chunk the last piece left open.
+    open: Hasher,
+}
+
+impl HashingChunker {
+    /// A new input, cut by `cdc`, its chunks addressed by BLAKE3, keyed
+    /// with `key` if given (Xet's chunk hashes: [`xet::DATA_KEY`](crate::xet::DATA_KEY)).
+    pub fn new(cdc: Cdc, key: Option<&[u8; KEY_LEN]>) -> HashingChunker {
+        let (batch, open) = match key {
+            Some(key) => (Batch::new_keyed(key), Hasher::new_keyed(key)),
+            None => (Batch::new(), Hasher::new()),
+        };
+        HashingChunker { chunker: Chunker::new(cdc), batch, open }
+    }
+
+    /// Feeds the input's next bytes, calling `on_chunk` with each chunk
+    /// they complete and its address, in order.
+    pub fn update(&mut self, piece: &[u8], mut on_chunk: impl FnMut(Chunk, Hash)) {
+        let HashingChunker { chunker, batch, open } = self;
+        let start = chunker.position();
+        let mut found: ArrayVec<Chunk, GROUP_CHUNKS> = ArrayVec::new();
+        let mut group_bytes = 0;
+        // Where in `piece` the next chunk begins.
+        let mut done = 0;
+        let hash_group = |found: &mut ArrayVec<Chunk, GROUP_CHUNKS>, on_chunk: &mut dyn FnMut(Chunk, Hash)| {
+            let slices: ArrayVec<&[u8], GROUP_CHUNKS> =
+                found.iter().map(|chunk| &piece[(chunk.offset - start) as usize..][..chunk.length]).collect();
+            let mut outputs: ArrayVec<Option<Hash>, GROUP_CHUNKS> = found.iter().map(|_| None).collect();
+            batch.hash_slices_with(&slices, |i, output: Hash| outputs[i] = Some(output));
+            for (chunk, output) in found.drain(..).zip(outputs) {
+                // `hash_slices_with` emits one output per input.
+                on_chunk(chunk, output.expect("one output per chunk"));
+            }
+        };
+        chunker.update(piece, |chunk| {
+            let end = (chunk.offset + chunk.length as u64 - start) as usize;
+            if chunk.offset < start {
+                // Begun in an earlier piece: its head is in `open`.
+                open.update(&piece[..end]);
+                on_chunk(chunk, open.finalize());
+                open.reset();
+            } else {
+                found.push(chunk);
+                group_bytes += chunk.length;
+                if found.is_full() || group_bytes >= GROUP_BYTES {
+                    hash_group(&mut found, &mut on_chunk);
+                    group_bytes = 0;
+                }
+            }
+            done = end;
+        });
+        hash_group(&mut found, &mut on_chunk);
+        open.update(&piece[done..]);
+    }
+
+    /// Ends the input: its last chunk and address, if bytes are left. The
+    /// chunker then starts a new input at offset 0.
+    pub fn finish(&mut self) -> Option<(Chunk, Hash)> {
+        let last = self.chunker.finish().map(|chunk| (chunk, self.open.finalize()));
+        self.open.reset();
+        last
+    }
+
+    /// Bytes of the current input fed so far.
+    pub fn position(&self) -> u64 {
+        self.chunker.position()
     }
 }

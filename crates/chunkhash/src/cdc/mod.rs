@@ -44,6 +44,8 @@ mod address;
 mod scan;
 mod tables;
 
+pub use address::HashingChunker;
+
 use core::fmt;
 
 use scan::{roll, scan};
