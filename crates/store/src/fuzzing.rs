@@ -267,7 +267,7 @@ mod seeds {
         Tree {
             entries: vec![
                 Entry { name: b"dir".to_vec(), node: TreeNode::Dir { mode: 0o755, tree: chunk } },
-                Entry { name: b"file".to_vec(), node: TreeNode::File { mode: 0o4644, size: 10, content } },
+                Entry { name: b"file".to_vec(), node: TreeNode::File { mode: 0o4644, size: 10, content, root: None } },
                 Entry { name: b"link".to_vec(), node: TreeNode::Symlink { target: b"../file".to_vec() } },
             ],
         }
