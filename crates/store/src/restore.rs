@@ -352,13 +352,13 @@ pub fn listed_path(listed: &Listed) -> PathBuf {
 /// Snapshots crafted object by object (as a hostile store could hold them,
 /// every record sound), restored, listed and verified.
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::object::{Entry, LIST_FANOUT};
     use crate::store::{Commit, CreateOptions, OpenOptions};
 
     /// A fresh store for one test, in the system's temp dir.
-    fn new_store(test: &str) -> (PathBuf, Store) {
+    pub(crate) fn new_store(test: &str) -> (PathBuf, Store) {
         let dir = std::env::temp_dir().join(format!("chunkhash-restore-{test}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
@@ -367,7 +367,7 @@ mod tests {
         (dir, store)
     }
 
-    fn add(store: &Store, commit: &mut Commit, bytes: &[u8]) -> Address {
+    pub(crate) fn add(store: &Store, commit: &mut Commit, bytes: &[u8]) -> Address {
         let address = store.hasher(Hashing::Batch).address(bytes);
         store.add(commit, &address, bytes).unwrap();
         address
@@ -379,7 +379,7 @@ mod tests {
 
     /// Commits the snapshot whose top tree is `top` (stored by `build`,
     /// which returns it); the root claims `files` files of `bytes` bytes.
-    fn snapshot(
+    pub(crate) fn snapshot(
         store: &mut Store,
         files: u64,
         bytes: u64,
