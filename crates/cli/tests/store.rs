@@ -322,6 +322,66 @@ fn bench_runs_small_and_writes_json() {
     assert_eq!(left, vec![std::ffi::OsString::from("run.json")]);
 }
 
+/// Issue 33 item 5: `put --roots` records each file's BLAKE3 root, `ls`
+/// shows it as `chunkhash FILE` (b3sum) prints it, and `get --range` writes
+/// verified bytes of one file; damage exits 1, a file without a root, a
+/// range past the end and a malformed range exit 2.
+#[test]
+fn roots_in_ls_and_verified_ranges_with_get() {
+    let dir = test_dir("roots");
+    let mut rng = TestRng::new(test_seed("store_roots", 0x5eed_1033));
+    fs::create_dir(dir.join("data")).unwrap();
+    let big = rng.bytes(700_000);
+    fs::write(dir.join("data/big"), &big).unwrap();
+    fs::write(dir.join("data/small"), b"hello").unwrap();
+    expect(&dir, &["store", "init", "--store", "st"], 0);
+    let plain = last_line(&expect(&dir, &["store", "put", "--store", "st", "data"], 0));
+    let snapshot = last_line(&expect(&dir, &["store", "put", "--store", "st", "--roots", "data"], 0));
+    let listed = expect(&dir, &["store", "ls", "--store", "st", &snapshot], 0);
+    let sums = expect(&dir, &["data/big", "data/small"], 0);
+    for line in sums.lines() {
+        assert!(listed.contains(&format!("{line}\n")), "{line:?} not in\n{listed}");
+    }
+    // A store's listing without roots keeps its columns.
+    let listed_plain = expect(&dir, &["store", "ls", "--store", "st", &plain], 0);
+    assert!(listed_plain.contains("      700000 data/big\n"), "{listed_plain}");
+
+    let get = |snapshot: &str, range: &str| {
+        run(&dir, &["store", "get", "--store", "st", snapshot, "data/big", "--range", range])
+    };
+    for (range, bytes) in [
+        ("100000..200000", &big[100_000..200_000]),
+        ("699990..", &big[699_990..]),
+        ("5..5", &big[5..5]),
+        ("0..800000", &big[..]),
+    ] {
+        let output = get(&snapshot, range);
+        assert_eq!(output.status.code(), Some(0), "{range}: {}", text(&output.stderr));
+        assert!(output.stdout == bytes, "{range}: {} bytes", output.stdout.len());
+    }
+    for (snapshot, range, says) in [
+        (&plain, "0..1", "without a BLAKE3 root"),
+        (&snapshot, "800000..800001", "starts past the end"),
+        (&snapshot, "10-20", "not START..END"),
+        (&snapshot, "20..10", "ends before it starts"),
+    ] {
+        let output = get(snapshot, range);
+        assert_eq!(output.status.code(), Some(2), "{range}: {}", text(&output.stderr));
+        assert!(text(&output.stderr).contains(says) && output.stdout.is_empty(), "{range}: {}", text(&output.stderr));
+    }
+    // Damage in the middle of every pack: the whole file's range fails.
+    for pack in fs::read_dir(dir.join("st/packs")).unwrap() {
+        let pack = pack.unwrap().path();
+        let mut bytes = fs::read(&pack).unwrap();
+        let middle = bytes.len() / 2;
+        bytes[middle] ^= 0x40;
+        fs::write(&pack, bytes).unwrap();
+    }
+    let output = get(&snapshot, "0..700000");
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    assert!(text(&output.stderr).starts_with("chunkhash: store: "), "{}", text(&output.stderr));
+}
+
 /// The readers' commands, run beside a writer: each exits 0, and nothing
 /// reads as damage.
 fn readers_see_no_damage(dir: &Path, store: &str, earlier: &str, data: &Path, label: &str) {

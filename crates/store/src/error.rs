@@ -102,6 +102,15 @@ pub enum Error {
         /// Why.
         reason: String,
     },
+    /// Occurs when a ranged read cannot be served: no such file in the
+    /// snapshot, a file stored without a BLAKE3 root, a range that starts
+    /// past the file's end or ends before it starts.
+    BadRange {
+        /// The path inside the snapshot.
+        path: String,
+        /// Why.
+        reason: String,
+    },
     /// Occurs when `get` is given a destination that already exists and is
     /// not an empty directory.
     DestinationExists(PathBuf),
@@ -168,6 +177,7 @@ impl fmt::Display for Error {
                 path.display()
             ),
             Error::BadInput { path, reason } => write!(f, "{}: {reason}", path.display()),
+            Error::BadRange { path, reason } => write!(f, "{path}: {reason}"),
             Error::BadMapInput(reason) => write!(f, "map edit refused: {reason}"),
             Error::DestinationExists(path) => {
                 write!(f, "{}: already exists and is not an empty directory; get restores into a new one", path.display())

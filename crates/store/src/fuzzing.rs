@@ -235,7 +235,7 @@ pub fn prolly_proof(data: &[u8]) {
 mod seeds {
     use super::*;
     use crate::manifest::{ChunkerSettings, FORMAT_VERSION};
-    use crate::object::{Entry, Node as TreeNode};
+    use crate::object::{Entry, FileRoot, Node as TreeNode};
     use std::fs;
 
     fn address(algorithm: Algorithm, bytes: &[u8]) -> Address {
@@ -267,7 +267,24 @@ mod seeds {
         Tree {
             entries: vec![
                 Entry { name: b"dir".to_vec(), node: TreeNode::Dir { mode: 0o755, tree: chunk } },
-                Entry { name: b"file".to_vec(), node: TreeNode::File { mode: 0o4644, size: 10, content } },
+                Entry {
+                    name: b"file".to_vec(),
+                    node: TreeNode::File { mode: 0o4644, size: 10, content: content.clone(), root: None },
+                },
+                // A file with its BLAKE3 root and outboard (put --roots).
+                Entry {
+                    name: b"file-with-root".to_vec(),
+                    node: TreeNode::File {
+                        mode: 0o644,
+                        size: 40_000,
+                        content: content.clone(),
+                        root: Some(FileRoot {
+                            root: chunkhash::blake3::hash(b"file"),
+                            group_log: crate::GROUP_LOG,
+                            outboard: content,
+                        }),
+                    },
+                },
                 Entry { name: b"link".to_vec(), node: TreeNode::Symlink { target: b"../file".to_vec() } },
             ],
         }

@@ -5,11 +5,18 @@
 //! tree). Decoding checks everything and never panics.
 
 use crate::address::Address;
+use crate::roots::GROUP_LOG;
+use chunkhash::blake3::{Hash, OUT_LEN};
 
 const TREE_TAG: u8 = b'T';
 const LIST_TAG: u8 = b'L';
 const SNAPSHOT_TAG: u8 = b'S';
 const OBJECT_VERSION: u8 = 1;
+
+/// Tree entry kinds of a regular file: without a recorded BLAKE3 root (the
+/// only kind before roots were recorded), and with one.
+const FILE: u8 = 0;
+const FILE_WITH_ROOT: u8 = 3;
 
 /// A file entry lists at most this many addresses itself; longer lists go
 /// to chunk-list objects.
@@ -30,6 +37,19 @@ pub struct Content {
     pub addresses: Vec<Address>,
 }
 
+/// A file's BLAKE3 root (the hash `b3sum` prints) and its Bao outboard
+/// (`bao-tree`'s post-order outboard for chunk groups of 2^`group_log`
+/// chunks, no header), stored in pieces like a file's chunks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileRoot {
+    /// The root hash.
+    pub root: Hash,
+    /// Chunks per group, as a power of two.
+    pub group_log: u8,
+    /// The outboard's pieces.
+    pub outboard: Content,
+}
+
 /// One entry of a tree.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Node {
@@ -41,6 +61,8 @@ pub enum Node {
         size: u64,
         /// Its chunks.
         content: Content,
+        /// Its BLAKE3 root and Bao outboard, when `put` recorded them.
+        root: Option<FileRoot>,
     },
     /// A directory.
     Dir {
@@ -191,6 +213,17 @@ fn put_content(out: &mut Vec<u8>, level: u8, addresses: &[Address]) {
     }
 }
 
+fn read_root(reader: &mut Reader<'_>) -> Result<FileRoot, String> {
+    let root = Hash::from(<[u8; OUT_LEN]>::try_from(reader.take(OUT_LEN)?).expect("took 32 bytes"));
+    let group_log = reader.byte()?;
+    if group_log != GROUP_LOG {
+        return Err(format!(
+            "a file root with chunk groups of 2^{group_log} chunks; this build reads 2^{GROUP_LOG} only"
+        ));
+    }
+    Ok(FileRoot { root, group_log, outboard: read_content(reader)? })
+}
+
 fn read_content(reader: &mut Reader<'_>) -> Result<Content, String> {
     let level = reader.byte()?;
     if level > MAX_LEVEL {
@@ -208,11 +241,16 @@ impl Tree {
             put_varint(&mut out, entry.name.len() as u64);
             out.extend_from_slice(&entry.name);
             match &entry.node {
-                Node::File { mode, size, content } => {
-                    out.push(0);
+                Node::File { mode, size, content, root } => {
+                    out.push(if root.is_some() { FILE_WITH_ROOT } else { FILE });
                     put_varint(&mut out, u64::from(*mode));
                     put_varint(&mut out, *size);
                     put_content(&mut out, content.level, &content.addresses);
+                    if let Some(root) = root {
+                        out.extend_from_slice(root.root.as_bytes());
+                        out.push(root.group_log);
+                        put_content(&mut out, root.outboard.level, &root.outboard.addresses);
+                    }
                 }
                 Node::Dir { mode, tree } => {
                     out.push(1);
@@ -245,10 +283,12 @@ impl Tree {
                 return Err("entries are not sorted by name, or a name repeats".into());
             }
             let node = match reader.byte()? {
-                0 => {
+                kind @ (FILE | FILE_WITH_ROOT) => {
                     let mode = reader.mode()?;
                     let size = reader.varint()?;
-                    Node::File { mode, size, content: read_content(&mut reader)? }
+                    let content = read_content(&mut reader)?;
+                    let root = if kind == FILE_WITH_ROOT { Some(read_root(&mut reader)?) } else { None };
+                    Node::File { mode, size, content, root }
                 }
                 1 => Node::Dir { mode: reader.mode()?, tree: reader.address()? },
                 2 => {
@@ -320,7 +360,20 @@ mod tests {
         let content = Content { level: 0, addresses: vec![address(1), address(2)] };
         Tree {
             entries: vec![
-                Entry { name: b"a file".to_vec(), node: Node::File { mode: 0o644, size: 300, content } },
+                Entry { name: b"a file".to_vec(), node: Node::File { mode: 0o644, size: 300, content, root: None } },
+                Entry {
+                    name: b"b file".to_vec(),
+                    node: Node::File {
+                        mode: 0o600,
+                        size: 40_000,
+                        content: Content { level: 0, addresses: vec![address(5)] },
+                        root: Some(FileRoot {
+                            root: Hash::from([7; 32]),
+                            group_log: GROUP_LOG,
+                            outboard: Content { level: 0, addresses: vec![address(6)] },
+                        }),
+                    },
+                },
                 Entry { name: b"dir".to_vec(), node: Node::Dir { mode: 0o755, tree: address(3) } },
                 Entry { name: b"link\xff".to_vec(), node: Node::Symlink { target: b"../x".to_vec() } },
             ],
@@ -374,6 +427,17 @@ mod tests {
         assert_eq!(bytes[at], 1);
         bytes[at] = 0x13;
         assert!(Snapshot::decode(&bytes, 20).is_err());
+    }
+
+    #[test]
+    fn file_roots_of_another_group_size_are_refused() {
+        let mut bytes = tree().encode();
+        // The group log follows the root, the 32 bytes of 7.
+        let at = bytes.windows(32).position(|w| w == [7; 32]).unwrap() + 32;
+        assert_eq!(bytes[at], GROUP_LOG);
+        bytes[at] = 0;
+        let error = Tree::decode(&bytes, 20).unwrap_err();
+        assert!(error.contains("chunk groups of 2^0 chunks"), "{error}");
     }
 
     #[test]

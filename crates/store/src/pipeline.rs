@@ -25,6 +25,8 @@
 
 use crate::address::{Address, AddressHasher, Hashing};
 use crate::error::{Error, Result};
+use crate::roots::{OutboardBuilder, PIECE_LEN};
+use chunkhash::blake3::Hash;
 use chunkhash::Algorithm;
 use fastcdc::v2020::{self, Normalization};
 use std::collections::{HashMap, VecDeque};
@@ -35,7 +37,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A worker stops claiming the next file for its group once it has read
 /// an arena's length over this (1 MiB of 8 MiB arenas): enough for
@@ -70,6 +72,8 @@ pub(crate) struct Settings<'s> {
     /// Threads reading, cutting and hashing; 1 does it all on the
     /// calling thread.
     pub(crate) threads: usize,
+    /// Whether each file's BLAKE3 root and Bao outboard are computed.
+    pub(crate) roots: bool,
     /// Testing only: called after each file is read.
     pub(crate) after_read: Option<&'s (dyn Fn(&Path) + Sync)>,
 }
@@ -83,10 +87,19 @@ pub(crate) struct Chunk {
 
 /// How a file ended.
 pub(crate) enum FileEnd {
-    /// Read whole and unchanged: its permission bits and size.
-    Read { item: usize, mode: u32, size: u64 },
+    /// Read whole and unchanged: its permission bits and size, and its
+    /// root when asked for.
+    Read { item: usize, mode: u32, size: u64, root: Option<FileRoot> },
     /// Not the file the walk found any more; left out, for this reason.
     Skipped { item: usize, reason: String },
+}
+
+/// A file's BLAKE3 root and its outboard, cut into pieces to store, with
+/// their addresses.
+pub(crate) struct FileRoot {
+    pub(crate) root: Hash,
+    pub(crate) outboard: Vec<u8>,
+    pub(crate) pieces: Vec<Address>,
 }
 
 /// What a worker hands to the writer: an arena's chunks, in order, with
@@ -100,6 +113,8 @@ pub(crate) struct Part {
     pub(crate) read: u64,
     /// Time spent computing its addresses.
     pub(crate) hash_time: Duration,
+    /// Time spent computing files' roots and outboards.
+    pub(crate) root_time: Duration,
     /// Set on a group's last part: the position of the file after the group.
     group_end: Option<usize>,
 }
@@ -309,6 +324,8 @@ struct Worker<'s> {
     /// Bytes read since the last part, and since the group started.
     read: u64,
     group_read: u64,
+    /// Time spent on roots since the last part.
+    root_time: Duration,
 }
 
 impl<'s> Worker<'s> {
@@ -324,6 +341,7 @@ impl<'s> Worker<'s> {
             ends: Vec::new(),
             read: 0,
             group_read: 0,
+            root_time: Duration::ZERO,
         }
     }
 
@@ -373,6 +391,7 @@ impl<'s> Worker<'s> {
             ends: std::mem::take(&mut self.ends),
             read: std::mem::take(&mut self.read),
             hash_time: std::mem::take(&mut self.hasher.spent),
+            root_time: std::mem::take(&mut self.root_time),
             group_end,
         };
         self.filled -= keep;
@@ -401,6 +420,7 @@ impl<'s> Worker<'s> {
         let size = before.len();
         let mut read = 0u64;
         let mut unchunked = self.filled;
+        let mut builder = self.settings.roots.then(OutboardBuilder::new);
         loop {
             if self.filled == self.arena.len() {
                 if !self.hand_over(group, None, unchunked, sink) {
@@ -412,6 +432,11 @@ impl<'s> Worker<'s> {
                 let want = (self.arena.len() - self.filled).min((size - read).min(usize::MAX as u64) as usize);
                 let n = read_some(&mut file, &mut self.arena[self.filled..self.filled + want])
                     .map_err(|e| Error::io("reading", path, e))?;
+                if let Some(builder) = &mut builder {
+                    let start = Instant::now();
+                    builder.update(&self.arena[self.filled..self.filled + n]);
+                    self.root_time += start.elapsed();
+                }
                 self.filled += n;
                 read += n as u64;
                 self.read += n as u64;
@@ -457,7 +482,16 @@ impl<'s> Worker<'s> {
         if let Some(reason) = changed {
             return Err(Error::FileChanged { path: path.clone(), reason });
         }
-        self.ends.push(FileEnd::Read { item: input.item, mode: before.permissions().mode() & 0o7777, size });
+        let root = builder.map(|builder| {
+            let start = Instant::now();
+            let (root, outboard) = builder.finish();
+            self.root_time += start.elapsed();
+            let slices: Vec<&[u8]> = outboard.chunks(PIECE_LEN).collect();
+            let mut pieces = Vec::with_capacity(slices.len());
+            self.hasher.addresses(&slices, &mut pieces);
+            FileRoot { root, outboard, pieces }
+        });
+        self.ends.push(FileEnd::Read { item: input.item, mode: before.permissions().mode() & 0o7777, size, root });
         Ok(true)
     }
 }

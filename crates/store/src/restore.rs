@@ -231,7 +231,7 @@ impl Restore<'_, '_, '_> {
         for entry in tree.entries {
             let path = dir.join(OsStr::from_bytes(&entry.name));
             match entry.node {
-                Node::File { mode, size, content } => {
+                Node::File { mode, size, content, .. } => {
                     if let Err(error) = self.file(&content, size, &path) {
                         let _ = fs::remove_file(&path);
                         // Damage costs this file only; anything else stops the restore.
@@ -352,13 +352,13 @@ pub fn listed_path(listed: &Listed) -> PathBuf {
 /// Snapshots crafted object by object (as a hostile store could hold them,
 /// every record sound), restored, listed and verified.
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::object::{Entry, LIST_FANOUT};
     use crate::store::{Commit, CreateOptions, OpenOptions};
 
     /// A fresh store for one test, in the system's temp dir.
-    fn new_store(test: &str) -> (PathBuf, Store) {
+    pub(crate) fn new_store(test: &str) -> (PathBuf, Store) {
         let dir = std::env::temp_dir().join(format!("chunkhash-restore-{test}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
@@ -367,7 +367,7 @@ mod tests {
         (dir, store)
     }
 
-    fn add(store: &Store, commit: &mut Commit, bytes: &[u8]) -> Address {
+    pub(crate) fn add(store: &Store, commit: &mut Commit, bytes: &[u8]) -> Address {
         let address = store.hasher(Hashing::Batch).address(bytes);
         store.add(commit, &address, bytes).unwrap();
         address
@@ -379,7 +379,7 @@ mod tests {
 
     /// Commits the snapshot whose top tree is `top` (stored by `build`,
     /// which returns it); the root claims `files` files of `bytes` bytes.
-    fn snapshot(
+    pub(crate) fn snapshot(
         store: &mut Store,
         files: u64,
         bytes: u64,
@@ -404,7 +404,7 @@ mod tests {
             let chunk = add(store, commit, b"hello");
             let file = |name: &str, mode| Entry {
                 name: name.into(),
-                node: Node::File { mode, size: 5, content: Content { level: 0, addresses: vec![chunk] } },
+                node: Node::File { mode, size: 5, content: Content { level: 0, addresses: vec![chunk] }, root: None },
             };
             let empty = add(store, commit, &Tree::default().encode());
             let top = Tree { entries: vec![dir("dir", 0o3777, empty), file("setgid", 0o2750), file("setuid", 0o4755)] };
@@ -499,7 +499,8 @@ mod tests {
     fn subtree_bomb(store: &mut Store, levels: usize) -> Address {
         snapshot(store, 1, 1, |store, commit| {
             let chunk = add(store, commit, b"x");
-            let file = Node::File { mode: 0o644, size: 1, content: Content { level: 0, addresses: vec![chunk] } };
+            let file =
+                Node::File { mode: 0o644, size: 1, content: Content { level: 0, addresses: vec![chunk] }, root: None };
             let mut tree =
                 add(store, commit, &Tree { entries: vec![Entry { name: b"f".to_vec(), node: file }] }.encode());
             for _ in 0..levels {
@@ -543,7 +544,7 @@ mod tests {
                 let list = add(store, commit, &content.encode_list());
                 content = Content { level: content.level + 1, addresses: vec![list; LIST_FANOUT] };
             }
-            let file = Node::File { mode: 0o644, size: 3, content };
+            let file = Node::File { mode: 0o644, size: 3, content, root: None };
             add(store, commit, &Tree { entries: vec![Entry { name: b"f".to_vec(), node: file }] }.encode())
         });
         let error = store.get(&snapshot, &base.join("out"), None).unwrap_err().to_string();

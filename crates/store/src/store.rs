@@ -454,7 +454,7 @@ impl Store {
 
     /// The payload of the record of `len` bytes at `offset` in pack `id`,
     /// its trailer checked and holding `address` (its hash not checked).
-    fn read_record(&self, id: &PackId, offset: u64, len: u32, address: &Address) -> Result<Vec<u8>> {
+    pub(crate) fn read_record(&self, id: &PackId, offset: u64, len: u32, address: &Address) -> Result<Vec<u8>> {
         let address_len = self.manifest.address.digest_len();
         let name = pack::pack_file(id);
         let what = || format!("object {address} in {} at offset {offset}", self.describe(&name));

@@ -361,7 +361,12 @@ impl Walk<'_> {
                 format!("{dir}/{}", String::from_utf8_lossy(&entry.name))
             };
             match entry.node {
-                Node::File { content, .. } => self.file(&content, &path),
+                Node::File { content, root, .. } => {
+                    self.file(&content, &path);
+                    if let Some(root) = root {
+                        self.file(&root.outboard, &format!("{path} (its Bao outboard)"));
+                    }
+                }
                 Node::Dir { tree, .. } => self.tree(&tree, &path, depth + 1),
                 Node::Symlink { .. } => {}
             }

@@ -37,20 +37,34 @@ use std::time::Instant;
 /// The ways of addressing nodes, in the order the table prints them; the
 /// BLAKE3 methods use BLAKE3-160 addresses, the store's default.
 pub const METHODS: [Method; 4] = [
-    Method { key: "sha512-160", name: "SHA-512/160", algorithm: Algorithm::Sha512_160, hashing: Hashing::PerChunk },
+    Method {
+        key: "sha512-160",
+        name: "SHA-512/160",
+        algorithm: Algorithm::Sha512_160,
+        hashing: Hashing::PerChunk,
+        roots: false,
+    },
     Method {
         key: "blake3-portable",
         name: "BLAKE3 portable",
         algorithm: Algorithm::Blake3_160,
         hashing: Hashing::Portable,
+        roots: false,
     },
     Method {
         key: "blake3-per-node",
         name: "BLAKE3 per node",
         algorithm: Algorithm::Blake3_160,
         hashing: Hashing::PerChunk,
+        roots: false,
     },
-    Method { key: "blake3-batch", name: "BLAKE3 batch", algorithm: Algorithm::Blake3_160, hashing: Hashing::Batch },
+    Method {
+        key: "blake3-batch",
+        name: "BLAKE3 batch",
+        algorithm: Algorithm::Blake3_160,
+        hashing: Hashing::Batch,
+        roots: false,
+    },
 ];
 
 /// The method of a `--methods` key (any case).

@@ -36,6 +36,9 @@ pub struct Method {
     pub algorithm: Algorithm,
     /// How BLAKE3 addresses are computed.
     pub hashing: Hashing,
+    /// Whether `put` records each file's BLAKE3 root and Bao outboard
+    /// (`PutOptions::roots`).
+    pub roots: bool,
 }
 
 impl Method {
@@ -47,40 +50,74 @@ impl Method {
 
 /// Every method, in the order the table prints them; the BLAKE3 methods
 /// use BLAKE3-160 addresses, the store's default.
-pub const METHODS: [Method; 8] = [
-    Method { key: "sha512-160", name: "SHA-512/160", algorithm: Algorithm::Sha512_160, hashing: Hashing::PerChunk },
-    Method { key: "sha256", name: "SHA-256", algorithm: Algorithm::Sha256, hashing: Hashing::PerChunk },
-    Method { key: "blake2b-256", name: "BLAKE2b-256", algorithm: Algorithm::Blake2b256, hashing: Hashing::PerChunk },
+pub const METHODS: [Method; 9] = [
+    Method {
+        key: "sha512-160",
+        name: "SHA-512/160",
+        algorithm: Algorithm::Sha512_160,
+        hashing: Hashing::PerChunk,
+        roots: false,
+    },
+    Method { key: "sha256", name: "SHA-256", algorithm: Algorithm::Sha256, hashing: Hashing::PerChunk, roots: false },
+    Method {
+        key: "blake2b-256",
+        name: "BLAKE2b-256",
+        algorithm: Algorithm::Blake2b256,
+        hashing: Hashing::PerChunk,
+        roots: false,
+    },
     Method {
         key: "blake3-portable",
         name: "BLAKE3 portable",
         algorithm: Algorithm::Blake3_160,
         hashing: Hashing::Portable,
+        roots: false,
     },
     Method {
         key: "blake3-per-chunk",
         name: "BLAKE3 per chunk",
         algorithm: Algorithm::Blake3_160,
         hashing: Hashing::PerChunk,
+        roots: false,
     },
-    Method { key: "blake3-batch", name: "BLAKE3 batch", algorithm: Algorithm::Blake3_160, hashing: Hashing::Batch },
+    Method {
+        key: "blake3-batch",
+        name: "BLAKE3 batch",
+        algorithm: Algorithm::Blake3_160,
+        hashing: Hashing::Batch,
+        roots: false,
+    },
     Method {
         key: "sha512-160-batch",
         name: "SHA-512/160 batch",
         algorithm: Algorithm::Sha512_160,
         hashing: Hashing::Batch,
+        roots: false,
     },
-    Method { key: "sha256-batch", name: "SHA-256 batch", algorithm: Algorithm::Sha256, hashing: Hashing::Batch },
+    Method {
+        key: "sha256-batch",
+        name: "SHA-256 batch",
+        algorithm: Algorithm::Sha256,
+        hashing: Hashing::Batch,
+        roots: false,
+    },
+    Method {
+        key: "blake3-batch-roots",
+        name: "BLAKE3 batch + roots",
+        algorithm: Algorithm::Blake3_160,
+        hashing: Hashing::Batch,
+        roots: true,
+    },
 ];
 
 /// The methods a run measures unless told otherwise: all but the batch
-/// forms of SHA-512/160 and SHA-256 (asked for by name), so the default run
-/// keeps its length.
+/// forms of SHA-512/160 and SHA-256 and the put with roots (asked for by
+/// name), so the default run keeps its length.
 pub fn default_methods() -> Vec<Method> {
     METHODS
         .iter()
         .copied()
-        .filter(|method| method.key.starts_with("blake3") || method.hashing != Hashing::Batch)
+        .filter(|method| (method.key.starts_with("blake3") || method.hashing != Hashing::Batch) && !method.roots)
         .collect()
 }
 
@@ -350,8 +387,12 @@ fn measure_in(
         let create = CreateOptions { address: method.algorithm, ..CreateOptions::default() };
         let mut store = Store::create(store_dir, create, OpenOptions { fsync, ..OpenOptions::default() })?;
         let cpu_before = thread_cpu_seconds();
-        let options =
-            PutOptions { hashing: method.hashing, threads: NonZeroUsize::new(threads), ..PutOptions::default() };
+        let options = PutOptions {
+            hashing: method.hashing,
+            threads: NonZeroUsize::new(threads),
+            roots: method.roots,
+            ..PutOptions::default()
+        };
         let report = store.put(&inputs, options)?;
         // The calling thread's CPU time is the whole put's on one thread only.
         let cpu = thread_cpu_seconds().zip(cpu_before).map(|(after, before)| after - before).filter(|_| threads == 1);

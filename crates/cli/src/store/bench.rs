@@ -21,7 +21,8 @@ Methods: sha512-160, sha256, blake2b-256 (one chunk per call), blake3-portable
 kernel), blake3-batch (the batch API, all chunks of a read-ahead batch in one
 call); not run unless named: sha512-160-batch, sha256-batch (a read-ahead
 batch's chunks in one digest_many call, the store's default for those
-algorithms). The BLAKE3 methods use BLAKE3-160 addresses, the store's
+algorithms), blake3-batch-roots (blake3-batch with put --roots: each file's
+BLAKE3 root and Bao outboard recorded too). The BLAKE3 methods use BLAKE3-160 addresses, the store's
 default.
 
 Each run creates a fresh store and times `put` of the whole corpus (walk, read,

@@ -16,6 +16,7 @@
 //! location sends it (single PUT or multipart) and checks it on download is
 //! in the `s3` module.
 
+mod counting;
 mod directory;
 pub mod fs;
 #[cfg(feature = "s3")]
@@ -25,6 +26,7 @@ pub mod s3;
 pub mod sim;
 pub mod upload;
 
+pub use counting::Counting;
 #[doc(hidden)]
 pub use directory::InjectedFault;
 pub use directory::{Directory, LOCK_FILE};
