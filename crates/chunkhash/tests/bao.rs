@@ -569,3 +569,17 @@ fn feed_all_checks_a_whole_stream_and_bytes_in_cuts_groups_to_the_range() {
     assert_eq!(group.bytes_in(&(4000..4000)), b"");
     assert_eq!(group.bytes_in(&(4095..9000)), &input[4095..4096]);
 }
+
+/// `slice_len` of a huge message returns at once (it counts a wholly wanted
+/// subtree without visiting its groups; the C and Python size calls take a
+/// caller's length): the whole of a 1 PiB message is its encoding, and one
+/// group of it is the header, 40 parents and the group.
+#[test]
+fn slice_len_of_a_huge_message_is_closed_form() {
+    let tree = bao::Tree::bao();
+    let len = 1u64 << 50;
+    let parents = (len >> 10) - 1;
+    assert_eq!(tree.slice_len(len, &[0..u64::MAX]), 8 + parents * 64 + len);
+    assert_eq!(tree.slice_len(len, &[1 << 49..(1 << 49) + 1024]), 8 + 40 * 64 + 1024);
+    assert_eq!(tree.slice_len(u64::MAX, &[0..u64::MAX]), u64::MAX);
+}

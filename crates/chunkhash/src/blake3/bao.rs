@@ -397,9 +397,15 @@ impl Tree {
     pub fn slice_len(&self, len: u64, ranges: &[Range<u64>]) -> u64 {
         let geometry = Geometry::new(len, self.group_log);
         fn walk(geometry: &Geometry, ranges: &[Range<u64>], first: u64, count: u64) -> u64 {
-            if count == 1 {
-                let bytes = geometry.bytes(first, 1);
-                return bytes.end - bytes.start;
+            let inside = |range: &Range<u64>| {
+                let groups = geometry.groups_of(range);
+                groups.start <= first && first + count <= groups.end
+            };
+            if count == 1 || ranges.iter().any(inside) {
+                // A subtree wholly wanted is its whole encoding: counted at
+                // once, so a wide range costs O(log n), not O(groups).
+                let bytes = geometry.bytes(first, count);
+                return ((count - 1) * PARENT_LEN as u64).saturating_add(bytes.end - bytes.start);
             }
             let left = left_groups(count);
             let mut total = PARENT_LEN as u64;
