@@ -139,9 +139,18 @@ fn checksum(path: &Path, settings: &Settings) -> io::Result<S3Sums> {
         if metadata.is_dir() {
             return Err(crate::input::is_a_directory());
         }
+        // procfs and sysfs files say they are of 0 bytes: only a file of
+        // some length is read at offsets, and only a file still of that
+        // length after it is taken as read (one that grew is read in
+        // order, to its end, as a pipe is).
         #[cfg(unix)]
-        if let (Some(part_size), true) = (settings.part_size.and_then(NonZeroU64::new), metadata.is_file()) {
-            return parts_side_by_side(&file, metadata.len(), part_size, settings);
+        if let (Some(part_size), true) =
+            (settings.part_size.and_then(NonZeroU64::new), metadata.is_file() && metadata.len() > 0)
+        {
+            let sums = parts_side_by_side(&file, metadata.len(), part_size, settings)?;
+            if ends_at(&file, metadata.len())? {
+                return Ok(sums);
+            }
         }
         Box::new(file)
     };
@@ -172,9 +181,22 @@ fn checksum(path: &Path, settings: &Settings) -> io::Result<S3Sums> {
 /// offsets and hashed side by side (`multipart_sums_at`: MD5 in SIMD
 /// lanes). Pipes and other unseekable input are read in order instead. A
 /// file that shrinks while read fails (`UnexpectedEof`); one that grows is
-/// hashed to the length it had when opened.
+/// read again by the caller (see [`ends_at`]).
 #[cfg(unix)]
 fn parts_side_by_side(file: &File, len: u64, part_size: NonZeroU64, settings: &Settings) -> io::Result<S3Sums> {
     use std::os::unix::fs::FileExt;
     multipart_sums_at(&settings.kinds, part_size, len, |offset, buffer| file.read_exact_at(buffer, offset))
+}
+
+/// Whether `file` has no byte at `len` (it did not grow while read).
+#[cfg(unix)]
+fn ends_at(file: &File, len: u64) -> io::Result<bool> {
+    use std::os::unix::fs::FileExt;
+    loop {
+        match file.read_at(&mut [0u8; 1], len) {
+            Ok(n) => return Ok(n == 0),
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+            Err(error) => return Err(error),
+        }
+    }
 }

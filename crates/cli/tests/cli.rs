@@ -743,6 +743,26 @@ fn s3sum_lines_json_and_errors() {
     assert_eq!(stdout(&output), lines);
 }
 
+/// `s3sum --part-size` on a procfs file (its size says 0 bytes) reads its
+/// bytes, as the same bytes piped give (review: it printed the empty
+/// object's values).
+#[test]
+#[cfg(target_os = "linux")]
+fn s3sum_parts_of_a_file_that_says_it_is_empty() {
+    let dir = Dir::new("s3sum_parts_of_a_file_that_says_it_is_empty");
+    let path = "/proc/version";
+    let bytes = std::fs::read(path).unwrap();
+    assert!(!bytes.is_empty() && std::fs::metadata(path).unwrap().len() == 0);
+    let args = ["s3sum", "--json", "--part-size", "8MiB", path];
+    let file: serde_json::Value = serde_json::from_str(ok(dir.run(&args, b"")).trim()).unwrap();
+    let piped: serde_json::Value =
+        serde_json::from_str(ok(dir.run(&["s3sum", "--json", "--part-size", "8MiB", "-"], &bytes)).trim()).unwrap();
+    assert_eq!(file["size"], bytes.len(), "{file}");
+    for key in ["checksums", "ETag", "parts"] {
+        assert_eq!(file[key], piped[key], "{key}");
+    }
+}
+
 /// `s3sum` on a file of several read buffers, whole and in parts, and on
 /// the same bytes piped, equals `chunkhash::s3_checksums` fed them in one call (whose values the
 /// library's and the Python tests compare with independent references).
