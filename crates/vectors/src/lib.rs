@@ -332,14 +332,19 @@ pub fn lengths_up_to(max: usize) -> Vec<usize> {
 /// machine runs. Panics when the forced backend is not supported, or when
 /// one of `all` named in `CHUNKHASH_REQUIRE_BACKENDS` (comma-separated) is
 /// not: a kernel that cannot run fails the run instead of being skipped.
-/// That list also names the matrix's other rows (`crc-pclmul`,
-/// `sha256-shani`, ...), which are not in `all`; they are skipped here, and
-/// `scripts/test/matrix.sh` rejects a name that is no row. Prints what it
-/// picked.
+/// That list also names the matrix's other rows by family (`crc-pclmul`,
+/// `sha256-shani`, ...), which are not in `all`; they are skipped here
+/// (`scripts/test/matrix.sh` rejects one that is no row), and a name of
+/// neither kind (a misspelt `avx512`) panics. Prints what it picked.
 pub fn backends_under_test<B: Copy + std::fmt::Display>(all: &[B], supported: impl Fn(B) -> bool) -> Vec<B> {
     let named = |name: &str| all.iter().copied().find(|b| b.to_string().eq_ignore_ascii_case(name.trim()));
     let required = std::env::var("CHUNKHASH_REQUIRE_BACKENDS").unwrap_or_default();
-    for backend in required.split(',').filter_map(named) {
+    let required = required.split(',').map(str::trim).filter(|name| !name.is_empty());
+    for name in required {
+        let Some(backend) = named(name) else {
+            assert!(name.contains('-'), "CHUNKHASH_REQUIRE_BACKENDS names {name:?}, no backend nor a family's row");
+            continue;
+        };
         assert!(
             supported(backend),
             "backend {backend} is required (CHUNKHASH_REQUIRE_BACKENDS) but not supported here"

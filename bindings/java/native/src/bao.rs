@@ -223,12 +223,13 @@ pub extern "system" fn Java_io_chunkhash_Native_baoDecode<'l>(
         }
         let root: [u8; OUT_LEN] = env.convert_byte_array(&root)?.try_into().expect("32 bytes");
         let range = if whole == JNI_FALSE { range(start, count)? } else { bao::WHOLE[0].clone() };
-        let stream_len = array_len(env, &stream, "stream")?;
+        // A copy, not the pinned array: another Java thread may write to the
+        // array during the call, and the bytes handed out must be the bytes
+        // that were hashed (review). Also keeps the GC free while decoding.
+        array_len(env, &stream, "stream")?;
+        let stream = env.convert_byte_array(&stream)?;
         let mut verified = Vec::new();
-        let result = {
-            let pinned = pin_bytes(env, &stream, stream_len)?;
-            decode(tree, Hash::from(root), range, pinned.as_slice(), &mut verified)
-        };
+        let result = decode(tree, Hash::from(root), range, &stream, &mut verified);
         match result {
             Ok(()) => new_array(env, &verified),
             Err(mut failure) => {
