@@ -90,6 +90,42 @@ fn every_kernel_finds_every_match_portable_finds() {
     }
 }
 
+/// A lone match seen from every start up to 8 KiB before it, so it falls
+/// at every step of every strip of a block (the first and last of each
+/// included), with no other match before it: where dense matches end a
+/// scan in the first strip, this reaches the lanes' edges.
+#[test]
+fn a_lone_match_is_found_at_every_place_in_a_block() {
+    if cfg!(miri) {
+        return; // Only the portable kernel there: itself against itself.
+    }
+    let seed = vectors::test_seed("a_lone_match_is_found_at_every_place_in_a_block", 0x10E);
+    println!("seed {seed:#x}");
+    let mut rng = vectors::TestRng::new(seed);
+    let portable = CdcKernel::Portable.checked().unwrap();
+    let mut data = vec![0; 1 << 20];
+    rng.fill(&mut data);
+    let block = 8 * 1024;
+    let cases = [(&GEAR_FASTCDC, &GEAR_FASTCDC_SHIFTED, MASKS[12]), (&GEAR_XET, &GEAR_XET_SHIFTED, 0xffff << 48)];
+    for kernel in kernels_under_test() {
+        for (table, shifted, mask) in cases {
+            // The first match at least a block past the start of the data.
+            let mut from = LOOKBEHIND;
+            let lone = loop {
+                let at = portable.find(table, shifted, &data, from, mask).expect("a match in 1 MiB");
+                if at - from >= block {
+                    break at;
+                }
+                from = at + 1;
+            };
+            for from in lone + 1 - block..=lone {
+                let found = kernel.find(table, shifted, &data, from, mask);
+                assert_eq!(found, Some(lone), "{:?} mask {mask:#x} from {from}", kernel.kernel());
+            }
+        }
+    }
+}
+
 #[test]
 fn kernel_names_parse_and_unsupported_ones_are_refused() {
     for &kernel in CdcKernel::all() {
