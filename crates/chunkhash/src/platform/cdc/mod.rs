@@ -10,8 +10,10 @@
 //! the maximum, the hash restarting at each chunk) stay in `crate::cdc`,
 //! which hands a kernel only ranges where the windowed hash is the one it
 //! tests. Files: `portable.rs` (the scalar scan; the oracle and the fallback
-//! of every kernel for what its blocks leave) and `avx512.rs`.
+//! of every kernel for what its blocks leave), `avx2.rs` and `avx512.rs`.
 
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+mod avx2;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 mod avx512;
 mod portable;
@@ -30,16 +32,27 @@ use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
 pub enum CdcKernel {
     /// Plain Rust, two bytes a step; runs everywhere.
     Portable,
-    /// x86 AVX-512F: eight strips of a block in the lanes of one register;
+    /// x86 AVX2: eight strips of a block in the lanes of two registers;
     /// detected at run time.
+    Avx2,
+    /// x86 AVX-512F: the same in the lanes of one register; detected at
+    /// run time.
     Avx512,
 }
 
-const ALL: [CdcKernel; 2] = [CdcKernel::Portable, CdcKernel::Avx512];
+const ALL: [CdcKernel; 3] = [CdcKernel::Portable, CdcKernel::Avx2, CdcKernel::Avx512];
 
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 mod x86 {
+    // AVX2 also needs the AVX register state the OS must save, which
+    // `cpufeatures` checks for "avx".
+    cpufeatures::new!(avx2_kernel, "avx", "avx2");
+
     cpufeatures::new!(avx512_kernel, "avx512f");
+
+    pub(super) fn avx2() -> bool {
+        avx2_kernel::get()
+    }
 
     pub(super) fn avx512() -> bool {
         avx512_kernel::get()
@@ -56,6 +69,7 @@ impl CdcKernel {
     pub fn name(self) -> &'static str {
         match self {
             CdcKernel::Portable => "portable",
+            CdcKernel::Avx2 => "avx2",
             CdcKernel::Avx512 => "avx512",
         }
     }
@@ -68,6 +82,8 @@ impl CdcKernel {
         }
         match self {
             CdcKernel::Portable => true,
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            CdcKernel::Avx2 => x86::avx2(),
             #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             CdcKernel::Avx512 => x86::avx512(),
             #[allow(unreachable_patterns)] // Reached on other architectures.
@@ -90,11 +106,7 @@ impl CdcKernel {
     /// The kernel chosen without an override: the fastest this machine
     /// supports, as measured (crates/bench, `cdc_vs_fastcdc`).
     pub fn default_supported() -> CdcKernel {
-        if CdcKernel::Avx512.is_supported() {
-            CdcKernel::Avx512
-        } else {
-            CdcKernel::Portable
-        }
+        *ALL.iter().rev().find(|kernel| kernel.is_supported()).unwrap_or(&CdcKernel::Portable)
     }
 
     #[cold]
@@ -222,15 +234,15 @@ impl CdcPlatform {
     }
 
     /// Whether [`CdcPlatform::find`] beats the portable scan for `mask`,
-    /// as measured (crates/bench, `cdc_vs_fastcdc`, on Zen 4): the AVX-512
-    /// kernel's blocks of 8 KiB pay for masks of 15 bits and more (FastCDC
+    /// as measured (crates/bench, `cdc_vs_fastcdc`, on Zen 4): the SIMD
+    /// kernels' blocks of 8 KiB pay for masks of 15 bits and more (FastCDC
     /// from an average of 32 KiB on, Xet), and lost 8-20% to the portable
     /// scan at FastCDC 2/8/64 KiB (masks of 12 and 14 bits), where a block
     /// often runs far past the match.
     #[inline]
     pub(crate) fn lanes_pay(self, mask: u64) -> bool {
         match self.0 {
-            CdcKernel::Avx512 => mask.count_ones() >= 15,
+            CdcKernel::Avx2 | CdcKernel::Avx512 => mask.count_ones() >= 15,
             _ => false,
         }
     }
@@ -256,6 +268,9 @@ impl CdcPlatform {
         }
         assert!(from >= LOOKBEHIND, "a kernel needs the 63 bytes before its range");
         match self.0 {
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            // SAFETY: the kernel is supported: the CPU has AVX2.
+            CdcKernel::Avx2 => unsafe { avx2::find(table, shifted, bytes, from, mask) },
             #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             // SAFETY: the kernel is supported: the CPU has AVX-512F.
             CdcKernel::Avx512 => unsafe { avx512::find(table, shifted, bytes, from, mask) },
