@@ -47,20 +47,26 @@ fn every_kernel_finds_every_match_portable_finds() {
     let portable = CdcKernel::Portable.checked().unwrap();
     // Long enough for three blocks of 8 KiB and a ragged end; short under
     // Miri, which runs the portable kernel alone.
-    let n = if cfg!(miri) { 300 } else { 3 * 8 * 1024 + 201 };
+    let n = if cfg!(miri) { 200 } else { 3 * 8 * 1024 + 201 };
     // FastCDC's masks from 2^7 to 2^23 (matches from every few hundred
     // bytes to none), Xet's, and dense ones: one bit (a match at every
     // other position or so), and bits at the top of the window.
     let mut masks: Vec<u64> = MASKS[2..19].to_vec();
     masks.extend([0xffff << 48, 1 << 20, 0x3 << 62, 0x8000_0000_0000_0001, 0x0f << 30]);
     if cfg!(miri) {
-        // Portable against itself there: the loops and edges, no more.
-        masks = vec![MASKS[2], 0xffff << 48, 1 << 20];
+        // Portable against itself there: the loops and edges, no more (a
+        // denser mask, all inputs and both tables took a minute).
+        masks = vec![MASKS[2], 0xffff << 48];
     }
     let tables = [("fastcdc", &GEAR_FASTCDC, &GEAR_FASTCDC_SHIFTED), ("xet", &GEAR_XET, &GEAR_XET_SHIFTED)];
+    let tables = &tables[..if cfg!(miri) { 1 } else { 2 }];
     for kernel in kernels_under_test() {
-        for (name, data) in inputs(&mut rng, n) {
-            for (table_name, table, shifted) in tables {
+        let mut inputs = inputs(&mut rng, n);
+        if cfg!(miri) {
+            inputs.truncate(1);
+        }
+        for (name, data) in inputs {
+            for &(table_name, table, shifted) in tables {
                 for &mask in &masks {
                     let what = format!("{:?} {name} {table_name} mask {mask:#x}", kernel.kernel());
                     let all = |platform: CdcPlatform, from: usize| {
