@@ -102,8 +102,10 @@ fn every_kernel_finds_every_match_portable_finds() {
 /// scan in the first strip, this reaches the lanes' edges.
 #[test]
 fn a_lone_match_is_found_at_every_place_in_a_block() {
-    if cfg!(miri) {
-        return; // Only the portable kernel there: itself against itself.
+    let kernels: Vec<CdcPlatform> =
+        kernels_under_test().into_iter().filter(|k| k.kernel() != CdcKernel::Portable).collect();
+    if kernels.is_empty() {
+        return; // The portable kernel alone (Miri, wasm): itself against itself.
     }
     let seed = vectors::test_seed("a_lone_match_is_found_at_every_place_in_a_block", 0x10E);
     println!("seed {seed:#x}");
@@ -113,7 +115,7 @@ fn a_lone_match_is_found_at_every_place_in_a_block() {
     rng.fill(&mut data);
     let block = 8 * 1024;
     let cases = [(&GEAR_FASTCDC, &GEAR_FASTCDC_SHIFTED, MASKS[12]), (&GEAR_XET, &GEAR_XET_SHIFTED, 0xffff << 48)];
-    for kernel in kernels_under_test() {
+    for kernel in kernels {
         for (table, shifted, mask) in cases {
             // The first match at least a block past the start of the data.
             let mut from = LOOKBEHIND;
