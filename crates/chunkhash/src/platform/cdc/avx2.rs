@@ -21,46 +21,24 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use super::{portable, LOOKBEHIND};
-
-const LANES: usize = 8;
+use super::strips::{self, FirstMatches, LANES, STRIP};
+use super::LOOKBEHIND;
 
 /// See `CdcPlatform::find`; `from >= LOOKBEHIND` unless the range is empty.
 #[target_feature(enable = "avx2")]
 pub(super) fn find(table: &[u64; 256], shifted: &[u64; 256], bytes: &[u8], from: usize, mask: u64) -> Option<usize> {
-    // Long strips: the 63 steps before each are work added, and a block
-    // scanned past the match is work lost, which `CdcPlatform::lanes_pay`
-    // keeps small by sending only masks of rare matches here.
-    find_in_blocks::<1024>(table, shifted, bytes, from, mask)
-}
-
-#[target_feature(enable = "avx2")]
-#[inline]
-fn find_in_blocks<const STRIP: usize>(
-    table: &[u64; 256],
-    shifted: &[u64; 256],
-    bytes: &[u8],
-    from: usize,
-    mask: u64,
-) -> Option<usize> {
-    let mut start = from;
-    while bytes.len() - start >= LANES * STRIP {
-        let block = &bytes[start - LOOKBEHIND..start + LANES * STRIP];
-        if let Some(i) = find_in_block::<STRIP>(table, block, mask) {
-            return Some(start + i);
-        }
-        start += LANES * STRIP;
-    }
-    portable::find(table, shifted, bytes, start, mask)
+    strips::find_in_blocks(table, shifted, bytes, from, mask, |block| {
+        // Safe to call: the closure has `find`'s target feature.
+        find_in_block(table, block, mask)
+    })
 }
 
 /// The table entries of the bytes at index `t` of the strips (strip `l`
-/// starts at `l * STRIP`), lane `l` from strip `l`. (A function, not a
-/// closure: a closure would not inherit the target feature, and was not
-/// inlined.)
+/// starts at `l * STRIP`), lane `l` from strip `l`. (A function: as a
+/// closure in `find_in_block` it was not inlined.)
 #[target_feature(enable = "avx2")]
 #[inline]
-fn entries<const STRIP: usize>(table: &[u64; 256], block: &[u8], t: usize) -> [__m256i; 2] {
+fn entries(table: &[u64; 256], block: &[u8], t: usize) -> [__m256i; 2] {
     let entry = |l: usize| table[block[l * STRIP + t] as usize] as i64;
     let quarters = [
         _mm_set_epi64x(entry(1), entry(0)),
@@ -90,7 +68,6 @@ fn matches(hash: &[__m256i; 2], mask: __m256i) -> u8 {
     let zero = _mm256_setzero_si256();
     let low = _mm256_cmpeq_epi64(_mm256_and_si256(hash[0], mask), zero);
     let high = _mm256_cmpeq_epi64(_mm256_and_si256(hash[1], mask), zero);
-    // No closure for the two: it would not inherit the target feature.
     let low = _mm256_movemask_pd(_mm256_castsi256_pd(low)) as u8;
     let high = _mm256_movemask_pd(_mm256_castsi256_pd(high)) as u8;
     low | high << 4
@@ -100,38 +77,21 @@ fn matches(hash: &[__m256i; 2], mask: __m256i) -> u8 {
 /// as an index from there.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn find_in_block<const STRIP: usize>(table: &[u64; 256], block: &[u8], mask: u64) -> Option<usize> {
+fn find_in_block(table: &[u64; 256], block: &[u8], mask: u64) -> Option<usize> {
     // One length check here lets the compiler drop those of the loops.
     let block = &block[..LOOKBEHIND + LANES * STRIP];
     let mask_lanes = _mm256_set1_epi64x(mask as i64);
     let mut hash = [_mm256_setzero_si256(); 2];
-    // Bits above the mask's top one never matter: the hash from that
-    // many bytes back has them all (FastCDC's masks end at bit 47).
-    let window = 64 - mask.leading_zeros() as usize;
-    for t in LOOKBEHIND + 1 - window.max(1)..LOOKBEHIND {
-        roll(&mut hash, entries::<STRIP>(table, block, t));
+    for t in strips::warm_up_from(mask)..LOOKBEHIND {
+        roll(&mut hash, entries(table, block, t));
     }
-    let mut found: u8 = 0;
-    let mut first = [0usize; LANES];
+    let mut first_matches = FirstMatches::new();
     for step in 0..STRIP {
-        roll(&mut hash, entries::<STRIP>(table, block, LOOKBEHIND + step));
-        let matched = matches(&hash, mask_lanes) & !found;
-        if matched != 0 {
-            // Rare (a mask's worth of bits): note each lane's first match.
-            if matched & 1 != 0 {
-                // Lane 0's strip comes first: nothing later can be earlier.
-                return Some(step);
-            }
-            for (lane, first) in first.iter_mut().enumerate() {
-                if matched >> lane & 1 != 0 {
-                    *first = step;
-                }
-            }
-            found |= matched;
+        roll(&mut hash, entries(table, block, LOOKBEHIND + step));
+        let matched = matches(&hash, mask_lanes);
+        if let Some(step) = first_matches.note(matched, step) {
+            return Some(step);
         }
     }
-    (found != 0).then(|| {
-        let lane = found.trailing_zeros() as usize;
-        lane * STRIP + first[lane]
-    })
+    first_matches.first()
 }

@@ -22,45 +22,24 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use super::{portable, LOOKBEHIND};
-
-const LANES: usize = 8;
+use super::strips::{self, FirstMatches, LANES, STRIP};
+use super::LOOKBEHIND;
 
 /// See `CdcPlatform::find`; `from >= LOOKBEHIND` unless the range is empty.
 #[target_feature(enable = "avx512f")]
 pub(super) fn find(table: &[u64; 256], shifted: &[u64; 256], bytes: &[u8], from: usize, mask: u64) -> Option<usize> {
-    // Long strips: the 63 steps before each are work added, and a block
-    // scanned past the match is work lost, which `CdcPlatform::lanes_pay`
-    // keeps small by sending only masks of rare matches here.
-    find_in_blocks::<1024>(table, shifted, bytes, from, mask)
-}
-
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn find_in_blocks<const STRIP: usize>(
-    table: &[u64; 256],
-    shifted: &[u64; 256],
-    bytes: &[u8],
-    from: usize,
-    mask: u64,
-) -> Option<usize> {
-    let mut start = from;
-    while bytes.len() - start >= LANES * STRIP {
-        let block = &bytes[start - LOOKBEHIND..start + LANES * STRIP];
-        if let Some(i) = find_in_block::<STRIP>(table, block, mask) {
-            return Some(start + i);
-        }
-        start += LANES * STRIP;
-    }
-    portable::find(table, shifted, bytes, start, mask)
+    strips::find_in_blocks(table, shifted, bytes, from, mask, |block| {
+        // Safe to call: the closure has `find`'s target feature.
+        find_in_block(table, block, mask)
+    })
 }
 
 /// The table entries of the bytes at index `t` of the strips (strip `l`
-/// starts at `l * STRIP`), lane `l` from strip `l`. (A function, not a closure: a closure would not inherit
-/// the target feature, and was not inlined.)
+/// starts at `l * STRIP`), lane `l` from strip `l`. (A function: as a
+/// closure in `find_in_block` it was not inlined.)
 #[target_feature(enable = "avx512f")]
 #[inline]
-fn entries<const STRIP: usize>(table: &[u64; 256], block: &[u8], t: usize) -> __m512i {
+fn entries(table: &[u64; 256], block: &[u8], t: usize) -> __m512i {
     let entry = |l: usize| table[block[l * STRIP + t] as usize] as i64;
     let quarters = [
         _mm_set_epi64x(entry(1), entry(0)),
@@ -77,38 +56,21 @@ fn entries<const STRIP: usize>(table: &[u64; 256], block: &[u8], t: usize) -> __
 /// as an index from there.
 #[target_feature(enable = "avx512f")]
 #[inline]
-fn find_in_block<const STRIP: usize>(table: &[u64; 256], block: &[u8], mask: u64) -> Option<usize> {
+fn find_in_block(table: &[u64; 256], block: &[u8], mask: u64) -> Option<usize> {
     // One length check here lets the compiler drop those of the loops.
     let block = &block[..LOOKBEHIND + LANES * STRIP];
     let mask_lanes = _mm512_set1_epi64(mask as i64);
     let mut hash = _mm512_setzero_si512();
-    // Bits above the mask's top one never matter: the hash from that
-    // many bytes back has them all (FastCDC's masks end at bit 47).
-    let window = 64 - mask.leading_zeros() as usize;
-    for t in LOOKBEHIND + 1 - window.max(1)..LOOKBEHIND {
-        hash = _mm512_add_epi64(_mm512_add_epi64(hash, hash), entries::<STRIP>(table, block, t));
+    for t in strips::warm_up_from(mask)..LOOKBEHIND {
+        hash = _mm512_add_epi64(_mm512_add_epi64(hash, hash), entries(table, block, t));
     }
-    let mut found: u8 = 0;
-    let mut first = [0usize; LANES];
+    let mut first_matches = FirstMatches::new();
     for step in 0..STRIP {
-        hash = _mm512_add_epi64(_mm512_add_epi64(hash, hash), entries::<STRIP>(table, block, LOOKBEHIND + step));
-        let matched = _mm512_testn_epi64_mask(hash, mask_lanes) & !found;
-        if matched != 0 {
-            // Rare (a mask's worth of bits): note each lane's first match.
-            if matched & 1 != 0 {
-                // Lane 0's strip comes first: nothing later can be earlier.
-                return Some(step);
-            }
-            for (lane, first) in first.iter_mut().enumerate() {
-                if matched >> lane & 1 != 0 {
-                    *first = step;
-                }
-            }
-            found |= matched;
+        hash = _mm512_add_epi64(_mm512_add_epi64(hash, hash), entries(table, block, LOOKBEHIND + step));
+        let matched = _mm512_testn_epi64_mask(hash, mask_lanes);
+        if let Some(step) = first_matches.note(matched, step) {
+            return Some(step);
         }
     }
-    (found != 0).then(|| {
-        let lane = found.trailing_zeros() as usize;
-        lane * STRIP + first[lane]
-    })
+    first_matches.first()
 }

@@ -10,13 +10,16 @@
 //! the maximum, the hash restarting at each chunk) stay in `crate::cdc`,
 //! which hands a kernel only ranges where the windowed hash is the one it
 //! tests. Files: `portable.rs` (the scalar scan; the oracle and the fallback
-//! of every kernel for what its blocks leave), `avx2.rs` and `avx512.rs`.
+//! of every kernel for what its blocks leave), `strips.rs` (the block walk
+//! the SIMD kernels share), `avx2.rs` and `avx512.rs`.
 
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 mod avx2;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 mod avx512;
 mod portable;
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+mod strips;
 
 use arrayvec::ArrayString;
 use core::fmt;
