@@ -36,6 +36,7 @@ blake3_one_shot       20000  40000
 blake3_hasher_splits  512    1500
 blake3_hash_many      2048   1200
 registry_streaming    8192   10000
+cdc_kernels           1024   400
 store_objects         1024   50000
 store_pack_record     1024   50000
 store_pack_scan       4096   30000

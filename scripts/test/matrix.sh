@@ -27,20 +27,21 @@ cd "$(dirname "$0")/../.."
 # integration tests, "lib" for the library's unit tests), and the environment
 # that forces it. The BLAKE3 rows (intrinsics and assembly) force the XXH3
 # and multi-buffer (MD5, SHA-1 and SHA-512 lanes; their AVX-512 kernels need
-# BW) kernels of the same level too; the CRC rows run what the CRC kernel
-# decides (the CRC, registry and trailer tests) on each x86 CRC
+# BW) kernels of the same level too, and the chunkers' Gear-scan kernel
+# (CHUNKHASH_CDC_KERNEL: portable, avx2 or avx512); the CRC
+# rows run what the CRC kernel decides (the CRC, registry and trailer tests) on each x86 CRC
 # kernel. Elsewhere the CRC and XXH3 kernels' own tests force every one the
 # target has (aarch64 CRC+PMULL, NEON, SIMD128). The sha256 rows run the
 # library's unit tests ("lib": the SHA-256 kernels' own) and digest_many on
 # each SHA-256 multi-buffer kernel; elsewhere the unforced run tests every
 # kernel the target has (the portable one off x86).
 MATRIX='
-x86_64          portable      -                              all                 CHUNKHASH_BACKEND=portable CHUNKHASH_XXH3_KERNEL=portable CHUNKHASH_MB_KERNEL=portable
-x86_64          sse41         sse4_1                         all                 CHUNKHASH_BACKEND=sse41 CHUNKHASH_XXH3_KERNEL=sse2 CHUNKHASH_MB_KERNEL=portable
-x86_64          avx2          avx2                           all                 CHUNKHASH_BACKEND=avx2 CHUNKHASH_XXH3_KERNEL=avx2 CHUNKHASH_MB_KERNEL=avx2
-x86_64          avx512        avx512f,avx512vl,avx512bw      all                 CHUNKHASH_BACKEND=avx512 CHUNKHASH_XXH3_KERNEL=avx512 CHUNKHASH_MB_KERNEL=avx512
-x86_64          avx2asm       avx2,bmi2                      all                 CHUNKHASH_BACKEND=avx2asm CHUNKHASH_XXH3_KERNEL=avx2 CHUNKHASH_MB_KERNEL=avx2
-x86_64          avx512asm     avx512f,avx512vl,avx512bw,bmi2 all                 CHUNKHASH_BACKEND=avx512asm CHUNKHASH_XXH3_KERNEL=avx512 CHUNKHASH_MB_KERNEL=avx512
+x86_64          portable      -                              all                 CHUNKHASH_BACKEND=portable CHUNKHASH_XXH3_KERNEL=portable CHUNKHASH_MB_KERNEL=portable CHUNKHASH_CDC_KERNEL=portable
+x86_64          sse41         sse4_1                         all                 CHUNKHASH_BACKEND=sse41 CHUNKHASH_XXH3_KERNEL=sse2 CHUNKHASH_MB_KERNEL=portable CHUNKHASH_CDC_KERNEL=portable
+x86_64          avx2          avx2                           all                 CHUNKHASH_BACKEND=avx2 CHUNKHASH_XXH3_KERNEL=avx2 CHUNKHASH_MB_KERNEL=avx2 CHUNKHASH_CDC_KERNEL=avx2
+x86_64          avx512        avx512f,avx512vl,avx512bw      all                 CHUNKHASH_BACKEND=avx512 CHUNKHASH_XXH3_KERNEL=avx512 CHUNKHASH_MB_KERNEL=avx512 CHUNKHASH_CDC_KERNEL=avx512
+x86_64          avx2asm       avx2,bmi2                      all                 CHUNKHASH_BACKEND=avx2asm CHUNKHASH_XXH3_KERNEL=avx2 CHUNKHASH_MB_KERNEL=avx2 CHUNKHASH_CDC_KERNEL=avx2
+x86_64          avx512asm     avx512f,avx512vl,avx512bw,bmi2 all                 CHUNKHASH_BACKEND=avx512asm CHUNKHASH_XXH3_KERNEL=avx512 CHUNKHASH_MB_KERNEL=avx512 CHUNKHASH_CDC_KERNEL=avx512
 x86_64          crc-portable  -                              crc,registry,trailer CHUNKHASH_CRC_BACKEND=portable
 x86_64          crc-sse42     sse4_2                         crc,registry,trailer CHUNKHASH_CRC_BACKEND=sse42
 x86_64          crc-pclmul    sse4_2,pclmulqdq               crc,registry,trailer CHUNKHASH_CRC_BACKEND=pclmul

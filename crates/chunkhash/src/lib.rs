@@ -81,8 +81,9 @@
 //! ## Cargo features
 //!
 //! - `std` (default): `std::io` traits, `std::error::Error`, and the
-//!   `CHUNKHASH_BACKEND`, `CHUNKHASH_XXH3_KERNEL` and
-//!   `CHUNKHASH_SHA256_KERNEL` environment overrides;
+//!   `CHUNKHASH_BACKEND`, `CHUNKHASH_XXH3_KERNEL`,
+//!   `CHUNKHASH_SHA256_KERNEL` and `CHUNKHASH_CDC_KERNEL` environment
+//!   overrides;
 //!   run-time SIMD selection in the BLAKE2b crate. Without it the crate is
 //!   `no_std` (BLAKE3 and XXH3 still pick their kernels at run time).
 //! - `alloc` (implied by `std`): `Vec`-returning conveniences.

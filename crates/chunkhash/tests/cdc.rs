@@ -7,7 +7,7 @@
 //! streams split at every offset around each cut and at random.
 #![cfg(feature = "cdc")]
 
-use chunkhash::cdc::{Cdc, Chunk, Chunker, Normalization, XET_MAX_SIZE, XET_MIN_SIZE};
+use chunkhash::cdc::{Cdc, CdcKernel, Chunk, Chunker, Normalization, XET_MAX_SIZE, XET_MIN_SIZE};
 use fastcdc::v2020;
 
 const LEVELS: [(Normalization, v2020::Normalization); 4] = [
@@ -337,5 +337,75 @@ fn xet_equals_xet_cores_worked_examples() {
         let data = xet_triggering_data(padding);
         assert_eq!(ends(cdc.chunks(&data)), expected, "padding {padding}");
         assert_eq!(ends(streamed(cdc, &data, &[1, 8127, 8191, 8192, 8193, 20000])), expected, "padding {padding}");
+    }
+}
+
+/// The Gear-scan kernels to force: `CHUNKHASH_CDC_KERNEL`'s alone when set
+/// (the kernel matrix of `make test`), else every one this machine runs;
+/// printed, so a run that tested only the portable kernel says so.
+fn kernels_under_test() -> Vec<CdcKernel> {
+    let kernels: Vec<CdcKernel> = match CdcKernel::from_env() {
+        Ok(Some(kernel)) => vec![kernel],
+        Ok(None) => CdcKernel::all().iter().copied().filter(|k| k.is_supported()).collect(),
+        Err(error) => panic!("CHUNKHASH_CDC_KERNEL: {error}"),
+    };
+    println!("chunker kernels under test: {kernels:?}");
+    kernels
+}
+
+/// Every kernel, forced, against the crates (the tests above run the
+/// detected one): FastCDC at sizes whose masks the SIMD kernels take
+/// (15 bits and more) and at 2/8/64 KiB, and Xet; one-shot, every length
+/// around min/avg/max, and streams in random pieces.
+#[test]
+fn every_kernel_cuts_where_the_crates_cut() {
+    let seed = 0x0C0D_ECDC;
+    println!("seed {seed:#x}");
+    let mut rng = Rng(seed);
+    for kernel in kernels_under_test() {
+        let configurations = [(16 * 1024, 64 * 1024, 256 * 1024), (8 * 1024, 32 * 1024, 128 * 1024), SIZES[1]];
+        for (min, avg, max) in configurations {
+            let (ours, theirs) = LEVELS[1];
+            let cdc = Cdc::fastcdc(min, avg, max, ours).unwrap().with_kernel(kernel).unwrap();
+            for (name, data) in inputs(rng.next(), 1_500_000) {
+                let what = format!("{kernel} {min}/{avg}/{max} {name}");
+                let expected = reference_fastcdc(&data, min, avg, max, theirs);
+                assert_eq!(cdc.chunks(&data).collect::<Vec<_>>(), expected, "{what}");
+                let mut splits = Vec::new();
+                let mut at = 0;
+                loop {
+                    at += 1 + rng.below(150_000);
+                    if at >= data.len() {
+                        break;
+                    }
+                    splits.push(at);
+                }
+                assert_eq!(streamed(cdc, &data, &splits), expected, "{what}, random pieces");
+            }
+            let data = Rng(rng.next()).bytes(2 * max + 3);
+            for edge in [min, avg, max, max + avg, 2 * max] {
+                for len in edge - 3..=(edge + 3).min(data.len()) {
+                    let data = &data[..len];
+                    let expected = reference_fastcdc(data, min, avg, max, theirs);
+                    assert_eq!(
+                        cdc.chunks(data).collect::<Vec<_>>(),
+                        expected,
+                        "{kernel} {min}/{avg}/{max} length {len}"
+                    );
+                }
+            }
+        }
+        let cdc = Cdc::xet().with_kernel(kernel).unwrap();
+        for (name, data) in inputs(rng.next(), 3_000_000) {
+            let expected = reference_xet(&data);
+            assert_eq!(cdc.chunks(&data).collect::<Vec<_>>(), expected, "{kernel} xet {name}");
+            assert_eq!(
+                streamed(cdc, &data, &[1, 8127, 8191, 8192, 8193, 20_000, 1_000_000]),
+                expected,
+                "{kernel} xet {name}"
+            );
+        }
+        let data = xet_triggering_data(3);
+        assert_eq!(cdc.chunks(&data).collect::<Vec<_>>(), reference_xet(&data), "{kernel} xet triggering data");
     }
 }

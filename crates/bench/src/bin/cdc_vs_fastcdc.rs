@@ -21,7 +21,7 @@
 //! configurations whose name contains it: "fastcdc 16", "xet", ...).
 
 use chunkhash::blake3::{self, Batch};
-use chunkhash::cdc::{Cdc, Normalization};
+use chunkhash::cdc::{Cdc, CdcKernel, Normalization};
 use chunkhash::xet;
 use chunkhash_bench::{format_size, median_ratio, random_input, run_interleaved_on, Case, Clock, Options, SeededRng};
 use fastcdc::v2020;
@@ -101,12 +101,27 @@ fn one_pass(cdc: Cdc, batch: Batch, data: &[u8]) -> Vec<(usize, [u8; 32])> {
     out
 }
 
+/// `cdc` on each Gear-scan kernel this machine runs, the detected one
+/// first (the default: `CHUNKHASH_CDC_KERNEL` or the fastest).
+fn kernel_rows(cdc: Cdc) -> Vec<(String, Chunker)> {
+    let mut kernels = vec![cdc.kernel()];
+    kernels.extend(CdcKernel::all().iter().filter(|k| k.is_supported() && **k != cdc.kernel()));
+    kernels
+        .into_iter()
+        .map(|kernel| {
+            let cdc = cdc.with_kernel(kernel).expect("a supported kernel");
+            let run: Chunker = Box::new(move |d| ends_of(cdc.chunks(d).map(|c| (c.offset as usize, c.length))));
+            (format!("chunkhash::cdc ({kernel})"), run)
+        })
+        .collect()
+}
+
 /// The configurations: a name and its rows, the anchor last.
 fn configurations() -> Vec<(String, Vec<(String, Chunker)>)> {
     let mut out = Vec::new();
     for (min, avg, max) in [(16 << 10, 64 << 10, 256 << 10), (2 << 10, 8 << 10, 64 << 10)] {
         let cdc = Cdc::fastcdc(min, avg, max, Normalization::Level1).expect("valid sizes");
-        let ours: Chunker = Box::new(move |d| ends_of(cdc.chunks(d).map(|c| (c.offset as usize, c.length))));
+        let mut rows = kernel_rows(cdc);
         let theirs: Chunker = Box::new(move |d| {
             ends_of(
                 v2020::FastCDC::with_level(d, min, avg, max, v2020::Normalization::Level1)
@@ -114,17 +129,13 @@ fn configurations() -> Vec<(String, Vec<(String, Chunker)>)> {
             )
         });
         let name = format!("fastcdc {}/{}/{}", min >> 10, avg >> 10, max >> 10);
-        out.push((name, vec![("chunkhash::cdc".to_string(), ours), ("fastcdc 5 v2020".to_string(), theirs)]));
+        rows.push(("fastcdc 5 v2020".to_string(), theirs));
+        out.push((name, rows));
     }
     let xet = Cdc::xet();
-    let ours: Chunker = Box::new(move |d| ends_of(xet.chunks(d).map(|c| (c.offset as usize, c.length))));
-    out.push((
-        "xet 8/64/128".to_string(),
-        vec![
-            ("chunkhash::cdc".to_string(), ours),
-            ("gearhash 0.1 (xet rules)".to_string(), Box::new(|d| ends_of(gearhash_xet(d).into_iter()))),
-        ],
-    ));
+    let mut rows = kernel_rows(xet);
+    rows.push(("gearhash 0.1 (xet rules)".to_string(), Box::new(|d| ends_of(gearhash_xet(d).into_iter()))));
+    out.push(("xet 8/64/128".to_string(), rows));
 
     let cdc = Cdc::fastcdc(16 << 10, 64 << 10, 256 << 10, Normalization::Level1).expect("valid sizes");
     let two_passes: Chunker = Box::new(move |d| {

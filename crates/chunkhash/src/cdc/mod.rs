@@ -21,7 +21,10 @@
 //! Both run one-shot over a buffer ([`Cdc::chunks`], an iterator) or over a
 //! stream fed in pieces of any size ([`Chunker`]): the same cut points either
 //! way, in constant memory (a chunker keeps a position and a hash, never the
-//! bytes), and no allocation at all.
+//! bytes), and no allocation at all. The scan for a match runs on a
+//! [`CdcKernel`] (portable, or AVX2 or AVX-512 lanes where they measured
+//! faster), each cutting at the same places; the rules above stay in this
+//! module.
 //!
 //! ```
 //! use chunkhash::cdc::{Cdc, Chunker, Normalization};
@@ -41,13 +44,15 @@
 //! ```
 
 mod address;
-mod scan;
-mod tables;
+pub(crate) mod scan;
+pub(crate) mod tables;
 
 pub use address::HashingChunker;
 
 use core::fmt;
 
+use crate::platform::cdc::CdcPlatform;
+pub use crate::platform::cdc::{CdcKernel, CdcKernelError};
 use scan::{roll, scan};
 use tables::{GEAR_FASTCDC, GEAR_FASTCDC_SHIFTED, GEAR_XET, GEAR_XET_SHIFTED, MASKS, MASKS_FIRST_BITS};
 
@@ -129,6 +134,8 @@ pub struct Cdc {
     min_size: usize,
     avg_size: usize,
     max_size: usize,
+    /// The Gear-scan kernel; `None`: [`CdcKernel::detect`]'s.
+    kernel: Option<CdcPlatform>,
 }
 
 /// One chunk: where it starts in the input and how long it is.
@@ -231,6 +238,7 @@ impl Cdc {
             min_size,
             avg_size,
             max_size,
+            kernel: None,
         })
     }
 
@@ -255,7 +263,25 @@ impl Cdc {
             min_size: XET_MIN_SIZE,
             avg_size: XET_TARGET_SIZE,
             max_size: XET_MAX_SIZE,
+            kernel: None,
         }
+    }
+
+    /// The same configuration on the given Gear-scan kernel instead of the
+    /// detected one (for tests and benchmarks: every kernel cuts at the
+    /// same places), or an error if this machine cannot run it.
+    pub fn with_kernel(self, kernel: CdcKernel) -> Result<Cdc, CdcKernelError> {
+        Ok(Cdc { kernel: Some(kernel.checked()?), ..self })
+    }
+
+    /// The Gear-scan kernel this configuration runs.
+    pub fn kernel(&self) -> CdcKernel {
+        self.platform().kernel()
+    }
+
+    #[inline]
+    fn platform(&self) -> CdcPlatform {
+        self.kernel.unwrap_or_else(CdcPlatform::detect)
     }
 
     /// The smallest chunk (but the last of an input).
@@ -303,9 +329,10 @@ impl Cdc {
         let strict = (self.test_from, self.switch_at.min(self.test_end), self.mask_strict);
         let loose = (self.switch_at.max(self.test_from), self.test_end, self.mask_loose);
         for (from, to, mask) in [strict, loose] {
-            if let Some((at, bytes)) = window(from, to) {
-                if let Some(i) = scan(self.table, self.shifted, hash, bytes, mask) {
-                    return Some(at + i + self.cut_after);
+            if let Some((at, _)) = window(from, to) {
+                let (from, to) = (at - start, to.min(end) - start);
+                if let Some(i) = self.scan_range(hash, piece, from, to, mask) {
+                    return Some(start + i + self.cut_after);
                 }
             }
         }
@@ -314,6 +341,35 @@ impl Cdc {
         }
         *seen = end;
         None
+    }
+}
+
+impl Cdc {
+    /// Scans `piece[from..to]` for the first position whose hash, `*hash`
+    /// rolled on, has no bit of `mask` set, as [`scan`] does; every byte of
+    /// the range is one the chunk hashes.
+    #[inline]
+    fn scan_range(&self, hash: &mut u64, piece: &[u8], from: usize, to: usize, mask: u64) -> Option<usize> {
+        let platform = self.platform();
+        if !platform.lanes_pay(mask) {
+            return scan(self.table, self.shifted, hash, &piece[from..to], mask).map(|i| from + i);
+        }
+        // The first positions with the hash carried in: their windows reach
+        // back into earlier pieces or bytes the chunk does not hash. From
+        // `head` on, every window lies in the range, so the hash tested is
+        // the windowed one a kernel computes from the bytes alone.
+        let head = to.min(from + GEAR_WINDOW);
+        if let Some(i) = scan(self.table, self.shifted, hash, &piece[from..head], mask) {
+            return Some(from + i);
+        }
+        if head == to {
+            return None;
+        }
+        let found = platform.find(self.table, self.shifted, &piece[..to], head, mask);
+        if found.is_none() {
+            *hash = roll(self.table, 0, &piece[to - GEAR_WINDOW..to]);
+        }
+        found
     }
 }
 

@@ -21,11 +21,14 @@
 //! - `sha256.rs`: SHA-256 multi-buffer kernel dispatch, over
 //!   `sha256_portable.rs`, `sha256_shani.rs`, `sha256_avx2.rs` and
 //!   `sha256_avx512.rs`.
+//! - `cdc/`: the Gear-scan kernels of the content-defined chunkers.
 //! - `multi_buffer.rs`: the multi-buffer kernels' dispatch (MD5, SHA-1,
 //!   SHA-512: many messages across SIMD lanes), with `mb_*.rs` and
 //!   `md5_*.rs`, `sha1_*.rs`, `sha512_*.rs` beside it.
 
 pub(crate) mod backend;
+#[cfg(feature = "cdc")]
+pub(crate) mod cdc;
 #[cfg(feature = "crc")]
 pub(crate) mod crc;
 pub(crate) mod job;
