@@ -2,13 +2,15 @@
 //! encode, decode, slice, decode-slice) on `chunkhash::blake3::bao`, plus
 //! chunk groups (`--group-size`) and post-order outboards (`--post-order`).
 //!
-//! Decoding a whole encoding or a slice streams: bytes are written as they
-//! verify, in bounded memory. Encoding, outboard-based decoding and
-//! slicing read their input whole into memory for now.
+//! Hashing streams; decoding a whole encoding or a slice streams too: bytes
+//! are written as they verify, in bounded memory. Encoding, outboard-based
+//! decoding and slicing map a file input (standard input is read whole)
+//! and build the outboard, or the encoding, in memory.
 
 // The bao command slices one range; the library takes lists of ranges.
 #![allow(clippy::single_range_in_vec_init)]
 
+use crate::input::{whole_input, WholeInput};
 use crate::status::Printer;
 use anyhow::{bail, Context, Result};
 use chunkhash::blake3::{self, bao};
@@ -112,7 +114,7 @@ fn run_checked(
             let inputs = if inputs.is_empty() { vec![PathBuf::from("-")] } else { inputs };
             let many = inputs.len() > 1;
             for input in &inputs {
-                let hash = blake3::hash(&read_all(Some(input))?);
+                let hash = hash_stream(open(Some(input))?).with_context(|| input.display().to_string())?;
                 if many {
                     writeln!(out, "{hash}  {}", input.display())?;
                 } else {
@@ -214,10 +216,26 @@ fn open(path: Option<&Path>) -> Result<Box<dyn Read>> {
     }
 }
 
-fn read_all(path: Option<&Path>) -> Result<Vec<u8>> {
-    let mut data = Vec::new();
-    open(path)?.read_to_end(&mut data).with_context(|| path.map_or("-".into(), |p| p.display().to_string()))?;
-    Ok(data)
+/// The whole input: a file mapped, standard input read.
+fn read_all(path: Option<&Path>) -> Result<WholeInput> {
+    let path = path.unwrap_or(Path::new("-"));
+    whole_input(path).with_context(|| path.display().to_string())
+}
+
+/// The BLAKE3 hash of everything `reader` gives, read in 1 MiB pieces.
+fn hash_stream(mut reader: impl Read) -> io::Result<blake3::Hash> {
+    let mut hasher = blake3::Hasher::new();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        match reader.read(&mut buf) {
+            Ok(0) => return Ok(hasher.finalize()),
+            Ok(n) => {
+                hasher.update(&buf[..n]);
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 fn write_all(path: Option<&Path>, out: &mut dyn Write, bytes: &[u8]) -> Result<()> {

@@ -20,7 +20,8 @@ fn bao_slice(encoded: &[u8], start: u64, count: u64) -> Vec<u8> {
 fn bao_subcommands_write_the_bao_crates_bytes() {
     let dir = Dir::new("bao_subcommands_write_the_bao_crates_bytes");
     let mut rng = TestRng::new(test_seed("bao_subcommands_write_the_bao_crates_bytes", 40));
-    for len in [0usize, 1, 1024, 1025, 3 * 1024 + 7, 70_000] {
+    // 2 MiB + 5: `hash` reads in 1 MiB pieces.
+    for len in [0usize, 1, 1024, 1025, 3 * 1024 + 7, 70_000, (2 << 20) + 5] {
         let input = rng.bytes(len);
         let (encoded, hash) = ::bao::encode::encode(&input);
         let (outboard, _) = ::bao::encode::outboard(&input);
