@@ -9,8 +9,8 @@
 //! bytes: the offset (8 bytes, little-endian), the length (4) and the
 //! address (32; a BLAKE3-160 address is its first 20, then zeros).
 
-use chunkhash::blake3::{self, Hasher};
-use chunkhash::cdc::{Cdc, Chunk, Chunker, Normalization};
+use chunkhash::blake3::{self, Hash};
+use chunkhash::cdc::{Cdc, Chunk, HashingChunker, Normalization};
 use chunkhash::xet;
 
 use crate::state::{output_area, staged, State};
@@ -23,50 +23,47 @@ const ADDRESS_BLAKE3: u32 = 0;
 const ADDRESS_BLAKE3_160: u32 = 1;
 const ADDRESS_XET: u32 = 2;
 
-/// The chunking in progress.
+/// The chunking in progress: the library's [`HashingChunker`] (each byte
+/// scanned once, chunks hashed in batches), and what the records need.
 pub(crate) struct Job {
-    chunker: Chunker,
-    /// The open chunk's bytes so far, hashed.
-    hasher: Hasher,
+    chunker: HashingChunker,
     truncate: bool,
     /// Xet's Merkle tree of the chunks, when the chunker and the addresses
-    /// are Xet's.
+    /// are Xet's. Kept here because the file hash is built from the chunk
+    /// list as it streams out, and `HashingChunker` (used for any chunker
+    /// and address) does not keep one.
     tree: Option<xet::MerkleTree>,
-    /// Chunks completed by the current call.
+    /// Chunks completed by the current call, as records.
     done: Vec<u8>,
 }
 
 impl Job {
-    fn complete(&mut self, chunk: Chunk) {
-        let hash = self.hasher.finalize();
-        self.hasher.reset();
-        if let Some(tree) = &mut self.tree {
-            tree.push(xet::Hash::from(hash), chunk.length as u64);
-        }
-        let mut address = *hash.as_bytes();
-        if self.truncate {
-            address[blake3::ADDRESS_LEN..].fill(0);
-        }
-        self.done.extend_from_slice(&chunk.offset.to_le_bytes());
-        // Chunks are at most 16 MiB (FastCDC's largest maximum).
-        self.done.extend_from_slice(&(chunk.length as u32).to_le_bytes());
-        self.done.extend_from_slice(&address);
+    /// Records a completed chunk (and adds it to Xet's tree).
+    fn complete(&mut self, chunk: Chunk, hash: Hash) {
+        let Job { truncate, tree, done, .. } = self;
+        record(done, *truncate, tree.as_mut(), chunk, hash);
     }
 
     fn update(&mut self, input: &[u8]) {
-        let start = self.chunker.position();
-        let mut ends = Vec::new();
-        self.chunker.update(input, |chunk| ends.push(chunk));
-        // Each chunk found ends inside `input`: hash up to its end, close it.
-        let mut hashed = 0;
-        for chunk in ends {
-            let end = (chunk.offset + chunk.length as u64 - start) as usize;
-            self.hasher.update(&input[hashed..end]);
-            hashed = end;
-            self.complete(chunk);
-        }
-        self.hasher.update(&input[hashed..]);
+        let Job { chunker, truncate, tree, done } = self;
+        let mut tree = tree.as_mut();
+        chunker.update(input, |chunk, hash| record(done, *truncate, tree.as_deref_mut(), chunk, hash));
     }
+}
+
+/// Appends `chunk`'s record to `done`; pushes it to `tree` if there is one.
+fn record(done: &mut Vec<u8>, truncate: bool, tree: Option<&mut xet::MerkleTree>, chunk: Chunk, hash: Hash) {
+    if let Some(tree) = tree {
+        tree.push(xet::Hash::from(hash), chunk.length as u64);
+    }
+    let mut address = *hash.as_bytes();
+    if truncate {
+        address[blake3::ADDRESS_LEN..].fill(0);
+    }
+    done.extend_from_slice(&chunk.offset.to_le_bytes());
+    // Chunks are at most 16 MiB (FastCDC's largest maximum).
+    done.extend_from_slice(&(chunk.length as u32).to_le_bytes());
+    done.extend_from_slice(&address);
 }
 
 /// Starts a chunking: Xet's chunker (`fastcdc` 0) or FastCDC 2020 with
@@ -83,14 +80,14 @@ pub extern "C" fn chunkhash_cdc_begin(fastcdc: u32, min: usize, avg: usize, max:
             Cdc::fastcdc(min, avg, max, Normalization::Level1)
                 .map_err(|error| Error::invalid_argument(format!("fastcdc: {error}")))?
         };
-        let (hasher, truncate) = match address {
-            ADDRESS_BLAKE3 => (Hasher::new(), false),
-            ADDRESS_BLAKE3_160 => (Hasher::new(), true),
-            ADDRESS_XET => (Hasher::new_keyed(&xet::DATA_KEY), false),
+        let (key, truncate) = match address {
+            ADDRESS_BLAKE3 => (None, false),
+            ADDRESS_BLAKE3_160 => (None, true),
+            ADDRESS_XET => (Some(&xet::DATA_KEY), false),
             _ => return Err(Error::invalid_argument(format!("unknown chunk address {address}"))),
         };
         let tree = (fastcdc == 0 && address == ADDRESS_XET).then(xet::MerkleTree::new);
-        state.cdc = Some(Job { chunker: Chunker::new(cdc), hasher, truncate, tree, done: Vec::new() });
+        state.cdc = Some(Job { chunker: HashingChunker::new(cdc, key), truncate, tree, done: Vec::new() });
         Ok(0)
     })
 }
@@ -118,8 +115,8 @@ pub extern "C" fn chunkhash_cdc_finish() -> i32 {
     run(|state| {
         let State { output, cdc, .. } = state;
         let mut job = cdc.take().ok_or_else(no_job)?;
-        if let Some(chunk) = job.chunker.finish() {
-            job.complete(chunk);
+        if let Some((chunk, hash)) = job.chunker.finish() {
+            job.complete(chunk, hash);
         }
         let records = job.done.len() / RECORD_LEN;
         if let Some(tree) = &job.tree {
@@ -167,6 +164,16 @@ mod tests {
         fastcdc: Option<(usize, usize, usize)>,
         address: u32,
     ) -> (Vec<Record>, Option<String>) {
+        let pieces: Vec<&[u8]> = data.chunks(piece).collect();
+        chunk_pieces(&pieces, fastcdc, address)
+    }
+
+    /// Chunks the input fed as `pieces`, as [`chunk`] does.
+    fn chunk_pieces(
+        pieces: &[&[u8]],
+        fastcdc: Option<(usize, usize, usize)>,
+        address: u32,
+    ) -> (Vec<Record>, Option<String>) {
         let (min, avg, max) = fastcdc.unwrap_or((0, 0, 0));
         assert_eq!(chunkhash_cdc_begin(u32::from(fastcdc.is_some()), min, avg, max, address), 0);
         let mut records = Vec::new();
@@ -178,7 +185,7 @@ mod tests {
                 records.push((offset, length, record[12..].to_vec()));
             }
         };
-        for part in data.chunks(piece) {
+        for part in pieces {
             stage(&[part]);
             let count = chunkhash_cdc_update(part.len());
             assert!(count >= 0);
@@ -234,6 +241,53 @@ mod tests {
         assert_eq!(file_hash.unwrap(), xet::file_hash(&[]).to_hex().as_str());
         let small = input_pattern(10);
         assert_eq!(chunk(&small, 3, None, ADDRESS_BLAKE3).0.len(), 1);
+    }
+
+    /// Random splits of random inputs (empty pieces, pieces inside one
+    /// chunk, pieces of many chunks) give the one-shot `chunk_and_hash`'s
+    /// chunks and addresses for every chunker and address kind, and Xet's
+    /// file hash with Xet's chunker and addresses.
+    #[test]
+    fn random_splits_equal_chunk_and_hash() {
+        let seed = vectors::test_seed("random_splits_equal_chunk_and_hash", 36);
+        let mut rng = vectors::TestRng::new(seed);
+        let sizes = (64, 256, 1024);
+        let fastcdc = Cdc::fastcdc(sizes.0, sizes.1, sizes.2, Normalization::Level1).unwrap();
+        let cases = [
+            (Cdc::xet(), ADDRESS_XET, xet::chunk_batch()),
+            (Cdc::xet(), ADDRESS_BLAKE3_160, blake3::Batch::new()),
+            (fastcdc, ADDRESS_BLAKE3, blake3::Batch::new()),
+            (fastcdc, ADDRESS_XET, xet::chunk_batch()),
+        ];
+        for (cdc, address, batch) in cases {
+            let xet = cdc == Cdc::xet();
+            for round in 0..8 {
+                let len = if round == 0 { 0 } else { rng.range(1..=400_000) };
+                let data = rng.bytes(len);
+                let mut expected = Vec::new();
+                cdc.chunk_and_hash(&data, &batch, |chunk, hash: Hash| expected.push((chunk, hash)));
+                // Piece sizes up to a tenth, a hundredth or a thousandth of the input, or 0.
+                let most_piece = len / [10, 100, 1000][rng.range(0..=2)] + 1;
+                let mut pieces = Vec::new();
+                let mut rest = &data[..];
+                while !rest.is_empty() {
+                    let take = if rng.range(0..=9) == 0 { 0 } else { rng.range(1..=most_piece).min(rest.len()) };
+                    pieces.push(&rest[..take]);
+                    rest = &rest[take..];
+                }
+                let (records, file_hash) = chunk_pieces(&pieces, (!xet).then_some(sizes), address);
+                let what = format!("address {address}, {len} bytes in {} pieces, seed {seed}", pieces.len());
+                assert_eq!(records.len(), expected.len(), "{what}");
+                let width = if address == ADDRESS_BLAKE3_160 { blake3::ADDRESS_LEN } else { blake3::OUT_LEN };
+                for (record, (chunk, hash)) in records.iter().zip(&expected) {
+                    assert_eq!((record.0, record.1 as usize), (chunk.offset, chunk.length), "{what}");
+                    assert_eq!(record.2[..width], hash.as_bytes()[..width], "{what}, chunk at {}", chunk.offset);
+                    assert!(record.2[width..].iter().all(|&b| b == 0), "{what}");
+                }
+                let expected_file_hash = (xet && address == ADDRESS_XET).then(|| xet::file_hash(&data).to_hex());
+                assert_eq!(file_hash.as_deref(), expected_file_hash.as_ref().map(|h| h.as_str()), "{what}");
+            }
+        }
     }
 
     #[test]
