@@ -336,15 +336,7 @@ mod tests {
                 let data: Vec<u8> = (0..len).map(|_| rng.range(0..=255) as u8).collect();
                 let mut expected = Vec::new();
                 cdc_config.chunk_and_hash(&data, &batch, |chunk, hash: blake3::Hash| expected.push((chunk, hash)));
-                // Piece sizes up to a tenth, a hundredth or a thousandth of the input, or 0.
-                let most_piece = len / [10, 100, 1000][rng.range(0..=2)] + 1;
-                let mut pieces = Vec::new();
-                let mut rest = &data[..];
-                while !rest.is_empty() {
-                    let take = if rng.range(0..=9) == 0 { 0 } else { rng.range(1..=most_piece).min(rest.len()) };
-                    pieces.push(&rest[..take]);
-                    rest = &rest[take..];
-                }
+                let pieces = rng.pieces(&data);
                 let got = streamed_pieces(cdc, &pieces);
                 let what = format!("address {address}, {len} bytes in {} pieces, seed {seed}", pieces.len());
                 assert_eq!(got.len(), expected.len(), "{what}");

@@ -228,6 +228,21 @@ impl TestRng {
         self.fill(&mut buf);
         buf
     }
+
+    /// `data` split at random, for streaming APIs fed in pieces: pieces of
+    /// up to a tenth, a hundredth or a thousandth of `data` (one scale per
+    /// call), and now and then an empty one.
+    pub fn pieces<'a>(&mut self, data: &'a [u8]) -> Vec<&'a [u8]> {
+        let most = data.len() / [10, 100, 1000][self.range(0..=2)] + 1;
+        let mut pieces = Vec::new();
+        let mut rest = data;
+        while !rest.is_empty() {
+            let take = if self.range(0..=9) == 0 { 0 } else { self.range(1..=most).min(rest.len()) };
+            pieces.push(&rest[..take]);
+            rest = &rest[take..];
+        }
+        pieces
+    }
 }
 
 /// Where the Python packages the tests spawn (`xxhash`, `hf-xet`) are

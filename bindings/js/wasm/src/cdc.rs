@@ -266,15 +266,7 @@ mod tests {
                 let data = rng.bytes(len);
                 let mut expected = Vec::new();
                 cdc.chunk_and_hash(&data, &batch, |chunk, hash: Hash| expected.push((chunk, hash)));
-                // Piece sizes up to a tenth, a hundredth or a thousandth of the input, or 0.
-                let most_piece = len / [10, 100, 1000][rng.range(0..=2)] + 1;
-                let mut pieces = Vec::new();
-                let mut rest = &data[..];
-                while !rest.is_empty() {
-                    let take = if rng.range(0..=9) == 0 { 0 } else { rng.range(1..=most_piece).min(rest.len()) };
-                    pieces.push(&rest[..take]);
-                    rest = &rest[take..];
-                }
+                let pieces = rng.pieces(&data);
                 let (records, file_hash) = chunk_pieces(&pieces, (!xet).then_some(sizes), address);
                 let what = format!("address {address}, {len} bytes in {} pieces, seed {seed}", pieces.len());
                 assert_eq!(records.len(), expected.len(), "{what}");
