@@ -5,15 +5,19 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * BLAKE3 of inputs of at most one chunk (1024 bytes), in plain Java: the
- * chunk's blocks compressed one after the other, the last with the root flag,
- * as the BLAKE3 paper describes (section 2: the compression function, chunk
- * chaining, the root output and its extension). No tree, so no parents.
- * Plain and keyed hashes of any output length.
+ * BLAKE3 of inputs of at most one chunk (1024 bytes), in plain Java, written
+ * from the BLAKE3 paper (section 2: the compression function, chunk chaining,
+ * the root output and its extension): the chunk's 64-byte blocks compressed
+ * one after the other, the first with CHUNK_START, the last with CHUNK_END
+ * and ROOT. One chunk is a whole tree, so there are no parent nodes. All three
+ * modes (plain, keyed, derive-key) and any output length.
  *
  * <p>A test class: an independent implementation the tests compare the native
- * one with, and the contender {@code SwitchOverBench} times to show why
- * {@link Blake3} has no Java path (see {@link ShortPath}).
+ * one with, and the contender {@code SwitchOverBench} times against the
+ * native call. {@link Blake3} has no Java path: this code measured 0.90-0.98x
+ * the native call at 0 and 64 bytes and 0.44-0.74x from 65 to 1024 (one
+ * scalar compression per block, against the native SIMD one plus the call;
+ * bindings/java/README.md), so there is no length at which it would pay.
  */
 final class JavaBlake3 {
     private JavaBlake3() {}
@@ -25,68 +29,100 @@ final class JavaBlake3 {
     private static final int CHUNK_START = 1;
     private static final int CHUNK_END = 2;
     private static final int ROOT = 8;
-    private static final int KEYED_HASH = 16;
+    /** The mode flags (BLAKE3 paper, table 3). */
+    static final int KEYED_HASH = 16;
+    static final int DERIVE_KEY_CONTEXT = 32;
+    static final int DERIVE_KEY_MATERIAL = 64;
 
-    private static final int[] IV = {
+    /** The key words of a plain hash: the IV (SHA-256's initial words). */
+    static final int[] IV = {
         0x6A09E667, 0xBB67AE85, 0x3C6EF372, 0xA54FF53A, 0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19,
     };
+    private static final int IV0 = IV[0], IV1 = IV[1], IV2 = IV[2], IV3 = IV[3];
 
     private static final VarHandle LE32 = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
-    /** {@code out.length} bytes of the hash of {@code len <= MAX_LEN} bytes from {@code off}; key null for plain. */
-    static void hash(byte[] key, byte[] in, int off, int len, byte[] out) {
-        int[] cv = new int[8];
-        int flags = 0;
-        if (key == null) {
-            System.arraycopy(IV, 0, cv, 0, 8);
-        } else {
-            for (int i = 0; i < 8; i++) cv[i] = (int) LE32.get(key, 4 * i);
-            flags = KEYED_HASH;
-        }
-        int[] m = new int[16];
-        int[] state = new int[16];
-        int at = 0;
+    /** The 8 little-endian key words of a 32-byte key. */
+    static int[] keyWords(byte[] key) {
+        int[] words = new int[8];
+        for (int i = 0; i < 8; i++) words[i] = (int) LE32.get(key, 4 * i);
+        return words;
+    }
+
+    /**
+     * The key words of derive-key mode for a context of at most {@link #MAX_LEN}
+     * bytes (its UTF-8): the context's hash with DERIVE_KEY_CONTEXT, whose 32
+     * bytes key the hash of the key material.
+     */
+    static int[] contextKey(byte[] context) {
+        byte[] key = new byte[32];
+        hash(IV, DERIVE_KEY_CONTEXT, context, 0, context.length, key);
+        return keyWords(key);
+    }
+
+    /**
+     * Fills {@code out} (any length: the extended output) with the output for
+     * {@code len <= MAX_LEN} bytes of {@code in} from {@code off}, under the
+     * key words {@code key} ({@link #IV} for a plain hash) and mode flags
+     * {@code flags} (0, {@link #KEYED_HASH} or {@link #DERIVE_KEY_MATERIAL}).
+     */
+    static void hash(int[] key, int flags, byte[] in, int off, int len, byte[] out) {
+        // h[0..8]: the chaining value; compress writes the next one there, and h[8..16] the rest of the output.
+        int[] h = new int[16];
+        System.arraycopy(key, 0, h, 0, 8);
+        int at = off;
+        int end = off + len;
         int start = CHUNK_START;
         // Every block but the last chains into the next; the last (possibly short or empty) is the root's input.
-        while (len - at > BLOCK_LEN) {
-            for (int i = 0; i < 16; i++) m[i] = (int) LE32.get(in, off + at + 4 * i);
-            compress(cv, m, 0, BLOCK_LEN, flags | start, state);
-            System.arraycopy(state, 0, cv, 0, 8);
+        while (end - at > BLOCK_LEN) {
+            compress(h, in, at, 0, BLOCK_LEN, flags | start, h);
             at += BLOCK_LEN;
             start = 0;
         }
-        int last = len - at;
-        if (last == BLOCK_LEN) {
-            for (int i = 0; i < 16; i++) m[i] = (int) LE32.get(in, off + at + 4 * i);
-        } else {
-            byte[] block = new byte[BLOCK_LEN];
-            System.arraycopy(in, off + at, block, 0, last);
-            for (int i = 0; i < 16; i++) m[i] = (int) LE32.get(block, 4 * i);
+        int last = end - at;
+        byte[] block = in;
+        if (last < BLOCK_LEN) { // zero-padded, as the paper pads the last block
+            block = new byte[BLOCK_LEN];
+            System.arraycopy(in, at, block, 0, last);
+            at = 0;
         }
         int rootFlags = flags | start | CHUNK_END | ROOT;
-        // The root output: block t of the extended output is the compression with counter t, all 16 words kept.
-        for (int t = 0, o = 0; o < out.length; t++, o += BLOCK_LEN) {
-            compress(cv, m, t, last, rootFlags, state);
-            for (int i = 0; i < 8; i++) state[i + 8] ^= cv[i];
-            int n = Math.min(BLOCK_LEN, out.length - o);
+        if (out.length == 32) { // the hash: the first 8 words of one root compression
+            compress(h, block, at, 0, last, rootFlags, h);
+            for (int i = 0; i < 8; i++) LE32.set(out, 4 * i, h[i]);
+            return;
+        }
+        // The extended output: block t is the root compression with counter t, all 16 words kept.
+        int[] o = new int[16];
+        for (int t = 0, p = 0; p < out.length; t++, p += BLOCK_LEN) {
+            compress(h, block, at, t, last, rootFlags, o);
+            int n = Math.min(BLOCK_LEN, out.length - p);
             int words = n >> 2;
-            for (int i = 0; i < words; i++) LE32.set(out, o + 4 * i, state[i]);
-            for (int i = 4 * words; i < n; i++) out[o + i] = (byte) (state[i >> 2] >>> (8 * (i & 3)));
+            for (int i = 0; i < words; i++) LE32.set(out, p + 4 * i, o[i]);
+            for (int i = 4 * words; i < n; i++) out[p + i] = (byte) (o[i >> 2] >>> (8 * (i & 3)));
         }
     }
 
     /**
-     * The compression function of the block {@code m} (16 little-endian words);
-     * leaves in {@code s} the first 8 output words, s[i] ^ s[i + 8], and s[8..16]
-     * as they are. The 7 rounds are written out, each reading the message words
-     * in the order the permutation (2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9,
-     * 14, 15, 8) applied r times gives, so that every word stays in a local.
+     * The compression function of the 64-byte block at {@code in[at..]} under
+     * the chaining value {@code cv[0..8]}; writes the 16 output words to
+     * {@code s} (may be {@code cv}): s[i] ^ s[i + 8] for i < 8, then
+     * s[i + 8] ^ cv[i], the paper's full output (its first 8 words are the
+     * next chaining value). The 7 rounds are written out, each reading the
+     * message words in the order the permutation (2, 6, 3, 10, 7, 0, 4, 13, 1,
+     * 11, 12, 5, 9, 14, 15, 8) applied r times gives, so that every word stays
+     * in a local.
      */
-    private static void compress(int[] cv, int[] m, long counter, int blockLen, int flags, int[] s) {
-        int m0 = m[0], m1 = m[1], m2 = m[2], m3 = m[3], m4 = m[4], m5 = m[5], m6 = m[6], m7 = m[7];
-        int m8 = m[8], m9 = m[9], m10 = m[10], m11 = m[11], m12 = m[12], m13 = m[13], m14 = m[14], m15 = m[15];
-        int s0 = cv[0], s1 = cv[1], s2 = cv[2], s3 = cv[3], s4 = cv[4], s5 = cv[5], s6 = cv[6], s7 = cv[7];
-        int s8 = IV[0], s9 = IV[1], s10 = IV[2], s11 = IV[3];
+    private static void compress(int[] cv, byte[] in, int at, long counter, int blockLen, int flags, int[] s) {
+        int m0 = (int) LE32.get(in, at), m1 = (int) LE32.get(in, at + 4), m2 = (int) LE32.get(in, at + 8);
+        int m3 = (int) LE32.get(in, at + 12), m4 = (int) LE32.get(in, at + 16), m5 = (int) LE32.get(in, at + 20);
+        int m6 = (int) LE32.get(in, at + 24), m7 = (int) LE32.get(in, at + 28), m8 = (int) LE32.get(in, at + 32);
+        int m9 = (int) LE32.get(in, at + 36), m10 = (int) LE32.get(in, at + 40), m11 = (int) LE32.get(in, at + 44);
+        int m12 = (int) LE32.get(in, at + 48), m13 = (int) LE32.get(in, at + 52);
+        int m14 = (int) LE32.get(in, at + 56), m15 = (int) LE32.get(in, at + 60);
+        int c0 = cv[0], c1 = cv[1], c2 = cv[2], c3 = cv[3], c4 = cv[4], c5 = cv[5], c6 = cv[6], c7 = cv[7];
+        int s0 = c0, s1 = c1, s2 = c2, s3 = c3, s4 = c4, s5 = c5, s6 = c6, s7 = c7;
+        int s8 = IV0, s9 = IV1, s10 = IV2, s11 = IV3;
         int s12 = (int) counter, s13 = (int) (counter >>> 32), s14 = blockLen, s15 = flags;
         // Round 1.
         s0 += s4 + m0; s12 = Integer.rotateRight(s12 ^ s0, 16); s8 += s12; s4 = Integer.rotateRight(s4 ^ s8, 12);
@@ -209,6 +245,7 @@ final class JavaBlake3 {
         s3 += s4 + m13; s14 = Integer.rotateRight(s14 ^ s3, 8); s9 += s14; s4 = Integer.rotateRight(s4 ^ s9, 7);
         s[0] = s0 ^ s8; s[1] = s1 ^ s9; s[2] = s2 ^ s10; s[3] = s3 ^ s11;
         s[4] = s4 ^ s12; s[5] = s5 ^ s13; s[6] = s6 ^ s14; s[7] = s7 ^ s15;
-        s[8] = s8; s[9] = s9; s[10] = s10; s[11] = s11; s[12] = s12; s[13] = s13; s[14] = s14; s[15] = s15;
+        s[8] = s8 ^ c0; s[9] = s9 ^ c1; s[10] = s10 ^ c2; s[11] = s11 ^ c3;
+        s[12] = s12 ^ c4; s[13] = s13 ^ c5; s[14] = s14 ^ c6; s[15] = s15 ^ c7;
     }
 }

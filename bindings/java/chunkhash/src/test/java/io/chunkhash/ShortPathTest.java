@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The plain-Java short paths ({@link ShortPath}: XXH3-64, XXH3-128, CRC32C, CRC-64/NVME)
- * and the test's own one-chunk BLAKE3 ({@link JavaBlake3}) against the native
+ * and the test's own one-chunk BLAKE3 ({@link JavaBlake3}, its three modes) against the native
  * library at every length 0 to 4160 (every length the Java code takes, and the
  * public API, which switches from one to the other, on both sides of each
  * switch-over), at an offset inside a larger array, streaming across the
@@ -48,15 +48,22 @@ class ShortPathTest {
                 javaCalls++;
             }
             if (len <= JavaBlake3.MAX_LEN) {
-                for (int outLen : new int[] {32, 20, 0, 1, 64, 65, 131}) {
+                for (int outLen : new int[] {32, 20, 0, 1, 63, 64, 65, 131}) {
                     byte[] expected = new byte[outLen];
                     byte[] actual = new byte[outLen];
                     Native.blake3(Native.PLAIN, null, buffer, OFF, len, expected);
-                    JavaBlake3.hash(null, buffer, OFF, len, actual);
+                    JavaBlake3.hash(JavaBlake3.IV, 0, buffer, OFF, len, actual);
                     assertArrayEquals(expected, actual, "BLAKE3 " + what + ", " + outLen + " bytes out");
                     Native.blake3(Native.KEYED, key, buffer, OFF, len, expected);
-                    JavaBlake3.hash(key, buffer, OFF, len, actual);
+                    JavaBlake3.hash(JavaBlake3.keyWords(key), JavaBlake3.KEYED_HASH, buffer, OFF, len, actual);
                     assertArrayEquals(expected, actual, "keyed BLAKE3 " + what + ", " + outLen + " bytes out");
+                    // The context as long as the input, so contexts of 0 to 1024 bytes are covered too.
+                    byte[] context = new byte[len]; // ASCII: the native side takes only UTF-8 contexts
+                    for (int i = 0; i < len; i++) context[i] = (byte) ('a' + (buffer[OFF + i] & 15));
+                    Native.blake3(Native.DERIVE_KEY, context, buffer, OFF, len, expected);
+                    JavaBlake3.hash(JavaBlake3.contextKey(context), JavaBlake3.DERIVE_KEY_MATERIAL, buffer, OFF, len,
+                            actual);
+                    assertArrayEquals(expected, actual, "derive-key BLAKE3 " + what + ", " + outLen + " bytes out");
                 }
                 javaCalls++;
             }
@@ -137,7 +144,7 @@ class ShortPathTest {
                 assertEquals(expected, JavaCrc64Nvme.value(input, 0, len), what);
             } else if (name.equals("BLAKE3") && len <= JavaBlake3.MAX_LEN) {
                 byte[] out = new byte[32];
-                JavaBlake3.hash(null, input, 0, len, out);
+                JavaBlake3.hash(JavaBlake3.IV, 0, input, 0, len, out);
                 assertArrayEquals(HEX.parseHex(d.get("hex").asText()), out, what);
             } else {
                 continue;
@@ -146,9 +153,10 @@ class ShortPathTest {
         }
         assertTrue(checked >= 10, "golden digests checked on the Java paths: " + checked);
 
-        // The official BLAKE3 vectors (all 131 output bytes) of one chunk or less: plain and keyed.
+        // The official BLAKE3 vectors (all 131 output bytes) of one chunk or less: plain, keyed, derive-key.
         JsonNode official = TestSupport.json("blake3/test_vectors.json");
         byte[] key = official.get("key").asText().getBytes(StandardCharsets.US_ASCII);
+        byte[] context = official.get("context_string").asText().getBytes(StandardCharsets.UTF_8);
         int cases = 0;
         for (JsonNode c : official.get("cases")) {
             int len = c.get("input_len").asInt();
@@ -156,10 +164,12 @@ class ShortPathTest {
             byte[] hash = HEX.parseHex(c.get("hash").asText());
             byte[] keyed = HEX.parseHex(c.get("keyed_hash").asText());
             byte[] out = new byte[hash.length];
-            JavaBlake3.hash(null, pattern(len), 0, len, out);
+            JavaBlake3.hash(JavaBlake3.IV, 0, pattern(len), 0, len, out);
             assertArrayEquals(hash, out, "input_len " + len);
-            JavaBlake3.hash(key, pattern(len), 0, len, out);
+            JavaBlake3.hash(JavaBlake3.keyWords(key), JavaBlake3.KEYED_HASH, pattern(len), 0, len, out);
             assertArrayEquals(keyed, out, "keyed, input_len " + len);
+            JavaBlake3.hash(JavaBlake3.contextKey(context), JavaBlake3.DERIVE_KEY_MATERIAL, pattern(len), 0, len, out);
+            assertArrayEquals(HEX.parseHex(c.get("derive_key").asText()), out, "derive-key, input_len " + len);
             cases++;
         }
         assertTrue(cases >= 10, "official cases of one chunk or less: " + cases);
