@@ -12,8 +12,8 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * The plain-Java short paths ({@link ShortPath}: XXH3-64, XXH3-128, CRC32C, CRC-64/NVME)
- * and the test's own one-chunk BLAKE3 ({@link JavaBlake3}, its three modes) against the native
+ * The plain-Java short paths ({@link ShortPath}: XXH3-64, XXH3-128, CRC32C, CRC-64/NVME,
+ * and the one-chunk BLAKE3 {@link JavaBlake3} in its three modes) against the native
  * library at every length 0 to 4160 (every length the Java code takes, and the
  * public API, which switches from one to the other, on both sides of each
  * switch-over), at an offset inside a larger array, streaming across the
@@ -67,6 +67,24 @@ class ShortPathTest {
                 }
                 javaCalls++;
             }
+            // Blake3's one-shot calls, whichever path they take at this length, against the native call.
+            byte[] hash = new byte[32];
+            Native.blake3(Native.PLAIN, null, input, 0, len, hash);
+            assertArrayEquals(hash, Blake3.hash(input), "Blake3.hash " + what);
+            assertArrayEquals(hash, Blake3.hash(buffer, OFF, len), "Blake3.hash " + what + " at an offset");
+            assertArrayEquals(hash, Blake3.hash(java.nio.ByteBuffer.wrap(buffer, OFF, len)), "heap buffer " + what);
+            assertArrayEquals(TestSupport.slice(hash, 0, 20), Blake3.address(input), "Blake3.address " + what);
+            for (int outLen : new int[] {0, 1, 64, 65}) {
+                byte[] extended = new byte[outLen];
+                Native.blake3(Native.PLAIN, null, input, 0, len, extended);
+                assertArrayEquals(extended, Blake3.hash(input, outLen), "Blake3.hash " + what + ", " + outLen + " out");
+            }
+            Native.blake3(Native.KEYED, key, input, 0, len, hash);
+            assertArrayEquals(hash, Blake3.keyedHash(key, input), "Blake3.keyedHash " + what);
+            // Derive-key (native at every length) with a non-ASCII context.
+            String context = "chunkhash ShortPathTest \u00e9\u6f22 " + "c".repeat(len % 100);
+            Native.blake3(Native.DERIVE_KEY, context.getBytes(StandardCharsets.UTF_8), input, 0, len, hash);
+            assertArrayEquals(hash, Blake3.deriveKey(context, input), "Blake3.deriveKey " + what);
             // The public API, whichever path it takes at this length, against the native call.
             byte[] digest128 = new byte[16];
             Native.digest(Algorithm.XXH3_128.id(), input, 0, len, digest128);
@@ -170,6 +188,11 @@ class ShortPathTest {
             assertArrayEquals(keyed, out, "keyed, input_len " + len);
             JavaBlake3.hash(JavaBlake3.contextKey(context), JavaBlake3.DERIVE_KEY_MATERIAL, pattern(len), 0, len, out);
             assertArrayEquals(HEX.parseHex(c.get("derive_key").asText()), out, "derive-key, input_len " + len);
+            // The public calls, on their Java path here (32 bytes out).
+            assertArrayEquals(TestSupport.slice(hash, 0, 32), Blake3.hash(pattern(len)), "Blake3.hash " + len);
+            assertArrayEquals(TestSupport.slice(keyed, 0, 32), Blake3.keyedHash(key, pattern(len)), "keyed " + len);
+            assertArrayEquals(TestSupport.slice(HEX.parseHex(c.get("derive_key").asText()), 0, 32),
+                    Blake3.deriveKey(official.get("context_string").asText(), pattern(len)), "derive-key " + len);
             cases++;
         }
         assertTrue(cases >= 10, "official cases of one chunk or less: " + cases);
