@@ -28,7 +28,7 @@ final class JavaBlake3 {
     private static final int CHUNK_START = 1;
     private static final int CHUNK_END = 2;
     private static final int ROOT = 8;
-    /** The mode flags (BLAKE3 paper, table 3). */
+    /** The mode flags (the BLAKE3 paper's domain separation flags). */
     static final int KEYED_HASH = 16;
     static final int DERIVE_KEY_CONTEXT = 32;
     static final int DERIVE_KEY_MATERIAL = 64;
@@ -66,6 +66,9 @@ final class JavaBlake3 {
      * {@code flags} (0, {@link #KEYED_HASH} or {@link #DERIVE_KEY_MATERIAL}).
      */
     static void hash(int[] key, int flags, byte[] in, int off, int len, byte[] out) {
+        if (len > MAX_LEN) { // a longer input needs the tree: past one chunk this code would be wrong, not slow
+            throw new IllegalArgumentException("JavaBlake3: " + len + " bytes, at most " + MAX_LEN);
+        }
         // h[0..8]: the chaining value; compress writes the next one there, and h[8..16] the rest of the output.
         int[] h = new int[16];
         System.arraycopy(key, 0, h, 0, 8);

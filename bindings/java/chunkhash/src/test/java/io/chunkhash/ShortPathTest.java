@@ -101,6 +101,9 @@ class ShortPathTest {
         }
         // Every Java path ran at every length it takes.
         assertEquals((JavaXxh3.MAX_LEN + 1) + 2 * (MAX_LEN + 1) + (JavaBlake3.MAX_LEN + 1), javaCalls);
+        // Past one chunk JavaBlake3 refuses, rather than give a wrong hash.
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> JavaBlake3.hash(JavaBlake3.IV, 0, new byte[1025], 0, 1025, new byte[32]));
         assertTrue(ShortPath.maxLen(Algorithm.XXH3_64) > 0 && ShortPath.maxLen(Algorithm.CRC_64_NVME) > 0
                 && ShortPath.maxLen(Algorithm.CRC32C) > 0);
     }
