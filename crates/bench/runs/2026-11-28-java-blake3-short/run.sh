@@ -8,3 +8,5 @@ CP=target/classes:target/test-classes:$(cat target/test-classpath.txt)
 java -cp "$CP" io.chunkhash.SwitchOverBench 11 200 BLAKE3
 # Blake3.hash before (the previous commit's classes, all native) and after, 64 B and 1 KiB:
 # HashBench.java (this folder) run against each build's classes, alternating processes.
+# And the library benchmark:
+java -cp "$CP" io.chunkhash.bench.JavaBench 7 150
