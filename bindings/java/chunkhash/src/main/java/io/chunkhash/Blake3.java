@@ -137,6 +137,13 @@ public final class Blake3 {
         Inputs.checkRange(input, off, len);
         checkLength(length);
         byte[] out = new byte[length];
+        // One block in, one block out: one compression in Java beats the native call (ShortPath). Derive-key
+        // stays native: hashing its context first makes two compressions, where the call is as fast.
+        if (len <= ShortPath.BLAKE3_MAX && length <= ShortPath.BLAKE3_OUT_MAX && mode != Native.DERIVE_KEY) {
+            int[] key = mode == Native.KEYED ? JavaBlake3.keyWords(keyOrContext) : JavaBlake3.IV;
+            JavaBlake3.hash(key, mode == Native.KEYED ? JavaBlake3.KEYED_HASH : 0, input, off, len, out);
+            return out;
+        }
         Native.blake3(mode, keyOrContext, input, off, len, out);
         return out;
     }

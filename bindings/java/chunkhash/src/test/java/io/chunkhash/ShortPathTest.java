@@ -12,8 +12,8 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 /**
- * The plain-Java short paths ({@link ShortPath}: XXH3-64, XXH3-128, CRC32C, CRC-64/NVME)
- * and the test's own one-chunk BLAKE3 ({@link JavaBlake3}) against the native
+ * The plain-Java short paths ({@link ShortPath}: XXH3-64, XXH3-128, CRC32C, CRC-64/NVME,
+ * and the one-chunk BLAKE3 {@link JavaBlake3} in its three modes) against the native
  * library at every length 0 to 4160 (every length the Java code takes, and the
  * public API, which switches from one to the other, on both sides of each
  * switch-over), at an offset inside a larger array, streaming across the
@@ -48,18 +48,43 @@ class ShortPathTest {
                 javaCalls++;
             }
             if (len <= JavaBlake3.MAX_LEN) {
-                for (int outLen : new int[] {32, 20, 0, 1, 64, 65, 131}) {
+                for (int outLen : new int[] {32, 20, 0, 1, 63, 64, 65, 131}) {
                     byte[] expected = new byte[outLen];
                     byte[] actual = new byte[outLen];
                     Native.blake3(Native.PLAIN, null, buffer, OFF, len, expected);
-                    JavaBlake3.hash(null, buffer, OFF, len, actual);
+                    JavaBlake3.hash(JavaBlake3.IV, 0, buffer, OFF, len, actual);
                     assertArrayEquals(expected, actual, "BLAKE3 " + what + ", " + outLen + " bytes out");
                     Native.blake3(Native.KEYED, key, buffer, OFF, len, expected);
-                    JavaBlake3.hash(key, buffer, OFF, len, actual);
+                    JavaBlake3.hash(JavaBlake3.keyWords(key), JavaBlake3.KEYED_HASH, buffer, OFF, len, actual);
                     assertArrayEquals(expected, actual, "keyed BLAKE3 " + what + ", " + outLen + " bytes out");
+                    // The context as long as the input, so contexts of 0 to 1024 bytes are covered too.
+                    byte[] context = new byte[len]; // ASCII: the native side takes only UTF-8 contexts
+                    for (int i = 0; i < len; i++) context[i] = (byte) ('a' + (buffer[OFF + i] & 15));
+                    Native.blake3(Native.DERIVE_KEY, context, buffer, OFF, len, expected);
+                    JavaBlake3.hash(JavaBlake3.contextKey(context), JavaBlake3.DERIVE_KEY_MATERIAL, buffer, OFF, len,
+                            actual);
+                    assertArrayEquals(expected, actual, "derive-key BLAKE3 " + what + ", " + outLen + " bytes out");
                 }
                 javaCalls++;
             }
+            // Blake3's one-shot calls, whichever path they take at this length, against the native call.
+            byte[] hash = new byte[32];
+            Native.blake3(Native.PLAIN, null, input, 0, len, hash);
+            assertArrayEquals(hash, Blake3.hash(input), "Blake3.hash " + what);
+            assertArrayEquals(hash, Blake3.hash(buffer, OFF, len), "Blake3.hash " + what + " at an offset");
+            assertArrayEquals(hash, Blake3.hash(java.nio.ByteBuffer.wrap(buffer, OFF, len)), "heap buffer " + what);
+            assertArrayEquals(TestSupport.slice(hash, 0, 20), Blake3.address(input), "Blake3.address " + what);
+            for (int outLen : new int[] {0, 1, 64, 65}) {
+                byte[] extended = new byte[outLen];
+                Native.blake3(Native.PLAIN, null, input, 0, len, extended);
+                assertArrayEquals(extended, Blake3.hash(input, outLen), "Blake3.hash " + what + ", " + outLen + " out");
+            }
+            Native.blake3(Native.KEYED, key, input, 0, len, hash);
+            assertArrayEquals(hash, Blake3.keyedHash(key, input), "Blake3.keyedHash " + what);
+            // Derive-key (native at every length) with a non-ASCII context.
+            String context = "chunkhash ShortPathTest \u00e9\u6f22 " + "c".repeat(len % 100);
+            Native.blake3(Native.DERIVE_KEY, context.getBytes(StandardCharsets.UTF_8), input, 0, len, hash);
+            assertArrayEquals(hash, Blake3.deriveKey(context, input), "Blake3.deriveKey " + what);
             // The public API, whichever path it takes at this length, against the native call.
             byte[] digest128 = new byte[16];
             Native.digest(Algorithm.XXH3_128.id(), input, 0, len, digest128);
@@ -76,6 +101,9 @@ class ShortPathTest {
         }
         // Every Java path ran at every length it takes.
         assertEquals((JavaXxh3.MAX_LEN + 1) + 2 * (MAX_LEN + 1) + (JavaBlake3.MAX_LEN + 1), javaCalls);
+        // Past one chunk JavaBlake3 refuses, rather than give a wrong hash.
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> JavaBlake3.hash(JavaBlake3.IV, 0, new byte[1025], 0, 1025, new byte[32]));
         assertTrue(ShortPath.maxLen(Algorithm.XXH3_64) > 0 && ShortPath.maxLen(Algorithm.CRC_64_NVME) > 0
                 && ShortPath.maxLen(Algorithm.CRC32C) > 0);
     }
@@ -137,7 +165,7 @@ class ShortPathTest {
                 assertEquals(expected, JavaCrc64Nvme.value(input, 0, len), what);
             } else if (name.equals("BLAKE3") && len <= JavaBlake3.MAX_LEN) {
                 byte[] out = new byte[32];
-                JavaBlake3.hash(null, input, 0, len, out);
+                JavaBlake3.hash(JavaBlake3.IV, 0, input, 0, len, out);
                 assertArrayEquals(HEX.parseHex(d.get("hex").asText()), out, what);
             } else {
                 continue;
@@ -146,9 +174,10 @@ class ShortPathTest {
         }
         assertTrue(checked >= 10, "golden digests checked on the Java paths: " + checked);
 
-        // The official BLAKE3 vectors (all 131 output bytes) of one chunk or less: plain and keyed.
+        // The official BLAKE3 vectors (all 131 output bytes) of one chunk or less: plain, keyed, derive-key.
         JsonNode official = TestSupport.json("blake3/test_vectors.json");
         byte[] key = official.get("key").asText().getBytes(StandardCharsets.US_ASCII);
+        byte[] context = official.get("context_string").asText().getBytes(StandardCharsets.UTF_8);
         int cases = 0;
         for (JsonNode c : official.get("cases")) {
             int len = c.get("input_len").asInt();
@@ -156,10 +185,17 @@ class ShortPathTest {
             byte[] hash = HEX.parseHex(c.get("hash").asText());
             byte[] keyed = HEX.parseHex(c.get("keyed_hash").asText());
             byte[] out = new byte[hash.length];
-            JavaBlake3.hash(null, pattern(len), 0, len, out);
+            JavaBlake3.hash(JavaBlake3.IV, 0, pattern(len), 0, len, out);
             assertArrayEquals(hash, out, "input_len " + len);
-            JavaBlake3.hash(key, pattern(len), 0, len, out);
+            JavaBlake3.hash(JavaBlake3.keyWords(key), JavaBlake3.KEYED_HASH, pattern(len), 0, len, out);
             assertArrayEquals(keyed, out, "keyed, input_len " + len);
+            JavaBlake3.hash(JavaBlake3.contextKey(context), JavaBlake3.DERIVE_KEY_MATERIAL, pattern(len), 0, len, out);
+            assertArrayEquals(HEX.parseHex(c.get("derive_key").asText()), out, "derive-key, input_len " + len);
+            // The public calls, on their Java path here (32 bytes out).
+            assertArrayEquals(TestSupport.slice(hash, 0, 32), Blake3.hash(pattern(len)), "Blake3.hash " + len);
+            assertArrayEquals(TestSupport.slice(keyed, 0, 32), Blake3.keyedHash(key, pattern(len)), "keyed " + len);
+            assertArrayEquals(TestSupport.slice(HEX.parseHex(c.get("derive_key").asText()), 0, 32),
+                    Blake3.deriveKey(official.get("context_string").asText(), pattern(len)), "derive-key " + len);
             cases++;
         }
         assertTrue(cases >= 10, "official cases of one chunk or less: " + cases);
