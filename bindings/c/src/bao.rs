@@ -458,30 +458,12 @@ pub unsafe extern "C" fn chunkhash_bao_slice_encoding(
 }
 
 /// The verified bytes of a slice (or combined encoding) of one range, the
-/// whole stream in memory: all of them, or the first error. The decoder
-/// reads the stream in place, many groups per step.
+/// whole stream in memory: all of them, or the first error (a short stream
+/// is `CHUNKHASH_BAO_TRUNCATED`, one that goes on `_TRAILING_BYTES`).
 fn decode(tree: Tree, root: Hash, stream: &[u8], range: &[Range<u64>; 1]) -> Result<Vec<u8>> {
-    let mut decoder = bao::Decoder::new(tree, root, range);
     let mut verified = Vec::new();
-    let mut used = 0;
-    while decoder.want() != bao::Want::Done {
-        // The range's part of each verified group.
-        let step = decoder.feed_stream(&stream[used..], |bao::Verified { offset, bytes }| {
-            let end = offset + bytes.len() as u64;
-            let (lo, hi) = (range[0].start.max(offset), range[0].end.min(end));
-            if lo < hi {
-                verified.extend_from_slice(&bytes[(lo - offset) as usize..(hi - offset) as usize]);
-            }
-        })?;
-        // No step past a whole item, and more wanted: the stream ended.
-        if step == 0 && decoder.want() != bao::Want::Done {
-            return Err(CHUNKHASH_BAO_TRUNCATED);
-        }
-        used += step;
-    }
-    if used != stream.len() {
-        return Err(CHUNKHASH_BAO_TRAILING_BYTES);
-    }
+    bao::Decoder::new(tree, root, range)
+        .feed_all(stream, |group| verified.extend_from_slice(group.bytes_in(&range[0])))?;
     Ok(verified)
 }
 

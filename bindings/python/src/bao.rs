@@ -234,13 +234,9 @@ impl BaoVerifier {
             let mut used = 0;
             loop {
                 // The range's part of each verified group.
-                let result = state.decoder.feed_stream(&stream[used..], |Verified { offset, bytes }| {
-                    let end = offset + bytes.len() as u64;
-                    let (lo, hi) = (range.start.max(offset), range.end.min(end));
-                    if lo < hi {
-                        out.extend_from_slice(&bytes[(lo - offset) as usize..(hi - offset) as usize]);
-                    }
-                });
+                let result = state
+                    .decoder
+                    .feed_stream(&stream[used..], |group: Verified<'_>| out.extend_from_slice(group.bytes_in(&range)));
                 match result {
                     Ok(0) => return Ok((used, out)),
                     Ok(n) => used += n,
