@@ -214,7 +214,8 @@ class Engine {
       this.ids.set(name, id);
     }
     const backend = this.readOutput(this.check(exports.chunkhash_backend()));
-    this.info = Object.freeze({ build, backend: decoder.decode(backend) });
+    const multiBuffer = decoder.decode(this.readOutput(this.check(exports.chunkhash_multi_buffer_kernel())));
+    this.info = Object.freeze({ build, backend: decoder.decode(backend), multiBuffer });
   }
 
   /** A view of the whole memory, renewed after the memory grew. */

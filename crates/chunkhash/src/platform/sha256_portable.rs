@@ -64,6 +64,11 @@ pub(crate) fn compress(state: &mut [u32; 8], block: &[u8; BLOCK_LEN]) {
 /// `big_sigma1`, `small_sigma0`, `small_sigma1`, `choose`, `majority`.
 /// The working variables are named in rotated order round after round, so
 /// no value moves between registers.
+// Unused where no lane kernel is built (the scalar wasm32 build).
+#[cfg_attr(
+    not(any(target_arch = "x86", target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128"))),
+    allow(unused_macros)
+)]
 macro_rules! lane_rounds {
     ($w:ident, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident) => {
         for group in 0..4 {
