@@ -79,22 +79,14 @@ mod sse41;
 // own dispatch in `multi_buffer.rs`.
 #[cfg(all(
     any(feature = "compat", feature = "sha2"),
-    any(
-        target_arch = "x86",
-        target_arch = "x86_64",
-        all(target_arch = "wasm32", any(target_feature = "simd128", feature = "wasm-simd128-module"))
-    )
+    any(target_arch = "x86", target_arch = "x86_64", target_arch = "wasm32")
 ))]
 mod mb_lanes;
 #[cfg(all(any(feature = "compat", feature = "sha2"), target_arch = "wasm32", target_feature = "simd128"))]
 mod mb_simd128;
 #[cfg(all(
     any(feature = "compat", feature = "sha2"),
-    any(
-        target_arch = "x86",
-        target_arch = "x86_64",
-        all(target_arch = "wasm32", any(target_feature = "simd128", feature = "wasm-simd128-module"))
-    )
+    any(target_arch = "x86", target_arch = "x86_64", target_arch = "wasm32")
 ))]
 mod mb_spec;
 #[cfg(all(any(feature = "compat", feature = "sha2"), any(target_arch = "x86", target_arch = "x86_64")))]

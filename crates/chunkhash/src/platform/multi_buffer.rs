@@ -14,22 +14,15 @@
 
 #[cfg(all(feature = "compat", feature = "alloc", any(target_arch = "x86", target_arch = "x86_64")))]
 use super::mb_lanes::{finish_streams, update_streams, Stream};
-#[cfg(any(
-    target_arch = "x86",
-    target_arch = "x86_64",
-    all(target_arch = "wasm32", any(target_feature = "simd128", feature = "wasm-simd128-module"))
-))]
+// On wasm32 the lanes run where SIMD128 does (built in, or the side
+// module); a plain scalar build leaves these unused.
+#[cfg(any(target_arch = "x86", target_arch = "x86_64", target_arch = "wasm32"))]
+#[cfg_attr(target_arch = "wasm32", allow(unused_imports))]
 use super::mb_lanes::{hash_in_lanes, Padding};
 #[cfg(all(feature = "compat", target_arch = "wasm32", target_feature = "simd128"))]
 use super::mb_simd128;
-#[cfg(all(
-    feature = "compat",
-    any(
-        target_arch = "x86",
-        target_arch = "x86_64",
-        all(target_arch = "wasm32", any(target_feature = "simd128", feature = "wasm-simd128-module"))
-    )
-))]
+#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64", target_arch = "wasm32")))]
+#[cfg_attr(target_arch = "wasm32", allow(unused_imports))]
 use super::mb_spec::{MD5_BLOCK_LEN, MD5_IV, SHA1_BLOCK_LEN, SHA1_IV};
 #[cfg(all(
     feature = "compat",
@@ -471,14 +464,8 @@ impl Md5Streams {
 }
 
 /// MD5 of `messages` in `L` lanes of `compress`.
-#[cfg(all(
-    feature = "compat",
-    any(
-        target_arch = "x86",
-        target_arch = "x86_64",
-        all(target_arch = "wasm32", any(target_feature = "simd128", feature = "wasm-simd128-module"))
-    )
-))]
+#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64", target_arch = "wasm32")))]
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 fn md5_in_lanes<const L: usize>(
     messages: &[&[u8]],
     out: &mut [[u8; 16]],
@@ -490,14 +477,8 @@ fn md5_in_lanes<const L: usize>(
 }
 
 /// SHA-1 of `messages` in `L` lanes of `compress`.
-#[cfg(all(
-    feature = "compat",
-    any(
-        target_arch = "x86",
-        target_arch = "x86_64",
-        all(target_arch = "wasm32", any(target_feature = "simd128", feature = "wasm-simd128-module"))
-    )
-))]
+#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64", target_arch = "wasm32")))]
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 fn sha1_in_lanes<const L: usize>(
     messages: &[&[u8]],
     out: &mut [[u8; 20]],
@@ -529,14 +510,8 @@ fn sha512_in_lanes<const L: usize>(
 }
 
 /// Words as MD5 writes them: each little-endian.
-#[cfg(all(
-    feature = "compat",
-    any(
-        target_arch = "x86",
-        target_arch = "x86_64",
-        all(target_arch = "wasm32", any(target_feature = "simd128", feature = "wasm-simd128-module"))
-    )
-))]
+#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64", target_arch = "wasm32")))]
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 fn le_bytes<const W: usize, const B: usize>(words: [u32; W]) -> [u8; B] {
     let mut bytes = [0; B];
     for (chunk, word) in bytes.chunks_exact_mut(4).zip(words) {

@@ -227,24 +227,34 @@ mod exports {
         super::super::mb_simd128::sha256_compress(state, &blocks);
     }
 
-    /// The four lanes' slices again.
+    /// A kernel of `mb_simd128.rs` with `S` words of state a lane.
+    #[cfg(feature = "compat")]
+    type LaneKernel<const S: usize> = fn(&mut [[u32; 4]; S], &[&[u8]; 4], usize);
+
+    /// Runs `kernel` on the caller's state and four lanes of `count` blocks.
     ///
     /// # Safety
     ///
-    /// `blocks` points to four slices made by `RawSlice::new` from live slices.
+    /// `state` points to the lanes' S x 4 writable words, `blocks` to four
+    /// slices made by `RawSlice::new` from live slices, none overlapping
+    /// `state`. (The kernels assert that each has `count` blocks.)
     #[cfg(feature = "compat")]
-    unsafe fn lanes<'a>(blocks: *const RawLanes) -> [&'a [u8]; 4] {
+    unsafe fn lanes4<const S: usize>(
+        state: *mut [[u32; 4]; S],
+        blocks: *const RawLanes,
+        count: usize,
+        kernel: LaneKernel<S>,
+    ) {
         // SAFETY: the caller's contract.
-        unsafe { (*blocks).map(|raw| raw.get()) }
+        let (state, blocks) = unsafe { (&mut *state, (*blocks).map(|raw| raw.get())) };
+        kernel(state, &blocks, count);
     }
 
     /// `mb_simd128::md5_compress`: `count` blocks of each of four lanes.
     ///
     /// # Safety
     ///
-    /// `state` points to the lanes' 4 x 4 writable words, `blocks` to four
-    /// slices made by `RawSlice::new` from live slices, none overlapping
-    /// `state`. (The kernel asserts that each has `count` blocks.)
+    /// As `lanes4`, with 4 x 4 words of state.
     #[cfg(feature = "compat")]
     #[unsafe(no_mangle)] // SAFETY: the only symbol of this name in the module.
     pub unsafe extern "C" fn chunkhash_simd128_md5_compress4(
@@ -252,16 +262,15 @@ mod exports {
         blocks: *const RawLanes,
         count: usize,
     ) {
-        // SAFETY: the caller's contract.
-        let (state, blocks) = unsafe { (&mut *state, lanes(blocks)) };
-        super::super::mb_simd128::md5_compress(state, &blocks, count);
+        // SAFETY: the caller's contract is `lanes4`'s.
+        unsafe { lanes4(state, blocks, count, super::super::mb_simd128::md5_compress) }
     }
 
     /// `mb_simd128::sha1_compress`: `count` blocks of each of four lanes.
     ///
     /// # Safety
     ///
-    /// As [`chunkhash_simd128_md5_compress4`], with 5 x 4 words of state.
+    /// As `lanes4`, with 5 x 4 words of state.
     #[cfg(feature = "compat")]
     #[unsafe(no_mangle)] // SAFETY: the only symbol of this name in the module.
     pub unsafe extern "C" fn chunkhash_simd128_sha1_compress4(
@@ -269,9 +278,8 @@ mod exports {
         blocks: *const RawLanes,
         count: usize,
     ) {
-        // SAFETY: the caller's contract.
-        let (state, blocks) = unsafe { (&mut *state, lanes(blocks)) };
-        super::super::mb_simd128::sha1_compress(state, &blocks, count);
+        // SAFETY: the caller's contract is `lanes4`'s.
+        unsafe { lanes4(state, blocks, count, super::super::mb_simd128::sha1_compress) }
     }
 
     /// `Checked::hash_long` of the SIMD128 XXH3 kernel.
