@@ -9,8 +9,9 @@
 //! `md5_avx2.rs`, `sha1_avx512.rs`, `sha1_avx2.rs`, `sha512_avx512.rs`,
 //! `sha512_avx2.rs`, and `mb_simd128.rs` on wasm32 (MD5, SHA-1 and
 //! SHA-256 in four lanes; the npm package's scalar main module reaches it
-//! through the SIMD128 side module, `simd128_module.rs`). The portable kernel is a loop over the wrapped crates
-//! (`md-5`, `sha1`, `sha2`), one message at a time.
+//! through the SIMD128 side module, `simd128_module.rs`). The portable
+//! kernel is a loop over the wrapped crates (`md-5`, `sha1`, `sha2`), one
+//! message at a time.
 
 #[cfg(all(feature = "compat", feature = "alloc", any(target_arch = "x86", target_arch = "x86_64")))]
 use super::mb_lanes::{finish_streams, update_streams, Stream};
