@@ -277,7 +277,7 @@ impl MbPlatform {
             #[cfg(all(target_arch = "wasm32", not(target_feature = "simd128"), feature = "wasm-simd128-module"))]
             MbKernel::Simd128 => md5_in_lanes(messages, out, |state, blocks, count| {
                 // SAFETY: the kernel is supported: the side module is linked.
-                unsafe { simd128_module::md5_compress4(state, blocks, count) }
+                unsafe { simd128_module::md5_compress(state, blocks, count) }
             }),
             _ => {
                 use ::md5::Digest as _;
@@ -340,7 +340,7 @@ impl MbPlatform {
             #[cfg(all(target_arch = "wasm32", not(target_feature = "simd128"), feature = "wasm-simd128-module"))]
             MbKernel::Simd128 => sha1_in_lanes(messages, out, |state, blocks, count| {
                 // SAFETY: the kernel is supported: the side module is linked.
-                unsafe { simd128_module::sha1_compress4(state, blocks, count) }
+                unsafe { simd128_module::sha1_compress(state, blocks, count) }
             }),
             _ => {
                 use ::sha1::Digest as _;

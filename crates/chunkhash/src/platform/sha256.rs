@@ -227,7 +227,7 @@ impl Checked {
             Kernel::Simd128 => mb_simd128::sha256_compress(state, blocks),
             #[cfg(all(target_arch = "wasm32", not(target_feature = "simd128"), feature = "wasm-simd128-module"))]
             // SAFETY: the kernel is supported: the side module is linked.
-            Kernel::Simd128 => unsafe { super::simd128_module::sha256_compress4(state, blocks) },
+            Kernel::Simd128 => unsafe { super::simd128_module::sha256_compress(state, blocks) },
             _ => portable_lanes(state, blocks),
         }
     }

@@ -548,7 +548,7 @@ mod imports {
     ///
     /// [`linked`] is true.
     #[cfg(feature = "sha2")]
-    pub(crate) unsafe fn sha256_compress4(state: &mut [[u32; 4]; 8], blocks: &[&[u8; 64]; 4]) {
+    pub(crate) unsafe fn sha256_compress(state: &mut [[u32; 4]; 8], blocks: &[&[u8; 64]; 4]) {
         let raw: RawBlocks = blocks.map(core::ptr::from_ref);
         // SAFETY: linked (the caller's contract): the import is the kernel,
         // given four borrowed blocks and the state borrowed mutably.
@@ -561,7 +561,7 @@ mod imports {
     ///
     /// [`linked`] is true.
     #[cfg(feature = "compat")]
-    pub(crate) unsafe fn md5_compress4(state: &mut [[u32; 4]; 4], blocks: &[&[u8]; 4], count: usize) {
+    pub(crate) unsafe fn md5_compress(state: &mut [[u32; 4]; 4], blocks: &[&[u8]; 4], count: usize) {
         // SAFETY: linked (the caller's contract): the import is the kernel,
         // given four borrowed slices and the state borrowed mutably.
         unsafe { chunkhash_simd128_md5_compress4(state, &blocks.map(RawSlice::new), count) }
@@ -573,8 +573,8 @@ mod imports {
     ///
     /// [`linked`] is true.
     #[cfg(feature = "compat")]
-    pub(crate) unsafe fn sha1_compress4(state: &mut [[u32; 4]; 5], blocks: &[&[u8]; 4], count: usize) {
-        // SAFETY: as in `md5_compress4`.
+    pub(crate) unsafe fn sha1_compress(state: &mut [[u32; 4]; 5], blocks: &[&[u8]; 4], count: usize) {
+        // SAFETY: as in `md5_compress`.
         unsafe { chunkhash_simd128_sha1_compress4(state, &blocks.map(RawSlice::new), count) }
     }
 }
