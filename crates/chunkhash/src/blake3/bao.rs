@@ -72,6 +72,11 @@ use core::ops::Range;
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
 
+#[cfg(feature = "std")]
+mod encoder;
+#[cfg(feature = "std")]
+pub use encoder::{Encoder, Format};
+
 /// Bytes of a parent node: two chaining values.
 pub const PARENT_LEN: usize = 2 * OUT_LEN;
 
