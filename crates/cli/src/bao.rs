@@ -16,7 +16,7 @@ use anyhow::{bail, Context, Result};
 use chunkhash::blake3::{self, bao};
 use clap::{Args, Subcommand};
 use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -123,12 +123,12 @@ fn run_checked(
             }
         }
         BaoCommand::Encode { input, output, outboard } => {
-            let data = read_all(Some(&input))?;
-            match (output, outboard) {
-                (None, Some(path)) => write_all(Some(&path), out, tree.outboard(&data, order).bao_bytes())?,
-                (output, None) => write_all(output.as_deref(), out, &tree.encode(&data).1)?,
+            let (format, output) = match (output, outboard) {
+                (None, Some(path)) => (bao::Format::Outboard(order), Some(path)),
+                (output, None) => (bao::Format::Combined, output),
                 (Some(_), Some(_)) => bail!("encode takes OUTPUT or --outboard, not both"),
-            }
+            };
+            encode(tree, format, &input, output.as_deref(), out)?;
         }
         BaoCommand::Decode { input, output, outboard, start, count, .. } => {
             let root = root();
@@ -148,6 +148,11 @@ fn run_checked(
                 None => {
                     let slice = tree.slice_encoding(&read_all(input.as_deref())?, &ranges)?;
                     copy_verified(bao::SliceReader::new(&slice[..], tree, root, &ranges), output.as_deref(), out)?;
+                }
+                Some(path) if ranges == bao::WHOLE && order == bao::Order::Pre => {
+                    // The outboard and INPUT stream as the combined encoding.
+                    let stream = Interleaved::new(&tree, input.as_deref(), &path)?;
+                    copy_verified(bao::SliceReader::new(stream, tree, root, &ranges), output.as_deref(), out)?;
                 }
                 Some(path) => {
                     let slice = slice_with_outboard(&tree, order, root, input.as_deref(), &path, &ranges)?;
@@ -171,6 +176,164 @@ fn run_checked(
         }
     }
     Ok(())
+}
+
+/// Writes the encoding (or outboard) of INPUT to OUTPUT (or `out`) in
+/// bounded memory. The encoder needs the input's length and a seekable
+/// output (it fills each parent node in where pre-order puts it, before
+/// its subtree): a regular file is read as it is; standard input (or a
+/// pipe) is first copied to a temporary file beside the output, and an
+/// output that cannot seek (standard output, a pipe) is written to a
+/// temporary file first and copied out at the end (beside OUTPUT, or in
+/// the system's temporary directory for standard output).
+fn encode(
+    tree: bao::Tree,
+    format: bao::Format,
+    input: &Path,
+    output: Option<&Path>,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let output = output.filter(|path| path.as_os_str() != "-");
+    let spool_dir = match output.map(|path| path.parent().unwrap_or(Path::new(""))) {
+        Some(dir) if dir.as_os_str().is_empty() => PathBuf::from("."),
+        Some(dir) => dir.to_path_buf(),
+        None => std::env::temp_dir(),
+    };
+    let (mut reader, len, _input_spool) = open_sized(input, &spool_dir)?;
+    let file = match output {
+        Some(path) => File::create(path).with_context(|| path.display().to_string())?,
+        None => return encode_spooled(tree, format, &mut reader, input, len, &spool_dir, out),
+    };
+    let path = output.expect("an output file");
+    if file.metadata().with_context(|| path.display().to_string())?.is_file() {
+        encode_to(tree, format, &mut reader, input, len, file, path)?;
+        return Ok(());
+    }
+    // A pipe or device: written once whole.
+    let mut file = file;
+    encode_spooled(tree, format, &mut reader, input, len, &spool_dir, &mut file)
+        .with_context(|| path.display().to_string())
+}
+
+/// [`encode`] into a temporary file in `dir`, then copied to `out`.
+fn encode_spooled(
+    tree: bao::Tree,
+    format: bao::Format,
+    reader: &mut dyn Read,
+    input: &Path,
+    len: u64,
+    dir: &Path,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let spool = Spool::new(dir)?;
+    let mut file = encode_to(tree, format, reader, input, len, spool.file.try_clone()?, &spool.path)?;
+    file.seek(SeekFrom::Start(0))?;
+    io::copy(&mut file, out)?;
+    Ok(())
+}
+
+/// Feeds `len` bytes of `reader` (INPUT) to an encoder writing `file`; an
+/// error if INPUT does not have `len` bytes (it changed while read).
+fn encode_to(
+    tree: bao::Tree,
+    format: bao::Format,
+    reader: &mut dyn Read,
+    input: &Path,
+    len: u64,
+    file: File,
+    path: &Path,
+) -> Result<File> {
+    let output = || path.display().to_string();
+    let mut encoder = bao::Encoder::new(tree, len, format, file).with_context(output)?;
+    // Whole steps of the encoder (1 MiB) go through without a copy.
+    let mut buf = vec![0u8; 4 << 20];
+    let mut total = 0u64;
+    loop {
+        let n = fill(reader, &mut buf).with_context(|| input.display().to_string())?;
+        if n == 0 {
+            break;
+        }
+        total += n as u64;
+        if total > len {
+            bail!("{}: grew while it was read (from {len} bytes)", input.display());
+        }
+        encoder.update(&buf[..n]).with_context(output)?;
+    }
+    if total < len {
+        bail!("{}: shrank while it was read (from {len} bytes to {total})", input.display());
+    }
+    Ok(encoder.finish().with_context(output)?.1)
+}
+
+/// Reads until `buf` is full or the input ends; the bytes read.
+fn fill(reader: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match reader.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+/// INPUT and its length: a regular file as it is, anything else (standard
+/// input, a pipe) copied to a temporary file in `dir` first (also
+/// returned, to live as long as the reader).
+fn open_sized(input: &Path, dir: &Path) -> Result<(Box<dyn Read>, u64, Option<Spool>)> {
+    let name = || input.display().to_string();
+    let mut reader: Box<dyn Read> = if input.as_os_str() == "-" {
+        Box::new(io::stdin())
+    } else {
+        let file = File::open(input).with_context(name)?;
+        let metadata = file.metadata().with_context(name)?;
+        if metadata.is_dir() {
+            return Err(crate::input::is_a_directory()).with_context(name);
+        }
+        if metadata.is_file() {
+            return Ok((Box::new(file), metadata.len(), None));
+        }
+        Box::new(file)
+    };
+    let spool = Spool::new(dir)?;
+    let mut file = spool.file.try_clone()?;
+    let len = io::copy(&mut reader, &mut file).with_context(name)?;
+    file.seek(SeekFrom::Start(0))?;
+    Ok((Box::new(file), len, Some(spool)))
+}
+
+/// A temporary file in a directory, removed when dropped (on Unix its name
+/// goes at once: nothing is left behind even if the process is killed).
+struct Spool {
+    file: File,
+    path: PathBuf,
+}
+
+impl Spool {
+    fn new(dir: &Path) -> Result<Spool> {
+        for attempt in 0u32.. {
+            let path = dir.join(format!(".chunkhash-bao-{}-{attempt}.tmp", std::process::id()));
+            match std::fs::OpenOptions::new().read(true).write(true).create_new(true).open(&path) {
+                Ok(file) => {
+                    #[cfg(unix)]
+                    let _ = std::fs::remove_file(&path);
+                    return Ok(Spool { file, path });
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 1000 => {}
+                Err(e) => return Err(e).with_context(|| format!("a temporary file in {}", dir.display())),
+            }
+        }
+        unreachable!("the loop returns")
+    }
+}
+
+impl Drop for Spool {
+    fn drop(&mut self) {
+        #[cfg(not(unix))]
+        let _ = std::fs::remove_file(&self.path);
+    }
 }
 
 /// `log2(SIZE / 1024)` of a power-of-two group size.
@@ -205,6 +368,136 @@ fn slice_with_outboard(
     }
     let outboard = bao::Outboard::from_parts(tree, root, len, order, nodes.to_vec())?;
     Ok(tree.slice(&data, &outboard, ranges)?)
+}
+
+/// The combined encoding, read from a pre-order outboard (`bao`'s, with
+/// its header) and the input beside it: before each group, the parents
+/// that pre-order puts there, in bounded memory. A short or long input or
+/// outboard is an error (else the decoder catches the damage).
+struct Interleaved {
+    data: io::BufReader<Box<dyn Read>>,
+    outboard: io::BufReader<File>,
+    input: String,
+    outboard_name: String,
+    len: u64,
+    group_len: u64,
+    groups: u64,
+    /// The next group, and the bytes of outboard, then of input, before it.
+    next: u64,
+    header: std::ops::Range<usize>,
+    header_bytes: [u8; bao::HEADER_LEN],
+    parent_bytes: u64,
+    group_bytes: u64,
+    ended: bool,
+}
+
+impl Interleaved {
+    fn new(tree: &bao::Tree, input: Option<&Path>, outboard: &Path) -> Result<Interleaved> {
+        let outboard_name = outboard.display().to_string();
+        let mut file = File::open(outboard).with_context(|| outboard_name.clone())?;
+        let mut header_bytes = [0u8; bao::HEADER_LEN];
+        file.read_exact(&mut header_bytes)
+            .with_context(|| format!("{outboard_name}: an outboard starts with an 8-byte length"))?;
+        let len = u64::from_le_bytes(header_bytes);
+        let input_path = input.unwrap_or(Path::new("-"));
+        let metadata = (input_path.as_os_str() != "-").then(|| std::fs::metadata(input_path).ok()).flatten();
+        if let Some(metadata) = metadata {
+            if metadata.is_file() && metadata.len() != len {
+                bail!("{outboard_name}: the outboard is of {len} bytes, the input of {}", metadata.len());
+            }
+        }
+        let group_len = tree.group_len() as u64;
+        Ok(Interleaved {
+            data: io::BufReader::with_capacity(1 << 20, open(input)?),
+            outboard: io::BufReader::with_capacity(1 << 16, file),
+            input: input_path.display().to_string(),
+            outboard_name,
+            len,
+            group_len,
+            groups: len.div_ceil(group_len).max(1),
+            next: 0,
+            header: 0..bao::HEADER_LEN,
+            header_bytes,
+            parent_bytes: 0,
+            group_bytes: 0,
+            ended: false,
+        })
+    }
+
+    /// Parents before group `index` in pre-order: one per subtree that
+    /// starts there, which is as many as its index's trailing zeros, or
+    /// fewer near the end (the height of the tree of the groups from it on).
+    fn parents_before(&self, index: u64) -> u32 {
+        let rest = 64 - (self.groups - index - 1).leading_zeros();
+        if index == 0 {
+            rest
+        } else {
+            index.trailing_zeros().min(rest)
+        }
+    }
+
+    /// Once the last group is read: an error if either file goes on.
+    fn check_end(&mut self) -> io::Result<()> {
+        if !self.ended {
+            self.ended = true;
+            if self.data.read(&mut [0])? != 0 {
+                return Err(self.error(format!("{}: longer than the outboard's {} bytes", self.input, self.len)));
+            }
+            if self.outboard.read(&mut [0])? != 0 {
+                return Err(self.error(format!("{}: longer than a {}-byte input needs", self.outboard_name, self.len)));
+            }
+        }
+        Ok(())
+    }
+
+    fn error(&self, message: String) -> io::Error {
+        io::Error::new(io::ErrorKind::InvalidData, message)
+    }
+}
+
+impl Read for Interleaved {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if !self.header.is_empty() {
+            let n = buf.len().min(self.header.len());
+            buf[..n].copy_from_slice(&self.header_bytes[self.header.start..self.header.start + n]);
+            self.header.start += n;
+            return Ok(n);
+        }
+        let mut filled = 0;
+        while filled < buf.len() {
+            let want = (buf.len() - filled) as u64;
+            let n = if self.parent_bytes > 0 {
+                let n = self.outboard.read(&mut buf[filled..][..want.min(self.parent_bytes) as usize])?;
+                if n == 0 {
+                    return Err(
+                        self.error(format!("{}: shorter than a {}-byte input needs", self.outboard_name, self.len))
+                    );
+                }
+                self.parent_bytes -= n as u64;
+                n
+            } else if self.group_bytes > 0 {
+                let n = self.data.read(&mut buf[filled..][..want.min(self.group_bytes) as usize])?;
+                if n == 0 {
+                    return Err(self.error(format!("{}: shorter than the outboard's {} bytes", self.input, self.len)));
+                }
+                self.group_bytes -= n as u64;
+                if self.group_bytes == 0 && self.next == self.groups {
+                    self.check_end()?;
+                }
+                n
+            } else if self.next < self.groups {
+                self.parent_bytes = u64::from(self.parents_before(self.next)) * bao::PARENT_LEN as u64;
+                self.group_bytes = self.group_len.min(self.len - self.next * self.group_len);
+                self.next += 1;
+                continue;
+            } else {
+                self.check_end()?;
+                break;
+            };
+            filled += n;
+        }
+        Ok(filled)
+    }
 }
 
 /// Standard input for none or `-`, else the file.
