@@ -410,7 +410,10 @@ impl Interleaved {
         Ok(Interleaved {
             data: io::BufReader::with_capacity(1 << 20, open(input)?),
             outboard: io::BufReader::with_capacity(1 << 16, file),
-            input: input_path.display().to_string(),
+            input: match input_path.as_os_str() == "-" {
+                true => "standard input".to_string(),
+                false => input_path.display().to_string(),
+            },
             outboard_name,
             len,
             group_len,
