@@ -575,6 +575,12 @@ impl Levels {
             }
             _ => group_cvs(tree, input, 0, &mut bottom),
         }
+        Some(Levels::from_bottom(mode, bottom, group_len))
+    }
+
+    /// The levels above `bottom`, the chaining values of consecutive
+    /// groups, each level's pairs hashed in one call.
+    fn from_bottom(mode: &tree::Mode, bottom: Vec<CvBytes>, group_len: usize) -> Levels {
         let mut levels = Vec::with_capacity(64);
         levels.push(bottom);
         while let Some(level) = levels.last().filter(|level| level.len() > 2) {
@@ -582,7 +588,7 @@ impl Levels {
             mode.pair_up(level, &mut next);
             levels.push(next);
         }
-        Some(Levels { levels, group_len })
+        Levels { levels, group_len }
     }
 
     /// The chaining value of the subtree of groups `first..first + count`

@@ -188,15 +188,8 @@ impl<W: Write + Seek> Encoder<W> {
         let mut bottom = alloc::vec![[0u8; OUT_LEN]; count];
         group_cvs(&self.tree, bytes, first << self.tree.group_log, &mut bottom);
         let mode = &self.tree.mode.tree;
-        let mut levels = Vec::with_capacity(8);
-        levels.push(bottom);
-        while let Some(level) = levels.last().filter(|level| level.len() > 2) {
-            let mut next = alloc::vec![[0u8; OUT_LEN]; level.len().div_ceil(2)];
-            mode.pair_up(level, &mut next);
-            levels.push(next);
-        }
-        let top: ArrayVec<CvBytes, 2> = levels.last().expect("one level at least").iter().copied().collect();
-        let levels = Levels { levels, group_len };
+        let levels = Levels::from_bottom(mode, bottom, group_len);
+        let top: ArrayVec<CvBytes, 2> = levels.levels.last().expect("one level at least").iter().copied().collect();
         let order = if self.pre_order() { Order::Pre } else { Order::Post };
         levels.write(order, 0, count as u64, data, self.out.buffer());
         self.out.flush_if_full()?;
