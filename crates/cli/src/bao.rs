@@ -2,10 +2,12 @@
 //! encode, decode, slice, decode-slice) on `chunkhash::blake3::bao`, plus
 //! chunk groups (`--group-size`) and post-order outboards (`--post-order`).
 //!
-//! Hashing streams; decoding a whole encoding or a slice streams too: bytes
-//! are written as they verify, in bounded memory. Encoding, outboard-based
-//! decoding and slicing map a file input (standard input is read whole)
-//! and build the outboard, or the encoding, in memory.
+//! In bounded memory: hashing; encoding (`bao::Encoder`, with a temporary
+//! file where the input's length or a seekable output is missing: see
+//! [`encode`]); decoding a whole encoding, a slice, or a whole input with a
+//! pre-order outboard (bytes are written as they verify). Slicing, and
+//! decoding a range or with a post-order outboard, map a file input
+//! (standard input is read whole) and read the outboard into memory.
 
 // The bao command slices one range; the library takes lists of ranges.
 #![allow(clippy::single_range_in_vec_init)]

@@ -40,6 +40,8 @@
 //!
 //! Outboards are made by the same SIMD kernels as [`hash`](super::hash):
 //! many chunks side by side, then each level of parents in one call.
+//! [`Encoder`] writes the same bytes from a message given in pieces, in
+//! bounded memory.
 //!
 //! ```
 //! use chunkhash::blake3::{self, bao};
