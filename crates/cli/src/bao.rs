@@ -201,6 +201,10 @@ fn encode(
         Some(dir) => dir.to_path_buf(),
         None => std::env::temp_dir(),
     };
+    if let Some(path) = output.filter(|path| input.as_os_str() != "-" && same_file(input, path)) {
+        // Creating OUTPUT would empty INPUT before it is read.
+        bail!("{}: the input and the output are the same file", path.display());
+    }
     let (mut reader, len, _input_spool) = open_sized(input, &spool_dir)?;
     let file = match output {
         Some(path) => File::create(path).with_context(|| path.display().to_string())?,
@@ -215,6 +219,23 @@ fn encode(
     let mut file = file;
     encode_spooled(tree, format, &mut reader, input, len, &spool_dir, &mut file)
         .with_context(|| path.display().to_string())
+}
+
+/// Whether two paths name one existing file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    let (Ok(a_meta), Ok(b_meta)) = (std::fs::metadata(a), std::fs::metadata(b)) else {
+        return false;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        a_meta.dev() == b_meta.dev() && a_meta.ino() == b_meta.ino()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (a_meta, b_meta);
+        matches!((a.canonicalize(), b.canonicalize()), (Ok(a), Ok(b)) if a == b)
+    }
 }
 
 /// [`encode`] into a temporary file in `dir`, then copied to `out`.

@@ -123,6 +123,13 @@ fn bao_encode_through_temporary_files_and_outboards_that_do_not_fit() {
     assert!(dir.read("enc") == encoded);
     assert!(dir.run(&["bao", "encode", "in", "--outboard", "-"], b"").stdout == outboard);
     assert!(dir.run(&["bao", "encode", "-", "--outboard=-"], &input).stdout == outboard);
+    // OUTPUT (or the outboard) naming INPUT: an error, INPUT untouched.
+    for args in [&["bao", "encode", "in", "./in"][..], &["bao", "encode", "in", "--outboard", "in"]] {
+        let output = dir.run(args, b"");
+        assert_eq!(code(&output), 1, "{args:?}");
+        assert!(stderr(&output).contains("the input and the output are the same file"), "{}", stderr(&output));
+        assert!(dir.read("in") == input);
+    }
     let mut names: Vec<_> = std::fs::read_dir(&dir.path).unwrap().map(|e| e.unwrap().file_name()).collect();
     names.sort();
     assert_eq!(names, ["enc", "in"], "no temporary file is left");
