@@ -70,10 +70,15 @@ fn the_same_bytes_as_the_in_memory_builders() {
 
 #[test]
 fn groups_larger_than_a_step_and_other_modes() {
-    let lengths = TestScale::pick(&[0, 1, STEP * 2, STEP * 2 + 1, STEP * 5 + 3][..], &[0, STEP * 2 + 1][..], &[0][..]);
+    let lengths = TestScale::pick(
+        &[0, 1, STEP, STEP * 2, STEP * 2 + 1, STEP * 5 + 3][..],
+        &[0, STEP, STEP * 2 + 1][..],
+        &[0][..],
+    );
     let input = vectors::bao_input(STEP * 5 + 3);
     for &len in lengths {
-        for group_log in [11, 12] {
+        // 10: a group is a step (the message's one group may come whole).
+        for group_log in [10, 11, 12] {
             check(Tree::new(Mode::hash(), group_log).unwrap(), &input[..len], 300_001);
         }
     }
