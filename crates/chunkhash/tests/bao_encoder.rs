@@ -111,3 +111,42 @@ fn wrong_lengths_are_errors() {
     assert_eq!(error.kind(), io::ErrorKind::UnexpectedEof);
     assert_eq!(error.to_string(), "the input ended after 6 of its 10 bytes");
 }
+
+/// Post-order nodes of a message of unknown length, and the pre-order
+/// reordering, against `Tree::outboard`.
+#[test]
+fn post_order_of_unknown_length_and_its_pre_order() {
+    use chunkhash::blake3::bao::{post_to_pre_order, PostOrderEncoder};
+    // 17 MiB: more than the 16K nodes the reordering takes at once.
+    let lengths = TestScale::pick(
+        &[0, 1, 1024, 1025, 3 * 1024 + 7, STEP - 1, STEP, STEP + 1, 2 * STEP, 3 * STEP + 5 * 1024 + 3, 17 * STEP + 1][..],
+        &[0, 1025, STEP, STEP + 1, 3 * STEP + 5 * 1024 + 3][..],
+        &[0, 1025][..],
+    );
+    let input = vectors::bao_input(*lengths.iter().max().unwrap());
+    for &len in lengths {
+        for group_log in [0, 4, 10, 11] {
+            if group_log > 4 && len > 5 * STEP {
+                continue;
+            }
+            let tree = Tree::new(Mode::hash(), group_log).unwrap();
+            let post = tree.outboard(&input[..len], Order::Post);
+            for piece in [4096, STEP, usize::MAX] {
+                let mut encoder = PostOrderEncoder::new(tree, Vec::new());
+                for part in input[..len].chunks(piece) {
+                    encoder.update(part).unwrap();
+                }
+                let (root, got_len, nodes) = encoder.finish().unwrap();
+                let what = format!("len {len}, group log {group_log}, pieces of {piece}");
+                assert_eq!((root, got_len), (post.root(), len as u64), "{what}");
+                assert!(nodes == post.nodes(), "{what}");
+            }
+            let mut pre = Vec::new();
+            post_to_pre_order(&tree, len as u64, Cursor::new(post.nodes()), &mut pre).unwrap();
+            assert!(
+                pre == tree.outboard(&input[..len], Order::Pre).nodes(),
+                "pre-order, len {len}, group log {group_log}"
+            );
+        }
+    }
+}

@@ -78,6 +78,10 @@ use alloc::vec::Vec;
 mod encoder;
 #[cfg(feature = "std")]
 pub use encoder::{Encoder, Format};
+#[cfg(feature = "std")]
+mod post_order;
+#[cfg(feature = "std")]
+pub use post_order::{post_to_pre_order, PostOrderEncoder};
 
 /// Bytes of a parent node: two chaining values.
 pub const PARENT_LEN: usize = 2 * OUT_LEN;
