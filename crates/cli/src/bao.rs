@@ -181,13 +181,15 @@ fn run_checked(
 }
 
 /// Writes the encoding (or outboard) of INPUT to OUTPUT (or `out`) in
-/// bounded memory. The encoder needs the input's length and a seekable
+/// bounded memory. From a regular file, `bao::Encoder` needs a seekable
 /// output (it fills each parent node in where pre-order puts it, before
-/// its subtree): a regular file is read as it is; standard input (or a
-/// pipe) is first copied to a temporary file beside the output, and an
-/// output that cannot seek (standard output, a pipe) is written to a
-/// temporary file first and copied out at the end (beside OUTPUT, or in
-/// the system's temporary directory for standard output).
+/// its subtree): an output that cannot seek (standard output, a pipe) is
+/// written to a temporary file first and copied out at the end (beside
+/// OUTPUT, or in the system's temporary directory for standard output).
+/// From a stream (standard input, a pipe), whose length is known only at
+/// its end, an outboard is made in post-order and reordered
+/// ([`encode_outboard_stream`]); the combined encoding needs the length
+/// first, so the stream is copied to a temporary file beside the output.
 fn encode(
     tree: bao::Tree,
     format: bao::Format,
@@ -205,7 +207,19 @@ fn encode(
         // Creating OUTPUT would empty INPUT before it is read.
         bail!("{}: the input and the output are the same file", path.display());
     }
-    let (mut reader, len, _input_spool) = open_sized(input, &spool_dir)?;
+    let (mut reader, len) = open_input(input)?;
+    let (len, _input_spool) = match (len, format) {
+        (Some(len), _) => (len, None),
+        // An outboard needs no copy of the input.
+        (None, bao::Format::Outboard(order)) => {
+            return encode_outboard_stream(tree, order, &mut reader, input, output, &spool_dir, out);
+        }
+        (None, bao::Format::Combined) => {
+            let (spooled, len, spool) = spool_input(reader, input, &spool_dir)?;
+            reader = spooled;
+            (len, Some(spool))
+        }
+    };
     let file = match output {
         Some(path) => File::create(path).with_context(|| path.display().to_string())?,
         None => return encode_spooled(tree, format, &mut reader, input, len, &spool_dir, out),
@@ -302,29 +316,70 @@ fn fill(reader: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
     Ok(filled)
 }
 
-/// INPUT and its length: a regular file as it is, anything else (standard
-/// input, a pipe) copied to a temporary file in `dir` first (also
-/// returned, to live as long as the reader).
-fn open_sized(input: &Path, dir: &Path) -> Result<(Box<dyn Read>, u64, Option<Spool>)> {
+/// INPUT, and its length if it is a regular file.
+fn open_input(input: &Path) -> Result<(Box<dyn Read>, Option<u64>)> {
+    if input.as_os_str() == "-" {
+        return Ok((Box::new(io::stdin()), None));
+    }
     let name = || input.display().to_string();
-    let mut reader: Box<dyn Read> = if input.as_os_str() == "-" {
-        Box::new(io::stdin())
-    } else {
-        let file = File::open(input).with_context(name)?;
-        let metadata = file.metadata().with_context(name)?;
-        if metadata.is_dir() {
-            return Err(crate::input::is_a_directory()).with_context(name);
-        }
-        if metadata.is_file() {
-            return Ok((Box::new(file), metadata.len(), None));
-        }
-        Box::new(file)
-    };
+    let file = File::open(input).with_context(name)?;
+    let metadata = file.metadata().with_context(name)?;
+    if metadata.is_dir() {
+        return Err(crate::input::is_a_directory()).with_context(name);
+    }
+    Ok((Box::new(file), metadata.is_file().then_some(metadata.len())))
+}
+
+/// INPUT (a stream) copied to a temporary file in `dir` (returned too, to
+/// live as long as the reader), and its length.
+fn spool_input(mut reader: Box<dyn Read>, input: &Path, dir: &Path) -> Result<(Box<dyn Read>, u64, Spool)> {
     let spool = Spool::new(dir)?;
     let mut file = spool.file.try_clone()?;
-    let len = io::copy(&mut reader, &mut file).with_context(name)?;
+    let len = io::copy(&mut reader, &mut file).with_context(|| input.display().to_string())?;
     file.seek(SeekFrom::Start(0))?;
-    Ok((Box::new(file), len, Some(spool)))
+    Ok((Box::new(file), len, spool))
+}
+
+/// The outboard of a stream (standard input, a pipe): its post-order nodes
+/// go to a temporary file in `dir` as they are hashed (an outboard's size,
+/// not the input's), then to OUTPUT (or `out`) after the length header, in
+/// `order`. Writes only in sequence: any output will do.
+fn encode_outboard_stream(
+    tree: bao::Tree,
+    order: bao::Order,
+    reader: &mut dyn Read,
+    input: &Path,
+    output: Option<&Path>,
+    dir: &Path,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let spool = Spool::new(dir)?;
+    let mut encoder = bao::PostOrderEncoder::new(tree, io::BufWriter::new(spool.file.try_clone()?));
+    let mut buf = vec![0u8; 4 << 20];
+    loop {
+        let n = fill(reader, &mut buf).with_context(|| input.display().to_string())?;
+        if n == 0 {
+            break;
+        }
+        encoder.update(&buf[..n]).context("a temporary file")?;
+    }
+    let (_, len, nodes) = encoder.finish().context("a temporary file")?;
+    let mut nodes = nodes.into_inner().map_err(|error| error.into_error()).context("a temporary file")?;
+    nodes.seek(SeekFrom::Start(0))?;
+    let mut write = |out: &mut dyn Write| -> io::Result<()> {
+        out.write_all(&len.to_le_bytes())?;
+        match order {
+            bao::Order::Post => io::copy(&mut nodes, out).map(drop),
+            bao::Order::Pre => bao::post_to_pre_order(&tree, len, &mut nodes, out).map(drop),
+        }
+    };
+    match output {
+        Some(path) => {
+            let mut file = io::BufWriter::new(File::create(path).with_context(|| path.display().to_string())?);
+            write(&mut file).and_then(|()| file.flush()).with_context(|| path.display().to_string())
+        }
+        None => Ok(write(out)?),
+    }
 }
 
 /// A temporary file in a directory, removed when dropped (on Unix its name

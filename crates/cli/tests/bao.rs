@@ -117,12 +117,26 @@ fn bao_encode_through_temporary_files_and_outboards_that_do_not_fit() {
     dir.write("in", &input);
     let (encoded, hash) = ::bao::encode::encode(&input);
     let (outboard, _) = ::bao::encode::outboard(&input);
-    // Standard input (copied to a temporary file first) and standard
-    // output (written whole from one).
+    // Standard input (an outboard through post-order nodes, the encoding
+    // through a copy of the input) and standard output (written whole
+    // from a temporary file), in both orders and two group sizes.
     ok(dir.run(&["bao", "encode", "-", "enc"], &input));
     assert!(dir.read("enc") == encoded);
     assert!(dir.run(&["bao", "encode", "in", "--outboard", "-"], b"").stdout == outboard);
     assert!(dir.run(&["bao", "encode", "-", "--outboard=-"], &input).stdout == outboard);
+    for group_log in [0, 4] {
+        let tree = bao::Tree::new(bao::Mode::hash(), group_log).unwrap();
+        let size = format!("{}", 1024 << group_log);
+        for order in [bao::Order::Pre, bao::Order::Post] {
+            let mut args = vec!["bao", "--group-size", &size, "encode", "-", "--outboard", "ob"];
+            if order == bao::Order::Post {
+                args.push("--post-order");
+            }
+            ok(dir.run(&args, &input));
+            assert!(dir.read("ob") == tree.outboard(&input, order).bao_bytes(), "{args:?}");
+            std::fs::remove_file(dir.path.join("ob")).unwrap();
+        }
+    }
     // OUTPUT (or the outboard) naming INPUT: an error, INPUT untouched.
     for args in [&["bao", "encode", "in", "./in"][..], &["bao", "encode", "in", "--outboard", "in"]] {
         let output = dir.run(args, b"");
