@@ -26,7 +26,7 @@ use std::io::{self, Seek, SeekFrom, Write};
 /// Input hashed and written per step (whole groups of up to this size, a
 /// multiple of `group_cvs`'s batch): large enough that the parents above
 /// the steps cost nothing, small enough to stay in cache.
-const STEP: usize = 1 << 20;
+pub(super) const STEP: usize = 1 << 20;
 
 /// Output bytes gathered before a write: the holes of the parents above a
 /// step are mostly filled before their bytes leave.
@@ -74,8 +74,8 @@ pub struct Encoder<W: Write + Seek> {
     fed: u64,
     /// Bytes of the message hashed and written so far.
     done: u64,
-    /// Groups of up to [`STEP`] bytes: the step's input not yet hashed.
-    step: Vec<u8>,
+    /// Groups of up to [`STEP`] bytes: the input not yet hashed.
+    steps: Steps,
     /// Larger groups: the current group's hasher.
     group: Option<Hasher>,
     /// The open subtrees above the next group, the root first.
@@ -107,7 +107,7 @@ impl<W: Write + Seek> Encoder<W> {
             out,
             fed: 0,
             done: 0,
-            step: if small { Vec::with_capacity(STEP.min(len as usize)) } else { Vec::new() },
+            steps: Steps { buf: if small { Vec::with_capacity(STEP.min(len as usize)) } else { Vec::new() } },
             group: None,
             frames: ArrayVec::new(),
             root: None,
@@ -116,7 +116,7 @@ impl<W: Write + Seek> Encoder<W> {
 
     /// Adds the next bytes of the message; an error (nothing added) past
     /// the length given to [`new`](Encoder::new), or if writing fails.
-    pub fn update(&mut self, mut input: &[u8]) -> io::Result<()> {
+    pub fn update(&mut self, input: &[u8]) -> io::Result<()> {
         if self.geometry.len - self.fed < input.len() as u64 {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
@@ -127,24 +127,10 @@ impl<W: Write + Seek> Encoder<W> {
         if self.tree.group_len() > STEP {
             return self.update_groups(input);
         }
-        while !input.is_empty() {
-            if self.step.is_empty() && input.len() >= STEP {
-                // A whole step in the caller's buffer: no copy.
-                self.write_step(&input[..STEP])?;
-                input = &input[STEP..];
-                continue;
-            }
-            let take = (STEP - self.step.len()).min(input.len());
-            self.step.extend_from_slice(&input[..take]);
-            input = &input[take..];
-            if self.step.len() == STEP {
-                let step = core::mem::take(&mut self.step);
-                self.write_step(&step)?;
-                self.step = step;
-                self.step.clear();
-            }
-        }
-        Ok(())
+        let mut steps = core::mem::take(&mut self.steps);
+        let result = steps.feed(input, |step| self.write_step(step));
+        self.steps = steps;
+        result
     }
 
     /// Writes what is left and returns the root hash and the output; an
@@ -156,8 +142,9 @@ impl<W: Write + Seek> Encoder<W> {
                 std::format!("the input ended after {} of its {} bytes", self.fed, self.geometry.len),
             ));
         }
-        if self.tree.group_len() <= STEP && (!self.step.is_empty() || self.geometry.len == 0) {
-            let step = core::mem::take(&mut self.step);
+        if self.tree.group_len() <= STEP {
+            // The last step (the empty message's is empty).
+            let step = core::mem::take(&mut self.steps.buf);
             self.write_step(&step)?;
         }
         if self.geometry.len == 0 && self.tree.group_len() > STEP {
@@ -292,6 +279,34 @@ impl<W: Write + Seek> Encoder<W> {
                 return Ok(());
             }
             cv = mode.parent_cv(&left, &cv);
+        }
+        Ok(())
+    }
+}
+
+/// Input cut into steps of [`STEP`] bytes: each handed out whole once
+/// more input shows it is not the last one (which stays in `buf` for the
+/// end), straight from the caller's buffer when that holds a whole step.
+#[derive(Debug, Default)]
+pub(super) struct Steps {
+    pub(super) buf: Vec<u8>,
+}
+
+impl Steps {
+    pub(super) fn feed(&mut self, mut input: &[u8], mut step: impl FnMut(&[u8]) -> io::Result<()>) -> io::Result<()> {
+        while !input.is_empty() {
+            if self.buf.len() == STEP {
+                step(&self.buf)?;
+                self.buf.clear();
+            }
+            if self.buf.is_empty() && input.len() > STEP {
+                step(&input[..STEP])?;
+                input = &input[STEP..];
+                continue;
+            }
+            let take = (STEP - self.buf.len()).min(input.len());
+            self.buf.extend_from_slice(&input[..take]);
+            input = &input[take..];
         }
         Ok(())
     }

@@ -8,16 +8,13 @@
 //! node once both children are hashed, the way BLAKE3's incremental hasher
 //! merges its stack; the tree's right edge is closed at the end.
 
+use super::encoder::{Steps, STEP};
 use super::{group_cvs, left_groups, Levels, Order, Tree, PARENT_LEN};
 use crate::blake3::{Hash, Hasher};
 use crate::platform::spec::{CvBytes, CHUNK_LEN, OUT_LEN};
 use alloc::vec::Vec;
 use arrayvec::ArrayVec;
 use std::io::{self, Read, Seek, SeekFrom, Write};
-
-/// Input hashed per step for groups of up to this size (as the
-/// [`Encoder`](super::Encoder)'s).
-const STEP: usize = 1 << 20;
 
 /// Output gathered before a write.
 const FLUSH: usize = 1 << 20;
@@ -54,9 +51,8 @@ pub struct PostOrderEncoder<W: Write> {
     /// Bytes of the message given so far, and hashed so far.
     fed: u64,
     done: u64,
-    /// Groups of up to [`STEP`] bytes: input not yet hashed (a whole step
-    /// waits until more input shows it is not the last).
-    step: Vec<u8>,
+    /// Groups of up to [`STEP`] bytes: input not yet hashed.
+    steps: Steps,
     /// Larger groups: the current group's hasher.
     group: Option<Hasher>,
     /// Complete subtrees waiting for their right siblings: chaining value
@@ -76,7 +72,7 @@ impl<W: Write> PostOrderEncoder<W> {
             buf: Vec::new(),
             fed: 0,
             done: 0,
-            step: Vec::new(),
+            steps: Steps::default(),
             group: None,
             stack: ArrayVec::new(),
             last: None,
@@ -84,29 +80,15 @@ impl<W: Write> PostOrderEncoder<W> {
     }
 
     /// Adds the next bytes of the message.
-    pub fn update(&mut self, mut input: &[u8]) -> io::Result<()> {
+    pub fn update(&mut self, input: &[u8]) -> io::Result<()> {
         self.fed += input.len() as u64;
         if self.tree.group_len() > STEP {
             return self.update_groups(input);
         }
-        while !input.is_empty() {
-            if self.step.len() == STEP {
-                // More input: the waiting step is not the last.
-                let step = core::mem::take(&mut self.step);
-                self.write_step(&step)?;
-                self.step = step;
-                self.step.clear();
-            }
-            if self.step.is_empty() && input.len() > STEP {
-                self.write_step(&input[..STEP])?;
-                input = &input[STEP..];
-                continue;
-            }
-            let take = (STEP - self.step.len()).min(input.len());
-            self.step.extend_from_slice(&input[..take]);
-            input = &input[take..];
-        }
-        Ok(())
+        let mut steps = core::mem::take(&mut self.steps);
+        let result = steps.feed(input, |step| self.write_step(step));
+        self.steps = steps;
+        result
     }
 
     /// Closes the tree's right edge; the root hash, the message's length
@@ -120,12 +102,12 @@ impl<W: Write> PostOrderEncoder<W> {
                 Some(hasher) => Some(hasher.finalize_non_root()),
             }
         } else {
-            if self.stack.is_empty() && self.last.is_none() && self.step.len() <= self.tree.group_len() {
+            if self.stack.is_empty() && self.last.is_none() && self.steps.buf.len() <= self.tree.group_len() {
                 // One group: the root itself, no parents.
-                let root = self.tree.root(&self.step);
+                let root = self.tree.root(&self.steps.buf);
                 return self.end(root);
             }
-            let step = core::mem::take(&mut self.step);
+            let step = core::mem::take(&mut self.steps.buf);
             if !step.is_empty() {
                 self.write_step(&step)?;
             }
