@@ -128,7 +128,8 @@ impl<W: Write + Seek> Encoder<W> {
             return self.update_groups(input);
         }
         let mut steps = core::mem::take(&mut self.steps);
-        let result = steps.feed(input, |step| self.write_step(step));
+        let more = self.fed < self.geometry.len;
+        let result = steps.feed(input, more, |step| self.write_step(step));
         self.steps = steps;
         result
     }
@@ -293,13 +294,20 @@ pub(super) struct Steps {
 }
 
 impl Steps {
-    pub(super) fn feed(&mut self, mut input: &[u8], mut step: impl FnMut(&[u8]) -> io::Result<()>) -> io::Result<()> {
+    /// Hands out the whole steps of `input` that are known not to be the
+    /// last: more input follows, or `more` says the message goes on.
+    pub(super) fn feed(
+        &mut self,
+        mut input: &[u8],
+        more: bool,
+        mut step: impl FnMut(&[u8]) -> io::Result<()>,
+    ) -> io::Result<()> {
         while !input.is_empty() {
             if self.buf.len() == STEP {
                 step(&self.buf)?;
                 self.buf.clear();
             }
-            if self.buf.is_empty() && input.len() > STEP {
+            if self.buf.is_empty() && (input.len() > STEP || (more && input.len() == STEP)) {
                 step(&input[..STEP])?;
                 input = &input[STEP..];
                 continue;

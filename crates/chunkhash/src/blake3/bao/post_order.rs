@@ -86,7 +86,7 @@ impl<W: Write> PostOrderEncoder<W> {
             return self.update_groups(input);
         }
         let mut steps = core::mem::take(&mut self.steps);
-        let result = steps.feed(input, |step| self.write_step(step));
+        let result = steps.feed(input, false, |step| self.write_step(step));
         self.steps = steps;
         result
     }
