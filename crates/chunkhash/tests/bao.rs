@@ -543,7 +543,7 @@ fn outboards_from_pieces_match_whole_ones() {
                 assert!(whole.nodes() == theirs, "k {group_log} len {len} {order:?}");
                 // Pieces of one length, then of random aligned lengths.
                 for fixed in [Some(1u64 << (rng.next_u64() % 6)), None] {
-                    let mut builder = tree.outboard_builder(len, order);
+                    let mut builder = tree.outboard_builder(len, order).unwrap();
                     let mut taken = 0u64;
                     let mut pieces = Vec::new();
                     loop {
@@ -567,7 +567,7 @@ fn outboards_from_pieces_match_whole_ones() {
             if groups >= 4 {
                 // Three groups is no subtree; an unfinished outboard; a piece
                 // past the end.
-                let mut builder = tree.outboard_builder(len, bao::Order::Pre);
+                let mut builder = tree.outboard_builder(len, bao::Order::Pre).unwrap();
                 let three = builder.update(&input[..3 * group as usize]);
                 assert!(matches!(three, Err(bao::BaoError::Piece { offset: 0, .. })), "{three:?}");
                 builder.update(&input[..group as usize]).unwrap();

@@ -100,7 +100,7 @@ pub extern "C" fn chunkhash_bao_outboard_begin(
         state.bao_outboard = None;
         let mode = Mode::parse(mode, state.staged(0, param_len)?)?;
         let tree = tree(&mode, group_log)?;
-        state.bao_outboard = Some(tree.outboard_builder(len, order(post_order)));
+        state.bao_outboard = Some(tree.outboard_builder(len, order(post_order)).map_err(|_| Error::out_of_memory())?);
         Ok(0)
     })
 }
@@ -296,6 +296,9 @@ mod tests {
         assert_eq!(chunkhash_bao_outboard_finish(), ERROR_INVALID_ARGUMENT);
         assert_eq!(chunkhash_bao_outboard_finish(), ERROR_INVALID_ARGUMENT);
         assert_eq!(chunkhash_bao_outboard_update(1024), ERROR_INVALID_ARGUMENT);
+        // An outboard past the memory's reach is an error, not a trap.
+        #[cfg(target_pointer_width = "32")]
+        assert_eq!(chunkhash_bao_outboard_begin(MODE_HASH, 0, u64::MAX, 0, 0), crate::ERROR_OUT_OF_MEMORY);
     }
 
     #[test]

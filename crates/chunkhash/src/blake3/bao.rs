@@ -374,20 +374,28 @@ impl Tree {
 
     #[cfg(feature = "alloc")]
     fn outboard_with(&self, input: &[u8], order: Order, parallel: bool) -> Outboard {
-        let mut builder = self.outboard_builder(input.len() as u64, order);
+        let mut builder =
+            self.outboard_builder(input.len() as u64, order).expect("an outboard of a slice in memory fits");
         builder.take(input, parallel).expect("a whole message is one piece");
         builder.finish().expect("a whole message is one piece")
     }
 
     /// An outboard built from the message in pieces, for a caller that
     /// copies the message in piece by piece (a binding, into its own
-    /// memory): see [`OutboardBuilder`].
+    /// memory): see [`OutboardBuilder`]. An error
+    /// ([`BaoError::OutboardSize`]) if the outboard of `len` bytes is
+    /// larger than this target can address.
     #[cfg(feature = "alloc")]
-    pub fn outboard_builder(&self, len: u64, order: Order) -> OutboardBuilder {
+    pub fn outboard_builder(&self, len: u64, order: Order) -> Result<OutboardBuilder, BaoError> {
         let geometry = Geometry::new(len, self.group_log);
-        let mut bytes = alloc::vec![0; HEADER_LEN + (geometry.parents() as usize) * PARENT_LEN];
+        let bytes = geometry.parents() * PARENT_LEN as u64 + HEADER_LEN as u64;
+        let size = usize::try_from(bytes)
+            .ok()
+            .filter(|&size| size <= isize::MAX as usize)
+            .ok_or(BaoError::OutboardSize { len, bytes })?;
+        let mut bytes = alloc::vec![0; size];
         bytes[..HEADER_LEN].copy_from_slice(&len.to_le_bytes());
-        OutboardBuilder { tree: *self, order, geometry, bytes, stack: ArrayVec::new(), taken: 0, root: None }
+        Ok(OutboardBuilder { tree: *self, order, geometry, bytes, stack: ArrayVec::new(), taken: 0, root: None })
     }
 
     /// [`outboard`](Tree::outboard) on all cores (rayon's global pool):
@@ -1460,6 +1468,14 @@ pub enum BaoError {
         /// Bytes after it.
         extra: u64,
     },
+    /// An outboard larger than the target can address (a message of
+    /// more than 2^35 bytes with 1 KiB groups on a 32-bit target).
+    OutboardSize {
+        /// The message's length.
+        len: u64,
+        /// The outboard's bytes, header included.
+        bytes: u64,
+    },
     /// A piece given to an [`OutboardBuilder`] that runs past the
     /// message's length, or is not its last and not a whole subtree; or
     /// (`len` 0) the builder finished before the message's end.
@@ -1501,6 +1517,9 @@ impl fmt::Display for BaoError {
             }
             BaoError::Extended { position, extra } => {
                 write!(f, "{extra} bytes follow the end of the slice at byte {position}")
+            }
+            BaoError::OutboardSize { len, bytes } => {
+                write!(f, "the {bytes}-byte outboard of a {len}-byte message is too large for this target's memory")
             }
             BaoError::Piece { offset, len: 0, message_len } if offset < message_len => {
                 write!(f, "the pieces end at byte {offset} of a {message_len}-byte message")
