@@ -27,6 +27,9 @@ const SIMD_PROBE = new Uint8Array([
 // bounded whatever is hashed: a hasher takes the pieces one by one, and a
 // batch goes in groups of up to this many bytes (one call per group).
 const PIECE_BYTES = 4 << 20;
+// Pieces of a Bao outboard's input: small enough to stay in a core's cache
+// between their copy into WebAssembly memory and their hashing.
+const BAO_PIECE_BYTES = 256 << 10;
 // At most this many messages per batch call, which bounds the output area.
 const GROUP_MESSAGES = 1 << 16;
 
@@ -714,15 +717,30 @@ function uint64(value, what) {
  * (chunk groups of 2^groupLog KiB, 0 to 16; default 0, `bao`'s format),
  * `order` (`'pre'`, `bao`'s, the default, or `'post'`, bao-tree's
  * post-order; `outboard.subarray(8)` is bao-tree's outboard data), `key`
- * or `deriveKeyContext` as for `blake3`. `data` is copied into
- * WebAssembly memory whole.
+ * or `deriveKeyContext` as for `blake3`. Bytes are copied into
+ * WebAssembly memory in pieces of 256 KiB (of one group, when groups are
+ * larger, up to 4 MiB; beyond that, and strings, whole).
  */
 export function baoOutboard(data, options) {
   const e = engine();
   const { mode, groupLog, postOrder } = baoOptions(options, ['groupLog', 'order', 'key', 'deriveKeyContext']);
   const paramLen = e.putParam(mode);
-  const len = e.put(input(data), paramLen, Infinity);
-  const out = e.readOutput(e.check(e.ex.chunkhash_bao_outboard(mode.code, paramLen, len, groupLog, postOrder)));
+  const bytes = input(data);
+  // Bytes in pieces: each copied in and hashed while it is in the cache
+  // (a whole copy would be read back from memory); a piece is a whole
+  // subtree, a power of two of groups.
+  const piece = Math.max(BAO_PIECE_BYTES, 1024 * 2 ** groupLog);
+  let out;
+  if (typeof bytes === 'string' || bytes.length <= piece || piece > PIECE_BYTES) {
+    const len = e.put(bytes, paramLen, Infinity);
+    out = e.readOutput(e.check(e.ex.chunkhash_bao_outboard(mode.code, paramLen, len, groupLog, postOrder)));
+  } else {
+    e.check(e.ex.chunkhash_bao_outboard_begin(mode.code, paramLen, BigInt(bytes.length), groupLog, postOrder));
+    for (let start = 0; start < bytes.length; start += piece) {
+      e.check(e.ex.chunkhash_bao_outboard_update(e.put(bytes.subarray(start, start + piece), 0, piece)));
+    }
+    out = e.readOutput(e.check(e.ex.chunkhash_bao_outboard_finish()));
+  }
   return { root: out.subarray(0, BLAKE3_OUT_LEN), outboard: out.subarray(BLAKE3_OUT_LEN) };
 }
 

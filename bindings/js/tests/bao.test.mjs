@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import * as chunkhash from 'chunkhash';
+import { xorshiftBytes } from './chunk-inputs.mjs';
 import { BUILDS, hex, repo, TestRng } from './helpers.mjs';
 
 const vectors = JSON.parse(readFileSync(join(repo, 'vectors', 'bao', 'test_vectors.json'), 'utf8'));
@@ -176,6 +177,20 @@ for (const build of BUILDS) {
       assert.equal(chunkhash.baoDecode(root, past, { start: 10n ** 18n, count: 5 }).length, 0);
       const empty = chunkhash.baoEncode(new Uint8Array(0));
       assert.equal(chunkhash.baoDecode(empty.root, empty.encoding).length, 0);
+    });
+
+    test('outboards of inputs copied in pieces are the one-shot call\'s', async () => {
+      await chunkhash.init(build.options);
+      const e = chunkhash._benchmarkEngine();
+      const input = xorshiftBytes(3 * (256 << 10) + 5000);
+      for (const [groupLog, order] of [[0, 'pre'], [0, 'post'], [4, 'pre'], [9, 'post'], [12, 'pre']]) {
+        const ours = chunkhash.baoOutboard(input, { groupLog, order });
+        e.reserve(input.length);
+        e.view().set(input, e.staging);
+        const whole = e.readOutput(e.check(e.ex.chunkhash_bao_outboard(0, 0, input.length, groupLog, order === 'post' ? 1 : 0)));
+        assert.deepEqual(ours, { root: whole.subarray(0, 32), outboard: whole.subarray(32) }, `groupLog ${groupLog} ${order}`);
+        assert.equal(hex(ours.root), blake3Hex(input));
+      }
     });
 
     test('bad arguments are TypeErrors, RangeErrors or BaoErrors naming the value', async () => {

@@ -56,6 +56,13 @@ fn boundary_lengths(group_log: u8, max_groups: u64, max_len: u64, rng: &mut Test
             lengths.push((groups - 1) * group + 1024 + 1);
         }
     }
+    // Around the blocks of 128 chunks that outboards are hashed in (a
+    // block's groups side by side, then the tree above the blocks), beyond
+    // `max_groups`: their nodes are written from two places.
+    let block = (128 >> group_log).max(1) * group;
+    for blocks in [1, 2, 3] {
+        lengths.extend([blocks * block - 1, blocks * block, blocks * block + 1, blocks * block + 1025]);
+    }
     for _ in 0..4 {
         lengths.push(rng.next_u64() % (max_groups * group + 1).min(max_len.saturating_add(1)));
     }
@@ -507,6 +514,67 @@ fn stepwise_and_item_by_item_decoding_agree() {
             assert_eq!(error, None);
             if ranges == bao::WHOLE {
                 assert_eq!(out, input);
+            }
+        }
+    }
+}
+
+/// The outboard built from pieces (as the JavaScript binding copies a
+/// message in) is `outboard`'s and `bao-tree`'s, for pieces of one length
+/// and pieces of random aligned lengths; bad pieces are errors.
+#[test]
+fn outboards_from_pieces_match_whole_ones() {
+    let mut rng = TestRng::new(test_seed("outboards_from_pieces_match_whole_ones", 38));
+    for group_log in [0u8, 1, 4, 8] {
+        let tree = tree(group_log);
+        let group = 1024u64 << group_log;
+        let max_len = TestScale::pick(u64::MAX, 256 << 10, 64 << 10);
+        let mut lengths = boundary_lengths(group_log, 9, max_len, &mut rng);
+        lengths.extend([rng.next_u64() % (600 << 10), rng.next_u64() % (600 << 10)].map(|len| len.min(max_len)));
+        for len in lengths {
+            let input = rng.bytes(len as usize);
+            let groups = len.div_ceil(group).max(1);
+            for order in [bao::Order::Pre, bao::Order::Post] {
+                let whole = tree.outboard(&input, order);
+                let theirs = match order {
+                    bao::Order::Pre => PreOrderMemOutboard::create(&input, BlockSize::from_chunk_log(group_log)).data,
+                    bao::Order::Post => PostOrderMemOutboard::create(&input, BlockSize::from_chunk_log(group_log)).data,
+                };
+                assert!(whole.nodes() == theirs, "k {group_log} len {len} {order:?}");
+                // Pieces of one length, then of random aligned lengths.
+                for fixed in [Some(1u64 << (rng.next_u64() % 6)), None] {
+                    let mut builder = tree.outboard_builder(len, order).unwrap();
+                    let mut taken = 0u64;
+                    let mut pieces = Vec::new();
+                    loop {
+                        let lowbit = if taken == 0 { u64::MAX } else { 1 << taken.trailing_zeros() };
+                        let want = fixed.unwrap_or_else(|| 1 << (rng.next_u64() % 6)).min(lowbit);
+                        let rest = groups - taken;
+                        let piece = if want >= rest && rest <= lowbit { rest } else { want.min(rest - 1).max(1) };
+                        let piece = if piece < rest { 1 << piece.ilog2() } else { piece };
+                        let start = (taken * group).min(len) as usize;
+                        let end = ((taken + piece) * group).min(len) as usize;
+                        builder.update(&input[start..end]).unwrap_or_else(|e| panic!("k {group_log} len {len}: {e}"));
+                        pieces.push(piece);
+                        taken += piece;
+                        if taken == groups {
+                            break;
+                        }
+                    }
+                    assert_eq!(builder.finish().unwrap(), whole, "k {group_log} len {len} {order:?} pieces {pieces:?}");
+                }
+            }
+            if groups >= 4 {
+                // Three groups is no subtree; an unfinished outboard; a piece
+                // past the end.
+                let mut builder = tree.outboard_builder(len, bao::Order::Pre).unwrap();
+                let three = builder.update(&input[..3 * group as usize]);
+                assert!(matches!(three, Err(bao::BaoError::Piece { offset: 0, .. })), "{three:?}");
+                builder.update(&input[..group as usize]).unwrap();
+                let early = builder.clone().finish();
+                assert!(matches!(early, Err(bao::BaoError::Piece { len: 0, .. })), "{early:?}");
+                let past = builder.update(&input);
+                assert!(matches!(past, Err(bao::BaoError::Piece { .. })), "{past:?}");
             }
         }
     }

@@ -83,6 +83,55 @@ pub extern "C" fn chunkhash_bao_outboard(
     })
 }
 
+/// Starts an outboard of a `len`-byte message given in pieces (the same
+/// bytes as [`chunkhash_bao_outboard`]'s): each piece is copied into the
+/// staging area and hashed while it is still in the cache, where the
+/// one-shot call would read a whole staged copy back from memory. The mode's
+/// parameter is staged at 0; the pieces go to [`chunkhash_bao_outboard_update`].
+#[unsafe(no_mangle)] // SAFETY: no other symbol of this module has this name.
+pub extern "C" fn chunkhash_bao_outboard_begin(
+    mode: u32,
+    param_len: usize,
+    len: u64,
+    group_log: u32,
+    post_order: u32,
+) -> i32 {
+    run(|state| {
+        state.bao_outboard = None;
+        let mode = Mode::parse(mode, state.staged(0, param_len)?)?;
+        let tree = tree(&mode, group_log)?;
+        state.bao_outboard = Some(tree.outboard_builder(len, order(post_order)).map_err(|_| Error::out_of_memory())?);
+        Ok(0)
+    })
+}
+
+/// Takes the next piece of the message, `len` bytes staged at 0: each but
+/// the last a power of two of groups.
+#[unsafe(no_mangle)] // SAFETY: no other symbol of this module has this name.
+pub extern "C" fn chunkhash_bao_outboard_update(len: usize) -> i32 {
+    run(|state| {
+        let State { staging, bao_outboard, .. } = state;
+        let builder = bao_outboard.as_mut().ok_or_else(no_outboard)?;
+        builder.update(staged(staging, 0, len)?).map_err(bao_error)?;
+        Ok(0)
+    })
+}
+
+/// Ends the outboard begun by [`chunkhash_bao_outboard_begin`]: the output
+/// area receives what [`chunkhash_bao_outboard`] writes there.
+#[unsafe(no_mangle)] // SAFETY: no other symbol of this module has this name.
+pub extern "C" fn chunkhash_bao_outboard_finish() -> i32 {
+    run(|state| {
+        let State { output, bao_outboard, .. } = state;
+        let outboard = bao_outboard.take().ok_or_else(no_outboard)?.finish().map_err(bao_error)?;
+        root_and(output, outboard.root(), outboard.bao_bytes())
+    })
+}
+
+fn no_outboard() -> Error {
+    Error::invalid_argument("no Bao outboard in progress (chunkhash_bao_outboard_begin first)")
+}
+
 /// The combined encoding of the `len` bytes staged after the mode's
 /// parameter: the output area receives the root hash, then the encoding.
 #[unsafe(no_mangle)] // SAFETY: no other symbol of this module has this name.
@@ -219,6 +268,37 @@ mod tests {
 
     fn hex(bytes: &[u8]) -> String {
         chunkhash::blake3::hash(bytes).to_hex().to_string()
+    }
+
+    #[test]
+    fn outboards_in_pieces_are_the_one_shot_ones() {
+        let input = bao_input(700_000);
+        for (group_log, post_order) in [(0, 0), (0, 1), (2, 1), (4, 0), (6, 0)] {
+            stage(&[&input]);
+            let n = chunkhash_bao_outboard(MODE_HASH, 0, input.len(), group_log, post_order);
+            let whole = output(n as usize);
+            stage(&[]);
+            assert_eq!(chunkhash_bao_outboard_begin(MODE_HASH, 0, input.len() as u64, group_log, post_order), 0);
+            for piece in input.chunks(64 << 10) {
+                stage(&[piece]);
+                assert_eq!(chunkhash_bao_outboard_update(piece.len()), 0);
+            }
+            assert_eq!(chunkhash_bao_outboard_finish(), n);
+            assert!(output(n as usize) == whole, "k {group_log}");
+        }
+        // Not a whole subtree (three groups), an early end, and no outboard
+        // begun: errors.
+        stage(&[]);
+        assert_eq!(chunkhash_bao_outboard_begin(MODE_HASH, 0, input.len() as u64, 0, 0), 0);
+        stage(&[&input[..3072]]);
+        assert_eq!(chunkhash_bao_outboard_update(3072), ERROR_INVALID_ARGUMENT);
+        assert_eq!(chunkhash_bao_outboard_update(1024), 0);
+        assert_eq!(chunkhash_bao_outboard_finish(), ERROR_INVALID_ARGUMENT);
+        assert_eq!(chunkhash_bao_outboard_finish(), ERROR_INVALID_ARGUMENT);
+        assert_eq!(chunkhash_bao_outboard_update(1024), ERROR_INVALID_ARGUMENT);
+        // An outboard past the memory's reach is an error, not a trap.
+        #[cfg(target_pointer_width = "32")]
+        assert_eq!(chunkhash_bao_outboard_begin(MODE_HASH, 0, u64::MAX, 0, 0), crate::ERROR_OUT_OF_MEMORY);
     }
 
     #[test]

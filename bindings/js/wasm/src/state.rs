@@ -39,6 +39,8 @@ pub(crate) struct State {
     pub(crate) verified_len: usize,
     /// The chunking in progress.
     pub(crate) cdc: Option<crate::cdc::Job>,
+    /// The Bao outboard being built from pieces.
+    pub(crate) bao_outboard: Option<chunkhash::blake3::bao::OutboardBuilder>,
 }
 
 /// The table of live hashers; a handle is an index plus one, so 0 is never
@@ -69,6 +71,7 @@ impl State {
             sessions: Sessions::default(),
             verified_len: 0,
             cdc: None,
+            bao_outboard: None,
         }
     }
 

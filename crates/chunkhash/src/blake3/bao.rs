@@ -62,6 +62,8 @@
 //! ```
 
 use super::hash::Hash;
+#[cfg(feature = "alloc")]
+use super::join::Join;
 use super::join::SerialJoin;
 use super::subtree;
 use super::tree;
@@ -76,6 +78,8 @@ use alloc::vec::Vec;
 
 #[cfg(feature = "std")]
 mod encoder;
+#[cfg(feature = "std")]
+mod levels;
 #[cfg(feature = "std")]
 pub use encoder::{Encoder, Format};
 #[cfg(feature = "std")]
@@ -268,6 +272,52 @@ impl Geometry {
         first..last + 1
     }
 
+    /// Parents of the complete subtrees left of group `first`, that is
+    /// before its subtrees' in post-order (in pre-order, without the
+    /// ancestors).
+    #[cfg(feature = "alloc")]
+    fn parents_left_of(first: u64) -> u64 {
+        first - u64::from(first.count_ones())
+    }
+
+    /// Parents above the subtree of groups `first..first + count`, which
+    /// must be one of the tree's.
+    #[cfg(feature = "alloc")]
+    fn depth(&self, first: u64, count: u64) -> u64 {
+        let (mut at, mut len, mut depth) = (0, self.groups, 0);
+        while len > count {
+            let left = left_groups(len);
+            if first < at + left {
+                len = left;
+            } else {
+                at += left;
+                len -= left;
+            }
+            depth += 1;
+        }
+        depth
+    }
+
+    /// Where the nodes of the subtree of groups `first..first + count`
+    /// start among the outboard's (counted in nodes).
+    #[cfg(feature = "alloc")]
+    fn stretch_start(&self, order: Order, first: u64, count: u64) -> u64 {
+        match order {
+            Order::Pre => Geometry::parents_left_of(first) + self.depth(first, count),
+            Order::Post => Geometry::parents_left_of(first),
+        }
+    }
+
+    /// The place of the parent node of the subtree of groups `first..first
+    /// + count` (more than one) among the outboard's nodes.
+    #[cfg(feature = "alloc")]
+    fn node_place(&self, order: Order, first: u64, count: u64) -> u64 {
+        match order {
+            Order::Pre => self.stretch_start(order, first, count),
+            Order::Post => Geometry::parents_left_of(first) + count - 2,
+        }
+    }
+
     fn wanted(&self, ranges: &[Range<u64>], first: u64, count: u64) -> bool {
         ranges.iter().any(|range| {
             let groups = self.groups_of(range);
@@ -337,17 +387,28 @@ impl Tree {
 
     #[cfg(feature = "alloc")]
     fn outboard_with(&self, input: &[u8], order: Order, parallel: bool) -> Outboard {
-        let geometry = Geometry::new(input.len() as u64, self.group_log);
-        let mut bytes = Vec::with_capacity(HEADER_LEN + (geometry.parents() as usize) * PARENT_LEN);
-        bytes.extend_from_slice(&geometry.len.to_le_bytes());
-        let root = match Levels::new(self, input, parallel) {
-            None => self.root(input),
-            Some(levels) => {
-                levels.write(order, 0, geometry.groups, None, &mut bytes);
-                levels.root(self)
-            }
-        };
-        Outboard { root, len: geometry.len, order, bytes }
+        let mut builder =
+            self.outboard_builder(input.len() as u64, order).expect("an outboard of a slice in memory fits");
+        builder.take(input, parallel).expect("a whole message is one piece");
+        builder.finish().expect("a whole message is one piece")
+    }
+
+    /// An outboard built from the message in pieces, for a caller that
+    /// copies the message in piece by piece (a binding, into its own
+    /// memory): see [`OutboardBuilder`]. An error
+    /// ([`BaoError::OutboardSize`]) if the outboard of `len` bytes is
+    /// larger than this target can address.
+    #[cfg(feature = "alloc")]
+    pub fn outboard_builder(&self, len: u64, order: Order) -> Result<OutboardBuilder, BaoError> {
+        let geometry = Geometry::new(len, self.group_log);
+        let bytes = geometry.parents() * PARENT_LEN as u64 + HEADER_LEN as u64;
+        let size = usize::try_from(bytes)
+            .ok()
+            .filter(|&size| size <= isize::MAX as usize)
+            .ok_or(BaoError::OutboardSize { len, bytes })?;
+        let mut bytes = alloc::vec![0; size];
+        bytes[..HEADER_LEN].copy_from_slice(&len.to_le_bytes());
+        Ok(OutboardBuilder { tree: *self, order, geometry, bytes, stack: ArrayVec::new(), taken: 0, root: None })
     }
 
     /// [`outboard`](Tree::outboard) on all cores (rayon's global pool):
@@ -362,20 +423,16 @@ impl Tree {
     /// Also the root hash.
     #[cfg(feature = "alloc")]
     pub fn encode(&self, input: &[u8]) -> (Hash, Vec<u8>) {
+        // The whole message's slice: the nodes of its outboard with the
+        // groups between them, appended to a buffer of the right size (no
+        // zeroing of a buffer as long as the message).
+        let outboard = self.outboard(input, Order::Pre);
         let geometry = Geometry::new(input.len() as u64, self.group_log);
-        let mut out = Vec::with_capacity(HEADER_LEN + input.len() + geometry.parents() as usize * PARENT_LEN);
+        let mut out = Vec::with_capacity(HEADER_LEN + geometry.encoded_len(0, geometry.groups) as usize);
         out.extend_from_slice(&geometry.len.to_le_bytes());
-        let root = match Levels::new(self, input, false) {
-            None => {
-                out.extend_from_slice(input);
-                self.root(input)
-            }
-            Some(levels) => {
-                levels.write(Order::Pre, 0, geometry.groups, Some(input), &mut out);
-                levels.root(self)
-            }
-        };
-        (root, out)
+        let walk = SliceWalk { geometry, input, outboard: &outboard, ranges: &WHOLE };
+        walk.write(0, geometry.groups, 0, &mut out);
+        (outboard.root, out)
     }
 
     /// The slice of `input` for byte `ranges` (in any order, overlapping or
@@ -517,119 +574,300 @@ impl SliceWalk<'_> {
     }
 }
 
-/// Every chaining value of a message's tree from its groups up to the
-/// root's two children: level `j` holds one value per 2^j groups, the last
-/// one covering what is left (the tree's right edge).
+/// Writes a message's parents straight into a buffer of the right size.
+/// Each subtree's nodes are one stretch of the buffer in either order (a
+/// parent, then its left and right subtrees; or the subtrees, then the
+/// parent), so the recursion hands each half its own stretch, and with
+/// `parallel` its own thread. At the bottom, a block of groups of up to
+/// `BATCH_CHUNKS` chunks is hashed side by side in the lanes, then level by
+/// level, and written from those levels while they are in the cache: no
+/// level of the whole tree is ever held.
 #[cfg(feature = "alloc")]
-struct Levels {
-    levels: Vec<Vec<CvBytes>>,
-    group_len: usize,
+struct Writer<'a> {
+    tree: &'a Tree,
+    geometry: Geometry,
+    /// The message's bytes from `offset` on (at least the subtrees written).
+    input: &'a [u8],
+    offset: u64,
+    order: Order,
 }
 
-/// The chaining values of the consecutive groups of `input`, whose first
-/// chunk is `first_chunk` (a multiple of the batch and the group), into
-/// `out`; none is the root.
+/// The chaining values of one block's tree, level by level as `hash` pairs
+/// them up: level `j` holds one value per 2^j groups (the last one covering
+/// what is left), up to the two children of the block's top.
 #[cfg(feature = "alloc")]
-fn group_cvs(tree: &Tree, input: &[u8], first_chunk: u64, out: &mut [CvBytes]) {
-    let mode = &tree.mode.tree;
-    let group_len = tree.group_len();
-    let group_chunks = 1u64 << tree.group_log;
-    if group_len >= BATCH_CHUNKS * CHUNK_LEN {
-        // A group fills the kernels' lanes on its own (`hash`'s path).
-        for (index, (group, out)) in input.chunks(group_len).zip(out).enumerate() {
-            *out = mode.subtree_cv::<SerialJoin>(group, first_chunk + index as u64 * group_chunks);
-        }
-        return;
-    }
-    // Many groups' chunks side by side, then each group's levels.
-    let mut chunks = [[0u8; OUT_LEN]; BATCH_CHUNKS];
-    let mut pairs = [[0u8; OUT_LEN]; BATCH_CHUNKS / 2];
-    let batch_groups = BATCH_CHUNKS >> tree.group_log;
-    for ((index, batch), out) in input.chunks(BATCH_CHUNKS * CHUNK_LEN).enumerate().zip(out.chunks_mut(batch_groups)) {
-        let mut count = mode.hash_chunks(batch, first_chunk + (index * BATCH_CHUNKS) as u64, &mut chunks);
-        let (mut level, mut next): (&mut [CvBytes], &mut [CvBytes]) = (&mut chunks, &mut pairs);
-        for _ in 0..tree.group_log {
-            count = mode.pair_up(&level[..count], next);
-            core::mem::swap(&mut level, &mut next);
-        }
-        out.copy_from_slice(&level[..count]);
-    }
+struct BlockLevels {
+    cvs: [CvBytes; 2 * BATCH_CHUNKS],
+    /// Where level `j` starts in `cvs`.
+    starts: [usize; BLOCK_LEVELS],
 }
 
+/// Levels of a block of at most `BATCH_CHUNKS` (2^7) groups.
 #[cfg(feature = "alloc")]
-impl Levels {
-    /// The levels of `input`, or `None` if it is one group (no parents).
-    fn new(tree: &Tree, input: &[u8], parallel: bool) -> Option<Levels> {
-        let group_len = tree.group_len();
-        if input.len() <= group_len {
-            return None;
-        }
-        let mode = &tree.mode.tree;
-        let mut bottom = alloc::vec![[0u8; OUT_LEN]; input.len().div_ceil(group_len)];
-        match parallel {
-            #[cfg(feature = "parallel")]
-            true => {
-                use rayon::prelude::*;
-                // Pieces of whole batches and groups (both powers of two),
-                // large enough that a hand-off to another thread pays.
-                let piece = (1 << 20).max(group_len);
-                input
-                    .par_chunks(piece)
-                    .zip(bottom.par_chunks_mut(piece / group_len))
-                    .enumerate()
-                    .for_each(|(index, (input, out))| group_cvs(tree, input, (index * piece / CHUNK_LEN) as u64, out));
-            }
-            _ => group_cvs(tree, input, 0, &mut bottom),
-        }
-        Some(Levels::from_bottom(mode, bottom, group_len))
-    }
+const BLOCK_LEVELS: usize = 8;
 
-    /// The levels above `bottom`, the chaining values of consecutive
-    /// groups, each level's pairs hashed in one call.
-    fn from_bottom(mode: &tree::Mode, bottom: Vec<CvBytes>, group_len: usize) -> Levels {
-        let mut levels = Vec::with_capacity(64);
-        levels.push(bottom);
-        while let Some(level) = levels.last().filter(|level| level.len() > 2) {
-            let mut next = alloc::vec![[0u8; OUT_LEN]; level.len().div_ceil(2)];
-            mode.pair_up(level, &mut next);
-            levels.push(next);
-        }
-        Levels { levels, group_len }
-    }
-
-    /// The chaining value of the subtree of groups `first..first + count`
-    /// (complete, or the right edge of the tree).
+#[cfg(feature = "alloc")]
+impl BlockLevels {
+    /// The value of the block's groups `first..first + count` (a subtree of
+    /// the block).
     fn cv(&self, first: u64, count: u64) -> &CvBytes {
-        let level = ceil_log2(count);
-        &self.levels[level as usize][(first >> level) as usize]
+        let level = ceil_log2(count) as usize;
+        &self.cvs[self.starts[level] + (first >> level) as usize]
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl Writer<'_> {
+    /// Groups of a block: `BATCH_CHUNKS` chunks' worth, at least one.
+    fn block_groups(&self) -> u64 {
+        (BATCH_CHUNKS >> self.tree.group_log).max(1) as u64
     }
 
-    fn root(&self, tree: &Tree) -> Hash {
-        let top = self.levels.last().expect("at least one level");
-        Hash::from(tree.mode.tree.parent_output(&top[0], &top[1]).root_hash())
+    /// The bytes of groups `first..first + count`.
+    fn input_of(&self, first: u64, count: u64) -> &[u8] {
+        let bytes = self.geometry.bytes(first, count);
+        &self.input[(bytes.start - self.offset) as usize..(bytes.end - self.offset) as usize]
     }
 
-    /// Writes the parents of groups `first..first + count` in `order`, with
-    /// the groups' bytes of `input` in pre-order when given.
-    fn write(&self, order: Order, first: u64, count: u64, input: Option<&[u8]>, out: &mut Vec<u8>) {
-        if count == 1 {
-            if let Some(input) = input {
-                let start = first as usize * self.group_len;
-                out.extend_from_slice(&input[start..(start + self.group_len).min(input.len())]);
+    /// Writes the whole tree into `out` (its stretch) and returns the root
+    /// hash.
+    fn root(&self, out: &mut [u8], parallel: bool) -> Hash {
+        let groups = self.geometry.groups;
+        if groups == 1 {
+            return self.tree.root(self.input);
+        }
+        let cv = match parallel {
+            #[cfg(feature = "parallel")]
+            true => self.subtree::<super::join::RayonJoin>(0, groups, true, out),
+            _ => self.subtree::<SerialJoin>(0, groups, true, out),
+        };
+        Hash::from(cv)
+    }
+
+    /// Writes the subtree of groups `first..first + count` (more than one)
+    /// into `out`, its stretch, and returns its chaining value (the root
+    /// hash for the root).
+    fn subtree<J: Join>(&self, first: u64, count: u64, is_root: bool, out: &mut [u8]) -> CvBytes {
+        if count <= self.block_groups() {
+            return self.block(first, count, is_root, out);
+        }
+        let left = left_groups(count);
+        let (node, rest) = match self.order {
+            Order::Pre => out.split_at_mut(PARENT_LEN),
+            Order::Post => {
+                let (rest, node) = out.split_at_mut(out.len() - PARENT_LEN);
+                (node, rest)
             }
+        };
+        let (left_out, right_out) = rest.split_at_mut((left as usize - 1) * PARENT_LEN);
+        let bytes = self.geometry.bytes(first, count);
+        let (left_cv, right_cv) = if (bytes.end - bytes.start) as usize >= J::MIN_PARALLEL_LEN {
+            J::join(
+                || self.subtree::<J>(first, left, false, left_out),
+                || self.subtree::<J>(first + left, count - left, false, right_out),
+            )
+        } else {
+            (
+                self.subtree::<J>(first, left, false, left_out),
+                self.subtree::<J>(first + left, count - left, false, right_out),
+            )
+        };
+        self.parent(&left_cv, &right_cv, is_root, node)
+    }
+
+    /// Writes the parent of two values into `node` and returns its value.
+    fn parent(&self, left: &CvBytes, right: &CvBytes, is_root: bool, node: &mut [u8]) -> CvBytes {
+        node[..OUT_LEN].copy_from_slice(left);
+        node[OUT_LEN..].copy_from_slice(right);
+        self.parent_value(left, right, is_root)
+    }
+
+    fn parent_value(&self, left: &CvBytes, right: &CvBytes, is_root: bool) -> CvBytes {
+        let mode = &self.tree.mode.tree;
+        if is_root {
+            mode.parent_output(left, right).root_hash()
+        } else {
+            mode.parent_cv(left, right)
+        }
+    }
+
+    /// A block: groups `first..first + count` (more than one when the
+    /// block is the root), at most `block_groups`.
+    fn block(&self, first: u64, count: u64, is_root: bool, out: &mut [u8]) -> CvBytes {
+        let input = self.input_of(first, count);
+        let first_chunk = self.geometry.bytes(first, count).start / CHUNK_LEN as u64;
+        let mode = &self.tree.mode.tree;
+        if count == 1 {
+            return mode.subtree_cv::<SerialJoin>(input, first_chunk);
+        }
+        // More than one group: the block's chunks fill at most one batch.
+        // Its chunks side by side, then each level of parents (inside the
+        // groups, not stored, then the nodes') in one call, as `hash` does.
+        let mut levels = BlockLevels { cvs: [[0; OUT_LEN]; 2 * BATCH_CHUNKS], starts: [0; BLOCK_LEVELS] };
+        let group_log = u32::from(self.tree.group_log);
+        let (mut start, mut len) = (0, mode.hash_chunks(input, first_chunk, &mut levels.cvs));
+        for level in 0u32.. {
+            if let Some(node_level) = level.checked_sub(group_log) {
+                levels.starts[node_level as usize] = start;
+                if len <= 2 {
+                    break;
+                }
+            }
+            let (below, above) = levels.cvs.split_at_mut(start + len);
+            let next = mode.pair_up(&below[start..], above);
+            start += len;
+            len = next;
+        }
+        if count.is_power_of_two() {
+            self.write_complete_block(&levels, count, out);
+        } else {
+            self.write_block(&levels, 0, count, out, &mut 0);
+        }
+        self.parent_value(&levels.cvs[start], &levels.cvs[start + 1], is_root)
+    }
+
+    /// Writes the nodes of a complete block of `count` groups (a power of
+    /// two) into `out`, level by level: each node is the pair of values
+    /// below it, and its place has a closed form.
+    fn write_complete_block(&self, levels: &BlockLevels, count: u64, out: &mut [u8]) {
+        let height = count.trailing_zeros();
+        for level in 1..=height {
+            let below = &levels.cvs[levels.starts[level as usize - 1]..][..(count >> (level - 1)) as usize];
+            for (index, pair) in below.as_chunks::<2>().0.iter().enumerate() {
+                // The parents of the complete subtrees left of it, then
+                // (pre-order) its ancestors or (post-order) its descendants.
+                let left_of = Geometry::parents_left_of((index as u64) << level);
+                let place = match self.order {
+                    Order::Pre => left_of + u64::from(height - level),
+                    Order::Post => left_of + (1 << level) - 2,
+                } as usize;
+                out[place * PARENT_LEN..][..PARENT_LEN].copy_from_slice(pair.as_flattened());
+            }
+        }
+    }
+
+    /// Writes the nodes of the block's groups `local..local + count` at
+    /// `*at` of `out`, in order (the block at the tree's right edge).
+    fn write_block(&self, levels: &BlockLevels, local: u64, count: u64, out: &mut [u8], at: &mut usize) {
+        if count == 1 {
             return;
         }
         let left = left_groups(count);
-        if order == Order::Pre {
-            out.extend_from_slice(self.cv(first, left));
-            out.extend_from_slice(self.cv(first + left, count - left));
+        let node = |out: &mut [u8], at: &mut usize| {
+            out[*at..*at + OUT_LEN].copy_from_slice(levels.cv(local, left));
+            out[*at + OUT_LEN..*at + PARENT_LEN].copy_from_slice(levels.cv(local + left, count - left));
+            *at += PARENT_LEN;
+        };
+        if self.order == Order::Pre {
+            node(out, at);
         }
-        self.write(order, first, left, input, out);
-        self.write(order, first + left, count - left, input, out);
-        if order == Order::Post {
-            out.extend_from_slice(self.cv(first, left));
-            out.extend_from_slice(self.cv(first + left, count - left));
+        self.write_block(levels, local, left, out, at);
+        self.write_block(levels, local + left, count - left, out, at);
+        if self.order == Order::Post {
+            node(out, at);
         }
+    }
+}
+
+/// An outboard made from its message in pieces, the same bytes as
+/// [`Tree::outboard`]'s, for a caller that cannot lend the whole message at
+/// once: a binding copying it into its own memory piece by piece, each
+/// piece hashed while it is still in the cache. The message's length is
+/// given first ([`Tree::outboard_builder`]); the pieces come in order, and
+/// each but the last is a whole subtree: 2^j groups for some `j`, starting
+/// at a multiple of its own length (pieces of one such length, the last
+/// one shorter, always are).
+#[cfg(feature = "alloc")]
+#[derive(Clone, Debug)]
+pub struct OutboardBuilder {
+    tree: Tree,
+    order: Order,
+    geometry: Geometry,
+    /// `bao`'s file: the header, then the nodes, each written once known.
+    bytes: Vec<u8>,
+    /// The subtrees hashed whose parents are not yet (first group, groups,
+    /// value), left to right: the message so far, as the binary digits of
+    /// `taken`.
+    stack: ArrayVec<(u64, u64, CvBytes), 64>,
+    /// Groups taken.
+    taken: u64,
+    root: Option<Hash>,
+}
+
+#[cfg(feature = "alloc")]
+impl OutboardBuilder {
+    /// Bytes of the message taken so far.
+    pub fn position(&self) -> u64 {
+        self.taken.saturating_mul(self.geometry.group_len()).min(self.geometry.len)
+    }
+
+    /// Hashes the next piece and writes its nodes. An error
+    /// ([`BaoError::Piece`]) for a piece past the message's end, or one
+    /// that is not the last and not a whole subtree.
+    pub fn update(&mut self, piece: &[u8]) -> Result<(), BaoError> {
+        self.take(piece, false)
+    }
+
+    fn take(&mut self, piece: &[u8], parallel: bool) -> Result<(), BaoError> {
+        let geometry = self.geometry;
+        let offset = self.position();
+        let error = BaoError::Piece { offset, len: piece.len() as u64, message_len: geometry.len };
+        let left = geometry.len - offset;
+        let last = piece.len() as u64 == left;
+        let (first, count) =
+            (self.taken, if last { geometry.groups - self.taken } else { piece.len() as u64 / geometry.group_len() });
+        // The last piece ends the tree's right edge: within the subtree
+        // that `first`'s lowest set bit makes.
+        let whole = if last {
+            self.root.is_none() && (first == 0 || count <= 1 << first.trailing_zeros())
+        } else {
+            (piece.len() as u64) < left
+                && piece.len() as u64 == count * geometry.group_len()
+                && count.is_power_of_two()
+                && first.is_multiple_of(count)
+        };
+        if !whole {
+            return Err(error);
+        }
+        let writer = Writer { tree: &self.tree, geometry, input: piece, offset, order: self.order };
+        self.taken += count;
+        let nodes = &mut self.bytes[HEADER_LEN..];
+        if first == 0 && last {
+            self.root = Some(writer.root(nodes, parallel));
+            return Ok(());
+        }
+        let start = geometry.stretch_start(self.order, first, count) as usize * PARENT_LEN;
+        let stretch = &mut nodes[start..start + (count as usize - 1) * PARENT_LEN];
+        let cv = match parallel {
+            #[cfg(feature = "parallel")]
+            true => writer.subtree::<super::join::RayonJoin>(first, count, false, stretch),
+            _ => writer.subtree::<SerialJoin>(first, count, false, stretch),
+        };
+        self.stack.push((first, count, cv));
+        // Equal neighbours are siblings; the right edge joins up at the end.
+        while let [.., (first, count, left), (_, right_count, right)] = self.stack[..] {
+            if count != right_count && !last {
+                break;
+            }
+            let is_root = self.stack.len() == 2 && last;
+            let at = geometry.node_place(self.order, first, count + right_count) as usize * PARENT_LEN;
+            let cv = writer.parent(&left, &right, is_root, &mut nodes[at..at + PARENT_LEN]);
+            self.stack.truncate(self.stack.len() - 2);
+            self.stack.push((first, count + right_count, cv));
+            if is_root {
+                self.root = Some(Hash::from(cv));
+            }
+        }
+        Ok(())
+    }
+
+    /// The outboard, once the last piece is in; an error
+    /// ([`BaoError::Piece`], of no bytes) if the message is not all there.
+    pub fn finish(self) -> Result<Outboard, BaoError> {
+        let Some(root) = self.root else {
+            return Err(BaoError::Piece { offset: self.position(), len: 0, message_len: self.geometry.len });
+        };
+        Ok(Outboard { root, len: self.geometry.len, order: self.order, bytes: self.bytes })
     }
 }
 
@@ -919,6 +1157,13 @@ impl<'r> Decoder<'r> {
         let mut items = ArrayVec::<BatchItem, { VERIFY_PARENTS + VERIFY_CHUNKS }>::new();
         let mut children = ArrayVec::<CvBytes, { 2 * VERIFY_PARENTS }>::new();
         let mut jobs = ArrayVec::<LaneJob<'a>, VERIFY_CHUNKS>::new();
+        // Chunks, then each group's levels, then parents: all side by side.
+        // A group of at least a kernel call's chunks is hashed at once by
+        // the kernel `hash` uses for consecutive chunks; smaller ones wait
+        // for the step's other groups, to share the lanes as jobs.
+        let mut chunk_cvs = [[0u8; OUT_LEN]; VERIFY_CHUNKS];
+        let mut chunk_count = 0;
+        let whole_groups = 1usize << group_log >= mode.lanes();
         let start = used;
         while let Some(&pending) = self.pending.last() {
             let bytes = geometry.bytes(pending.first, 1);
@@ -929,7 +1174,7 @@ impl<'r> Decoder<'r> {
             } else {
                 // Each group's chunks start at a multiple of the group's
                 // chunk count, so the levels pair up group by group.
-                pending.is_root || chunks > VERIFY_CHUNKS - jobs.len()
+                pending.is_root || chunks > VERIFY_CHUNKS - chunk_count
             };
             if full || stream.len() - used < len {
                 break;
@@ -945,22 +1190,25 @@ impl<'r> Decoder<'r> {
                 children.push(right_cv);
                 self.push_children(&geometry, &pending, left_cv, right_cv);
             } else {
-                items.push(BatchItem { at: used, len, slot: jobs.len(), pending, parent: false });
+                items.push(BatchItem { at: used, len, slot: chunk_count, pending, parent: false });
                 let first_chunk = bytes.start / CHUNK_LEN as u64;
-                for (index, chunk) in item.chunks(CHUNK_LEN).enumerate() {
-                    jobs.push(mode.chunk_job(chunk, first_chunk + index as u64, false));
+                if whole_groups {
+                    mode.hash_chunks(item, first_chunk, &mut chunk_cvs[chunk_count..]);
+                } else {
+                    for (index, chunk) in item.chunks(CHUNK_LEN).enumerate() {
+                        jobs.push(mode.chunk_job(chunk, first_chunk + index as u64, false));
+                    }
                 }
+                chunk_count += chunks;
             }
             used += len;
         }
-        // Chunks, then each group's levels, then parents: all side by side.
-        let mut chunk_cvs = [[0u8; OUT_LEN]; VERIFY_CHUNKS];
         let mut pairs = [[0u8; OUT_LEN]; VERIFY_CHUNKS / 2];
         if !jobs.is_empty() {
             mode.hash_jobs(&jobs, &mut chunk_cvs[..jobs.len()]);
         }
         let (mut level, mut next): (&mut [CvBytes], &mut [CvBytes]) = (&mut chunk_cvs, &mut pairs);
-        let mut count = jobs.len();
+        let mut count = chunk_count;
         for _ in 0..group_log {
             count = mode.pair_up(&level[..count], next);
             core::mem::swap(&mut level, &mut next);
@@ -1233,6 +1481,25 @@ pub enum BaoError {
         /// Bytes after it.
         extra: u64,
     },
+    /// An outboard larger than the target can address (a message of
+    /// more than 2^35 bytes with 1 KiB groups on a 32-bit target).
+    OutboardSize {
+        /// The message's length.
+        len: u64,
+        /// The outboard's bytes, header included.
+        bytes: u64,
+    },
+    /// A piece given to an [`OutboardBuilder`] that runs past the
+    /// message's length, or is not its last and not a whole subtree; or
+    /// (`len` 0) the builder finished before the message's end.
+    Piece {
+        /// Where the piece starts in the message.
+        offset: u64,
+        /// Its length.
+        len: u64,
+        /// The message's length given to the builder.
+        message_len: u64,
+    },
 }
 
 impl fmt::Display for BaoError {
@@ -1264,6 +1531,17 @@ impl fmt::Display for BaoError {
             BaoError::Extended { position, extra } => {
                 write!(f, "{extra} bytes follow the end of the slice at byte {position}")
             }
+            BaoError::OutboardSize { len, bytes } => {
+                write!(f, "the {bytes}-byte outboard of a {len}-byte message is too large for this target's memory")
+            }
+            BaoError::Piece { offset, len: 0, message_len } if offset < message_len => {
+                write!(f, "the pieces end at byte {offset} of a {message_len}-byte message")
+            }
+            BaoError::Piece { offset, len, message_len } => write!(
+                f,
+                "a piece of {len} bytes at byte {offset} of a {message_len}-byte message runs past its end \
+                 or is not the last piece and not a whole subtree (2^j groups starting at a multiple of its length)"
+            ),
         }
     }
 }

@@ -16,7 +16,8 @@
 //! side, then each level of the step's parents in one kernel call); only
 //! the parents above a step (one per MiB) are hashed one at a time.
 
-use super::{group_cvs, left_groups, Geometry, Levels, Order, Tree, PARENT_LEN};
+use super::levels::{group_cvs, Levels};
+use super::{left_groups, Geometry, Order, Tree, PARENT_LEN};
 use crate::blake3::{Hash, Hasher};
 use crate::platform::spec::{CvBytes, CHUNK_LEN, OUT_LEN};
 use alloc::vec::Vec;

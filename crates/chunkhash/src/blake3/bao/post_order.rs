@@ -9,7 +9,8 @@
 //! merges its stack; the tree's right edge is closed at the end.
 
 use super::encoder::{Steps, STEP};
-use super::{group_cvs, left_groups, Levels, Order, Tree, PARENT_LEN};
+use super::levels::{group_cvs, Levels};
+use super::{left_groups, Order, Tree, PARENT_LEN};
 use crate::blake3::{Hash, Hasher};
 use crate::platform::spec::{CvBytes, CHUNK_LEN, OUT_LEN};
 use alloc::vec::Vec;
