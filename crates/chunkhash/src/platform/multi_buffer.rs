@@ -10,20 +10,17 @@
 //! `sha512_avx2.rs`. The portable kernel is a loop over the wrapped crates
 //! (`md-5`, `sha1`, `sha2`), one message at a time.
 
-#[cfg(all(feature = "compat", feature = "alloc", any(target_arch = "x86", target_arch = "x86_64")))]
-use super::mb_lanes::{finish_streams, update_streams, Stream};
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-use super::mb_lanes::{hash_in_lanes, Padding};
+#[cfg(feature = "alloc")]
+use super::mb_lanes::Streams;
+use super::mb_lanes::{hash_many, one_lane, LaneKernel, Padding, WithLanes};
+#[cfg(feature = "compat")]
+use super::mb_spec::{MD5_BLOCK_LEN, MD5_IV, SHA1_BLOCK_LEN, SHA1_IV};
+#[cfg(feature = "sha2")]
+use super::mb_spec::{SHA512_BLOCK_LEN, SHA512_IV};
 #[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64")))]
-use super::{
-    mb_spec::{MD5_BLOCK_LEN, MD5_IV, SHA1_BLOCK_LEN, SHA1_IV},
-    md5_avx2, md5_avx512, sha1_avx2, sha1_avx512,
-};
+use super::{md5_avx2, md5_avx512, sha1_avx2, sha1_avx512};
 #[cfg(all(feature = "sha2", any(target_arch = "x86", target_arch = "x86_64")))]
-use super::{
-    mb_spec::{SHA512_BLOCK_LEN, SHA512_IV},
-    sha512_avx2, sha512_avx512,
-};
+use super::{sha512_avx2, sha512_avx512};
 use arrayvec::ArrayString;
 use core::fmt;
 use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
@@ -241,25 +238,7 @@ impl MbPlatform {
     /// If `out` and `messages` differ in length.
     #[cfg(feature = "compat")]
     pub(crate) fn md5_many(self, messages: &[&[u8]], out: &mut [[u8; 16]]) {
-        assert_eq!(messages.len(), out.len(), "one digest per message");
-        match self.0 {
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            MbKernel::Avx512 => md5_in_lanes(messages, out, |state, blocks, count| {
-                // SAFETY: the kernel is supported: the CPU has AVX-512F.
-                unsafe { md5_avx512::compress(state, blocks, count) }
-            }),
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            MbKernel::Avx2 => md5_in_lanes(messages, out, |state, blocks, count| {
-                // SAFETY: the kernel is supported: the CPU has AVX2.
-                unsafe { md5_avx2::compress(state, blocks, count) }
-            }),
-            _ => {
-                use ::md5::Digest as _;
-                for (message, digest) in messages.iter().zip(out) {
-                    *digest = ::md5::Md5::digest(message).into();
-                }
-            }
-        }
+        hash_many(Md5Lanes(self), messages, out);
     }
 
     /// The SHA-512 of each message into the same place of `out`.
@@ -269,25 +248,7 @@ impl MbPlatform {
     /// If `out` and `messages` differ in length.
     #[cfg(feature = "sha2")]
     pub(crate) fn sha512_many(self, messages: &[&[u8]], out: &mut [[u8; 64]]) {
-        assert_eq!(messages.len(), out.len(), "one digest per message");
-        match self.0 {
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            MbKernel::Avx512 => sha512_in_lanes(messages, out, |state, blocks, count| {
-                // SAFETY: the kernel is supported: the CPU has AVX-512F and BW.
-                unsafe { sha512_avx512::compress(state, blocks, count) }
-            }),
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            MbKernel::Avx2 => sha512_in_lanes(messages, out, |state, blocks, count| {
-                // SAFETY: the kernel is supported: the CPU has AVX2.
-                unsafe { sha512_avx2::compress(state, blocks, count) }
-            }),
-            _ => {
-                use ::sha2::Digest as _;
-                for (message, digest) in messages.iter().zip(out) {
-                    *digest = ::sha2::Sha512::digest(message).into();
-                }
-            }
-        }
+        hash_many(Sha512Lanes(self), messages, out);
     }
 
     /// The SHA-1 of each message into the same place of `out`.
@@ -297,190 +258,146 @@ impl MbPlatform {
     /// If `out` and `messages` differ in length.
     #[cfg(feature = "compat")]
     pub(crate) fn sha1_many(self, messages: &[&[u8]], out: &mut [[u8; 20]]) {
-        assert_eq!(messages.len(), out.len(), "one digest per message");
-        match self.0 {
+        hash_many(Sha1Lanes(self), messages, out);
+    }
+}
+
+/// MD5 on a multi-buffer kernel: 16 lanes on AVX-512, 8 on AVX2, else the
+/// `md-5` crate's compression, one lane.
+#[cfg(feature = "compat")]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Md5Lanes(pub(crate) MbPlatform);
+
+#[cfg(feature = "compat")]
+impl LaneKernel<u32, 4> for Md5Lanes {
+    const IV: [u32; 4] = MD5_IV;
+    // A 64-bit length in bits, little-endian (RFC 1321 section 3.2).
+    const PADDING: Padding = Padding { block_len: MD5_BLOCK_LEN, length_bytes: 8, big_endian: false };
+
+    fn run(self, with: impl WithLanes<u32, 4>) {
+        match self.0 .0 {
             #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            MbKernel::Avx512 => sha1_in_lanes(messages, out, |state, blocks, count| {
+            MbKernel::Avx512 => with.lanes::<16>(|state, blocks, count| {
+                // SAFETY: the kernel is supported: the CPU has AVX-512F and BW.
+                unsafe { md5_avx512::compress(state, blocks, count) }
+            }),
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            MbKernel::Avx2 => with.lanes::<8>(|state, blocks, count| {
+                // SAFETY: the kernel is supported: the CPU has AVX2.
+                unsafe { md5_avx2::compress(state, blocks, count) }
+            }),
+            _ => with.lanes::<1>(one_lane(::md5::block_api::compress)),
+        }
+    }
+
+    fn digest(words: [u32; 4], out: &mut [u8]) {
+        for (bytes, word) in out.chunks_exact_mut(4).zip(words) {
+            bytes.copy_from_slice(&word.to_le_bytes());
+        }
+    }
+}
+
+/// SHA-1 on a multi-buffer kernel: 16 lanes on AVX-512, 8 on AVX2, else
+/// the `sha1` crate's compression, one lane.
+#[cfg(feature = "compat")]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Sha1Lanes(pub(crate) MbPlatform);
+
+#[cfg(feature = "compat")]
+impl LaneKernel<u32, 5> for Sha1Lanes {
+    const IV: [u32; 5] = SHA1_IV;
+    // A 64-bit length in bits, big-endian (FIPS 180-4 section 5.1.1).
+    const PADDING: Padding = Padding { block_len: SHA1_BLOCK_LEN, length_bytes: 8, big_endian: true };
+
+    fn run(self, with: impl WithLanes<u32, 5>) {
+        match self.0 .0 {
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            MbKernel::Avx512 => with.lanes::<16>(|state, blocks, count| {
                 // SAFETY: the kernel is supported: the CPU has AVX-512F and BW.
                 unsafe { sha1_avx512::compress(state, blocks, count) }
             }),
             #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            MbKernel::Avx2 => sha1_in_lanes(messages, out, |state, blocks, count| {
+            MbKernel::Avx2 => with.lanes::<8>(|state, blocks, count| {
                 // SAFETY: the kernel is supported: the CPU has AVX2.
                 unsafe { sha1_avx2::compress(state, blocks, count) }
             }),
-            _ => {
-                use ::sha1::Digest as _;
-                for (message, digest) in messages.iter().zip(out) {
-                    *digest = ::sha1::Sha1::digest(message).into();
-                }
-            }
-        }
-    }
-}
-
-/// Several MD5 messages fed in pieces (the parts of a multipart upload,
-/// read side by side), their whole blocks hashed in lanes as pieces come.
-#[cfg(all(feature = "compat", feature = "alloc"))]
-#[derive(Clone, Debug)]
-pub(crate) struct Md5Streams {
-    platform: MbPlatform,
-    /// The streams' states, with a SIMD kernel.
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    lanes: alloc::vec::Vec<Stream<u32, 4>>,
-    /// The streams' hashers, with the portable kernel.
-    portable: alloc::vec::Vec<::md5::Md5>,
-}
-
-#[cfg(all(feature = "compat", feature = "alloc"))]
-impl Md5Streams {
-    /// `count` empty messages, hashed on `platform`.
-    pub(crate) fn new(platform: MbPlatform, count: usize) -> Md5Streams {
-        use alloc::vec;
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        if platform.0 != MbKernel::Portable {
-            return Md5Streams { platform, lanes: vec![Stream::new(MD5_IV); count], portable: vec![] };
-        }
-        Md5Streams {
-            platform,
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            lanes: vec![],
-            portable: vec![::md5::Md5::default(); count],
+            _ => with.lanes::<1>(one_lane(::sha1::block_api::compress)),
         }
     }
 
-    /// How many messages.
-    pub(crate) fn count(&self) -> usize {
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        if self.platform.0 != MbKernel::Portable {
-            return self.lanes.len();
-        }
-        self.portable.len()
-    }
-
-    /// Appends `pieces[i]` to message `i`.
-    ///
-    /// # Panics
-    ///
-    /// If `pieces` does not have one piece per message.
-    pub(crate) fn update(&mut self, pieces: &[&[u8]]) {
-        use ::md5::Digest as _;
-        assert_eq!(self.count(), pieces.len(), "one piece per stream");
-        match self.platform.0 {
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            MbKernel::Avx512 => update_streams::<u32, 16, 4>(&mut self.lanes, pieces, MD5_BLOCK_LEN, |s, b, c| {
-                // SAFETY: the kernel is supported: the CPU has AVX-512F and BW.
-                unsafe { md5_avx512::compress(s, b, c) }
-            }),
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            MbKernel::Avx2 => update_streams::<u32, 8, 4>(&mut self.lanes, pieces, MD5_BLOCK_LEN, |s, b, c| {
-                // SAFETY: the kernel is supported: the CPU has AVX2.
-                unsafe { md5_avx2::compress(s, b, c) }
-            }),
-            _ => {
-                for (hasher, piece) in self.portable.iter_mut().zip(pieces) {
-                    hasher.update(piece);
-                }
-            }
-        }
-    }
-
-    /// The MD5 of each message so far into the same place of `out`.
-    ///
-    /// # Panics
-    ///
-    /// If `out` does not have one digest per message.
-    pub(crate) fn finalize(&self, out: &mut [[u8; 16]]) {
-        use ::md5::Digest as _;
-        assert_eq!(self.count(), out.len(), "one digest per stream");
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        let padding = Padding { block_len: MD5_BLOCK_LEN, length_bytes: 8, big_endian: false };
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        let finish = |index: usize, words: [u32; 4]| out[index] = le_bytes(words);
-        match self.platform.0 {
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            MbKernel::Avx512 => {
-                finish_streams::<u32, 16, 4>(
-                    &self.lanes,
-                    padding,
-                    |s, b, c| {
-                        // SAFETY: the kernel is supported: the CPU has AVX-512F and BW.
-                        unsafe { md5_avx512::compress(s, b, c) }
-                    },
-                    finish,
-                )
-            }
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            MbKernel::Avx2 => {
-                finish_streams::<u32, 8, 4>(
-                    &self.lanes,
-                    padding,
-                    |s, b, c| {
-                        // SAFETY: the kernel is supported: the CPU has AVX2.
-                        unsafe { md5_avx2::compress(s, b, c) }
-                    },
-                    finish,
-                )
-            }
-            _ => {
-                for (hasher, digest) in self.portable.iter().zip(out) {
-                    *digest = hasher.clone().finalize().into();
-                }
-            }
-        }
+    fn digest(words: [u32; 5], out: &mut [u8]) {
+        be_bytes(&words, out);
     }
 }
 
-/// MD5 of `messages` in `L` lanes of `compress`.
-#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64")))]
-fn md5_in_lanes<const L: usize>(
-    messages: &[&[u8]],
-    out: &mut [[u8; 16]],
-    compress: impl FnMut(&mut [[u32; L]; 4], &[&[u8]; L], usize),
-) {
-    // A 64-bit length in bits, little-endian (RFC 1321 section 3.2).
-    let padding = Padding { block_len: MD5_BLOCK_LEN, length_bytes: 8, big_endian: false };
-    hash_in_lanes(messages, padding, MD5_IV, compress, |index, words| out[index] = le_bytes(words));
-}
+/// SHA-512 on a multi-buffer kernel: 8 lanes on AVX-512, 4 on AVX2, else
+/// the `sha2` crate's compression, one lane.
+#[cfg(feature = "sha2")]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Sha512Lanes(pub(crate) MbPlatform);
 
-/// SHA-1 of `messages` in `L` lanes of `compress`.
-#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64")))]
-fn sha1_in_lanes<const L: usize>(
-    messages: &[&[u8]],
-    out: &mut [[u8; 20]],
-    compress: impl FnMut(&mut [[u32; L]; 5], &[&[u8]; L], usize),
-) {
-    // A 64-bit length in bits, big-endian (FIPS 180-4 section 5.1.1).
-    let padding = Padding { block_len: SHA1_BLOCK_LEN, length_bytes: 8, big_endian: true };
-    hash_in_lanes(messages, padding, SHA1_IV, compress, |index, words| {
-        for (bytes, word) in out[index].chunks_exact_mut(4).zip(words) {
-            bytes.copy_from_slice(&word.to_be_bytes());
-        }
-    });
-}
-
-/// SHA-512 of `messages` in `L` lanes of `compress`.
-#[cfg(all(feature = "sha2", any(target_arch = "x86", target_arch = "x86_64")))]
-fn sha512_in_lanes<const L: usize>(
-    messages: &[&[u8]],
-    out: &mut [[u8; 64]],
-    compress: impl FnMut(&mut [[u64; L]; 8], &[&[u8]; L], usize),
-) {
+#[cfg(feature = "sha2")]
+impl LaneKernel<u64, 8> for Sha512Lanes {
+    const IV: [u64; 8] = SHA512_IV;
     // A 128-bit length in bits, big-endian (FIPS 180-4 section 5.1.2).
-    let padding = Padding { block_len: SHA512_BLOCK_LEN, length_bytes: 16, big_endian: true };
-    hash_in_lanes(messages, padding, SHA512_IV, compress, |index, words| {
-        for (bytes, word) in out[index].chunks_exact_mut(8).zip(words) {
-            bytes.copy_from_slice(&word.to_be_bytes());
+    const PADDING: Padding = Padding { block_len: SHA512_BLOCK_LEN, length_bytes: 16, big_endian: true };
+
+    fn run(self, with: impl WithLanes<u64, 8>) {
+        match self.0 .0 {
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            MbKernel::Avx512 => with.lanes::<8>(|state, blocks, count| {
+                // SAFETY: the kernel is supported: the CPU has AVX-512F and BW.
+                unsafe { sha512_avx512::compress(state, blocks, count) }
+            }),
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            MbKernel::Avx2 => with.lanes::<4>(|state, blocks, count| {
+                // SAFETY: the kernel is supported: the CPU has AVX2.
+                unsafe { sha512_avx2::compress(state, blocks, count) }
+            }),
+            _ => with.lanes::<1>(one_lane(::sha2::block_api::compress512)),
         }
-    });
+    }
+
+    fn digest(words: [u64; 8], out: &mut [u8]) {
+        be_bytes(&words, out);
+    }
 }
 
-/// Words as MD5 writes them: each little-endian.
-#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64")))]
-fn le_bytes<const W: usize, const B: usize>(words: [u32; W]) -> [u8; B] {
-    let mut bytes = [0; B];
-    for (chunk, word) in bytes.chunks_exact_mut(4).zip(words) {
-        chunk.copy_from_slice(&word.to_le_bytes());
+/// Several MD5 messages fed in pieces, in lanes.
+#[cfg(all(feature = "compat", feature = "alloc"))]
+pub(crate) type Md5Streams = Streams<Md5Lanes, u32, 4>;
+
+/// Several SHA-1 messages fed in pieces, in lanes.
+#[cfg(all(feature = "compat", feature = "alloc"))]
+pub(crate) type Sha1Streams = Streams<Sha1Lanes, u32, 5>;
+
+/// Several SHA-512 messages fed in pieces, in lanes.
+#[cfg(all(feature = "sha2", feature = "alloc"))]
+pub(crate) type Sha512Streams = Streams<Sha512Lanes, u64, 8>;
+
+/// Words as the SHA family writes them: each big-endian, in order.
+pub(crate) fn be_bytes<W: Copy + BigEndian>(words: &[W], out: &mut [u8]) {
+    for (bytes, word) in out.chunks_exact_mut(W::LEN).zip(words) {
+        word.write_be(bytes);
     }
-    bytes
+}
+
+/// A state word's big-endian bytes.
+pub(crate) trait BigEndian {
+    const LEN: usize;
+    fn write_be(self, out: &mut [u8]);
+}
+
+impl BigEndian for u32 {
+    const LEN: usize = 4;
+    fn write_be(self, out: &mut [u8]) {
+        out.copy_from_slice(&self.to_be_bytes());
+    }
+}
+
+impl BigEndian for u64 {
+    const LEN: usize = 8;
+    fn write_be(self, out: &mut [u8]) {
+        out.copy_from_slice(&self.to_be_bytes());
+    }
 }
