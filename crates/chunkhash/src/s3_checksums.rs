@@ -242,6 +242,43 @@ impl MultipartChecksum {
         })
     }
 
+    /// The sum of a whole object held in memory, each part's digest kept:
+    /// the same as [`new`](MultipartChecksum::new),
+    /// [`keeping_part_digests`](MultipartChecksum::keeping_part_digests),
+    /// one [`update`](MultipartChecksum::update) and
+    /// [`finish`](MultipartChecksum::finish), but the parts are hashed
+    /// side by side ([`digest_many`](crate::digest_many): MD5, SHA-1,
+    /// SHA-256 and SHA-512 parts in SIMD lanes or interleaved SHA-NI
+    /// streams) rather than one after another.
+    ///
+    /// ```
+    /// use chunkhash::s3_checksums::{MultipartChecksum, S3Checksum};
+    ///
+    /// let of = MultipartChecksum::of(S3Checksum::Sha256, 6, b"hello world").unwrap();
+    /// let mut fed = MultipartChecksum::new(S3Checksum::Sha256, 6).unwrap().keeping_part_digests();
+    /// fed.update(b"hello world");
+    /// assert_eq!(of, fed.finish());
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ZeroPartSize`] for a part size of 0.
+    pub fn of(kind: S3Checksum, part_size: u64, object: &[u8]) -> Result<MultipartSum, ZeroPartSize> {
+        let mut sum = MultipartChecksum::new(kind, part_size)?.keeping_part_digests();
+        // An empty object is one empty part.
+        let parts: Vec<&[u8]> = if object.is_empty() {
+            vec![object]
+        } else {
+            object.chunks(usize::try_from(part_size).unwrap_or(usize::MAX)).collect()
+        };
+        let mut digests = vec![crate::digest(kind.algorithm(), b""); parts.len()];
+        crate::digest_many(kind.algorithm(), &parts, &mut digests);
+        for (part, digest) in parts.iter().zip(digests) {
+            sum.add_part(digest, part.len() as u64);
+        }
+        Ok(sum.finish())
+    }
+
     /// Also keeps each part's digest ([`MultipartSum::part_digests`]).
     pub fn keeping_part_digests(mut self) -> MultipartChecksum {
         self.part_digests = Some(Vec::new());
