@@ -306,17 +306,46 @@ macro_rules! streams {
     };
 }
 
-streams!(
+/// [`streams!`] for an algorithm of the [`MbKernel`]s, with its `new_on`.
+macro_rules! mb_streams {
+    (#[$cfg:meta] $name:ident, $inner:ty, $lanes:ident, $algorithm:literal, $out:literal) => {
+        streams!(
+            #[$cfg]
+            $name,
+            $inner,
+            $algorithm,
+            $out
+        );
+
+        #[$cfg]
+        impl $name {
+            /// `count` empty messages, hashed on `kernel` (`None`: the one
+            /// [`MbKernel::detect`] picks).
+            ///
+            /// # Errors
+            ///
+            /// When this machine cannot run `kernel`.
+            pub fn new_on(kernel: Option<MbKernel>, count: usize) -> Result<$name, MbKernelError> {
+                let lanes = crate::platform::multi_buffer::$lanes(platform_of(kernel)?);
+                Ok($name(crate::platform::mb_lanes::Streams::new(lanes, count)))
+            }
+        }
+    };
+}
+
+mb_streams!(
     #[cfg(all(feature = "compat", feature = "alloc"))]
     Md5Streams,
     crate::platform::multi_buffer::Md5Streams,
+    Md5Lanes,
     "MD5",
     16
 );
-streams!(
+mb_streams!(
     #[cfg(all(feature = "compat", feature = "alloc"))]
     Sha1Streams,
     crate::platform::multi_buffer::Sha1Streams,
+    Sha1Lanes,
     "SHA-1",
     20
 );
@@ -327,10 +356,11 @@ streams!(
     "SHA-256",
     32
 );
-streams!(
+mb_streams!(
     #[cfg(all(feature = "sha2", feature = "alloc"))]
     Sha512Streams,
     crate::platform::multi_buffer::Sha512Streams,
+    Sha512Lanes,
     "SHA-512",
     64
 );
@@ -341,48 +371,6 @@ fn platform_of(kernel: Option<MbKernel>) -> Result<crate::platform::multi_buffer
     match kernel {
         None => Ok(crate::platform::multi_buffer::MbPlatform::detect()),
         Some(kernel) => kernel.checked(),
-    }
-}
-
-#[cfg(all(feature = "compat", feature = "alloc"))]
-impl Md5Streams {
-    /// `count` empty messages, hashed on `kernel` (`None`: the one
-    /// [`MbKernel::detect`] picks).
-    ///
-    /// # Errors
-    ///
-    /// When this machine cannot run `kernel`.
-    pub fn new_on(kernel: Option<MbKernel>, count: usize) -> Result<Md5Streams, MbKernelError> {
-        let lanes = crate::platform::multi_buffer::Md5Lanes(platform_of(kernel)?);
-        Ok(Md5Streams(crate::platform::mb_lanes::Streams::new(lanes, count)))
-    }
-}
-
-#[cfg(all(feature = "compat", feature = "alloc"))]
-impl Sha1Streams {
-    /// `count` empty messages, hashed on `kernel` (`None`: the one
-    /// [`MbKernel::detect`] picks).
-    ///
-    /// # Errors
-    ///
-    /// When this machine cannot run `kernel`.
-    pub fn new_on(kernel: Option<MbKernel>, count: usize) -> Result<Sha1Streams, MbKernelError> {
-        let lanes = crate::platform::multi_buffer::Sha1Lanes(platform_of(kernel)?);
-        Ok(Sha1Streams(crate::platform::mb_lanes::Streams::new(lanes, count)))
-    }
-}
-
-#[cfg(all(feature = "sha2", feature = "alloc"))]
-impl Sha512Streams {
-    /// `count` empty messages, hashed on `kernel` (`None`: the one
-    /// [`MbKernel::detect`] picks).
-    ///
-    /// # Errors
-    ///
-    /// When this machine cannot run `kernel`.
-    pub fn new_on(kernel: Option<MbKernel>, count: usize) -> Result<Sha512Streams, MbKernelError> {
-        let lanes = crate::platform::multi_buffer::Sha512Lanes(platform_of(kernel)?);
-        Ok(Sha512Streams(crate::platform::mb_lanes::Streams::new(lanes, count)))
     }
 }
 

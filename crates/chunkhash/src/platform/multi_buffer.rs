@@ -262,104 +262,76 @@ impl MbPlatform {
     }
 }
 
-/// MD5 on a multi-buffer kernel: 16 lanes on AVX-512, 8 on AVX2, else the
-/// `md-5` crate's compression, one lane.
-#[cfg(feature = "compat")]
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Md5Lanes(pub(crate) MbPlatform);
-
-#[cfg(feature = "compat")]
-impl LaneKernel<u32, 4> for Md5Lanes {
-    const IV: [u32; 4] = MD5_IV;
-    // A 64-bit length in bits, little-endian (RFC 1321 section 3.2).
-    const PADDING: Padding = Padding { block_len: MD5_BLOCK_LEN, length_bytes: 8, big_endian: false };
-
-    fn run(self, with: impl WithLanes<u32, 4>) {
-        match self.0 .0 {
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            MbKernel::Avx512 => with.lanes::<16>(|state, blocks, count| {
-                // SAFETY: the kernel is supported: the CPU has AVX-512F and BW.
-                unsafe { md5_avx512::compress(state, blocks, count) }
-            }),
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            MbKernel::Avx2 => with.lanes::<8>(|state, blocks, count| {
-                // SAFETY: the kernel is supported: the CPU has AVX2.
-                unsafe { md5_avx2::compress(state, blocks, count) }
-            }),
-            _ => with.lanes::<1>(one_lane(::md5::block_api::compress)),
+/// One algorithm on the multi-buffer kernels, as a [`LaneKernel`]: its
+/// AVX-512 and AVX2 kernel files with their lane counts, else the wrapped
+/// crate's block compression in one lane (the portable kernel). The one
+/// `match` over the kernels per algorithm; its `SAFETY` lines rely on
+/// [`MbPlatform`] holding only supported kernels (the AVX-512 detector
+/// checks F and BW, the AVX2 one AVX and AVX2).
+macro_rules! lane_kernel {
+    (
+        cfg($cfg:meta);
+        $(#[$doc:meta])*
+        $name:ident<$word:ty, $words:literal> {
+            iv: $iv:expr,
+            padding: $padding:expr,
+            avx512: $avx512:ident x $avx512_lanes:literal,
+            avx2: $avx2:ident x $avx2_lanes:literal,
+            portable: $portable:path,
+            digest: $digest:path $(,)?
         }
-    }
+    ) => {
+        $(#[$doc])*
+        #[cfg($cfg)]
+        #[derive(Clone, Copy, Debug)]
+        pub(crate) struct $name(pub(crate) MbPlatform);
 
-    fn digest(words: [u32; 4], out: &mut [u8]) {
-        for (bytes, word) in out.chunks_exact_mut(4).zip(words) {
-            bytes.copy_from_slice(&word.to_le_bytes());
+        #[cfg($cfg)]
+        impl LaneKernel<$word, $words> for $name {
+            const IV: [$word; $words] = $iv;
+            const PADDING: Padding = $padding;
+
+            fn run(self, with: impl WithLanes<$word, $words>) {
+                match self.0 .0 {
+                    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+                    MbKernel::Avx512 => with.lanes::<$avx512_lanes>(|state, blocks, count| {
+                        // SAFETY: the kernel is supported: the CPU has AVX-512F and BW.
+                        unsafe { $avx512::compress(state, blocks, count) }
+                    }),
+                    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+                    MbKernel::Avx2 => with.lanes::<$avx2_lanes>(|state, blocks, count| {
+                        // SAFETY: the kernel is supported: the CPU has AVX2.
+                        unsafe { $avx2::compress(state, blocks, count) }
+                    }),
+                    _ => with.lanes::<1>(one_lane($portable)),
+                }
+            }
+
+            fn digest(words: [$word; $words], out: &mut [u8]) {
+                $digest(&words, out);
+            }
         }
-    }
+    };
 }
 
-/// SHA-1 on a multi-buffer kernel: 16 lanes on AVX-512, 8 on AVX2, else
-/// the `sha1` crate's compression, one lane.
+// The padding: MD5 and SHA-1 a 64-bit length in bits, MD5's little-endian
+// (RFC 1321 section 3.2), SHA-1's big-endian (FIPS 180-4 section 5.1.1);
+// SHA-512 a 128-bit one, big-endian (section 5.1.2).
+lane_kernel! { cfg(feature = "compat"); /// MD5 on a multi-buffer kernel.
+Md5Lanes<u32, 4> { iv: MD5_IV, padding: Padding { block_len: MD5_BLOCK_LEN, length_bytes: 8, big_endian: false },
+avx512: md5_avx512 x 16, avx2: md5_avx2 x 8, portable: ::md5::block_api::compress, digest: le_bytes } }
+lane_kernel! { cfg(feature = "compat"); /// SHA-1 on a multi-buffer kernel.
+Sha1Lanes<u32, 5> { iv: SHA1_IV, padding: Padding { block_len: SHA1_BLOCK_LEN, length_bytes: 8, big_endian: true },
+avx512: sha1_avx512 x 16, avx2: sha1_avx2 x 8, portable: ::sha1::block_api::compress, digest: be_bytes } }
+lane_kernel! { cfg(feature = "sha2"); /// SHA-512 on a multi-buffer kernel.
+Sha512Lanes<u64, 8> { iv: SHA512_IV, padding: Padding { block_len: SHA512_BLOCK_LEN, length_bytes: 16, big_endian: true },
+avx512: sha512_avx512 x 8, avx2: sha512_avx2 x 4, portable: ::sha2::block_api::compress512, digest: be_bytes } }
+
+/// Words as MD5 writes them: each little-endian, in order.
 #[cfg(feature = "compat")]
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Sha1Lanes(pub(crate) MbPlatform);
-
-#[cfg(feature = "compat")]
-impl LaneKernel<u32, 5> for Sha1Lanes {
-    const IV: [u32; 5] = SHA1_IV;
-    // A 64-bit length in bits, big-endian (FIPS 180-4 section 5.1.1).
-    const PADDING: Padding = Padding { block_len: SHA1_BLOCK_LEN, length_bytes: 8, big_endian: true };
-
-    fn run(self, with: impl WithLanes<u32, 5>) {
-        match self.0 .0 {
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            MbKernel::Avx512 => with.lanes::<16>(|state, blocks, count| {
-                // SAFETY: the kernel is supported: the CPU has AVX-512F and BW.
-                unsafe { sha1_avx512::compress(state, blocks, count) }
-            }),
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            MbKernel::Avx2 => with.lanes::<8>(|state, blocks, count| {
-                // SAFETY: the kernel is supported: the CPU has AVX2.
-                unsafe { sha1_avx2::compress(state, blocks, count) }
-            }),
-            _ => with.lanes::<1>(one_lane(::sha1::block_api::compress)),
-        }
-    }
-
-    fn digest(words: [u32; 5], out: &mut [u8]) {
-        be_bytes(&words, out);
-    }
-}
-
-/// SHA-512 on a multi-buffer kernel: 8 lanes on AVX-512, 4 on AVX2, else
-/// the `sha2` crate's compression, one lane.
-#[cfg(feature = "sha2")]
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Sha512Lanes(pub(crate) MbPlatform);
-
-#[cfg(feature = "sha2")]
-impl LaneKernel<u64, 8> for Sha512Lanes {
-    const IV: [u64; 8] = SHA512_IV;
-    // A 128-bit length in bits, big-endian (FIPS 180-4 section 5.1.2).
-    const PADDING: Padding = Padding { block_len: SHA512_BLOCK_LEN, length_bytes: 16, big_endian: true };
-
-    fn run(self, with: impl WithLanes<u64, 8>) {
-        match self.0 .0 {
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            MbKernel::Avx512 => with.lanes::<8>(|state, blocks, count| {
-                // SAFETY: the kernel is supported: the CPU has AVX-512F and BW.
-                unsafe { sha512_avx512::compress(state, blocks, count) }
-            }),
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            MbKernel::Avx2 => with.lanes::<4>(|state, blocks, count| {
-                // SAFETY: the kernel is supported: the CPU has AVX2.
-                unsafe { sha512_avx2::compress(state, blocks, count) }
-            }),
-            _ => with.lanes::<1>(one_lane(::sha2::block_api::compress512)),
-        }
-    }
-
-    fn digest(words: [u64; 8], out: &mut [u8]) {
-        be_bytes(&words, out);
+fn le_bytes(words: &[u32], out: &mut [u8]) {
+    for (bytes, word) in out.chunks_exact_mut(4).zip(words) {
+        bytes.copy_from_slice(&word.to_le_bytes());
     }
 }
 
