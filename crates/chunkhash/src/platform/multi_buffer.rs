@@ -7,8 +7,10 @@
 //! safe code every kernel shares), `mb_x86.rs` (loads and transposes), and
 //! one kernel per algorithm and instruction set: `md5_avx512.rs`,
 //! `md5_avx2.rs`, `sha1_avx512.rs`, `sha1_avx2.rs`, `sha512_avx512.rs`,
-//! `sha512_avx2.rs`. The portable kernel is a loop over the wrapped crates
-//! (`md-5`, `sha1`, `sha2`), one message at a time.
+//! `sha512_avx2.rs`. The portable kernel is the wrapped crates' block
+//! compression (`md-5`, `sha1`, `sha2`) as a kernel of one lane. Each
+//! algorithm is a `LaneKernel` (its one `match` over the kernels), which
+//! the batch (`hash_many`) and the streams fed in pieces (`Streams`) share.
 
 #[cfg(feature = "alloc")]
 use super::mb_lanes::Streams;
