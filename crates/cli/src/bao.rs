@@ -2,10 +2,12 @@
 //! encode, decode, slice, decode-slice) on `chunkhash::blake3::bao`, plus
 //! chunk groups (`--group-size`) and post-order outboards (`--post-order`).
 //!
-//! Hashing streams; decoding a whole encoding or a slice streams too: bytes
-//! are written as they verify, in bounded memory. Encoding, outboard-based
-//! decoding and slicing map a file input (standard input is read whole)
-//! and build the outboard, or the encoding, in memory.
+//! In bounded memory: hashing; encoding (`bao::Encoder`, with a temporary
+//! file where the input's length or a seekable output is missing: see
+//! [`encode`]); decoding a whole encoding, a slice, or a whole input with a
+//! pre-order outboard (bytes are written as they verify). Slicing, and
+//! decoding a range or with a post-order outboard, map a file input
+//! (standard input is read whole) and read the outboard into memory.
 
 // The bao command slices one range; the library takes lists of ranges.
 #![allow(clippy::single_range_in_vec_init)]
@@ -16,7 +18,7 @@ use anyhow::{bail, Context, Result};
 use chunkhash::blake3::{self, bao};
 use clap::{Args, Subcommand};
 use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -123,12 +125,12 @@ fn run_checked(
             }
         }
         BaoCommand::Encode { input, output, outboard } => {
-            let data = read_all(Some(&input))?;
-            match (output, outboard) {
-                (None, Some(path)) => write_all(Some(&path), out, tree.outboard(&data, order).bao_bytes())?,
-                (output, None) => write_all(output.as_deref(), out, &tree.encode(&data).1)?,
+            let (format, output) = match (output, outboard) {
+                (None, Some(path)) => (bao::Format::Outboard(order), Some(path)),
+                (output, None) => (bao::Format::Combined, output),
                 (Some(_), Some(_)) => bail!("encode takes OUTPUT or --outboard, not both"),
-            }
+            };
+            encode(tree, format, &input, output.as_deref(), out)?;
         }
         BaoCommand::Decode { input, output, outboard, start, count, .. } => {
             let root = root();
@@ -148,6 +150,11 @@ fn run_checked(
                 None => {
                     let slice = tree.slice_encoding(&read_all(input.as_deref())?, &ranges)?;
                     copy_verified(bao::SliceReader::new(&slice[..], tree, root, &ranges), output.as_deref(), out)?;
+                }
+                Some(path) if ranges == bao::WHOLE && order == bao::Order::Pre => {
+                    // The outboard and INPUT stream as the combined encoding.
+                    let stream = Interleaved::new(&tree, input.as_deref(), &path)?;
+                    copy_verified(bao::SliceReader::new(stream, tree, root, &ranges), output.as_deref(), out)?;
                 }
                 Some(path) => {
                     let slice = slice_with_outboard(&tree, order, root, input.as_deref(), &path, &ranges)?;
@@ -171,6 +178,240 @@ fn run_checked(
         }
     }
     Ok(())
+}
+
+/// Writes the encoding (or outboard) of INPUT to OUTPUT (or `out`) in
+/// bounded memory. From a regular file, `bao::Encoder` needs a seekable
+/// output (it fills each parent node in where pre-order puts it, before
+/// its subtree): an output that cannot seek (standard output, a pipe) is
+/// written to a temporary file first and copied out at the end (beside
+/// OUTPUT, or in the system's temporary directory for standard output).
+/// From a stream (standard input, a pipe), whose length is known only at
+/// its end, an outboard is made in post-order and reordered
+/// ([`encode_outboard_stream`]); the combined encoding needs the length
+/// first, so the stream is copied to a temporary file beside the output.
+fn encode(
+    tree: bao::Tree,
+    format: bao::Format,
+    input: &Path,
+    output: Option<&Path>,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let output = output.filter(|path| path.as_os_str() != "-");
+    let spool_dir = match output.map(|path| path.parent().unwrap_or(Path::new(""))) {
+        Some(dir) if dir.as_os_str().is_empty() => PathBuf::from("."),
+        Some(dir) => dir.to_path_buf(),
+        None => std::env::temp_dir(),
+    };
+    if let Some(path) = output.filter(|path| input.as_os_str() != "-" && same_file(input, path)) {
+        // Creating OUTPUT would empty INPUT before it is read.
+        bail!("{}: the input and the output are the same file", path.display());
+    }
+    let (mut reader, len) = open_input(input)?;
+    let (len, _input_spool) = match (len, format) {
+        (Some(len), _) => (len, None),
+        // An outboard needs no copy of the input.
+        (None, bao::Format::Outboard(order)) => {
+            return encode_outboard_stream(tree, order, &mut reader, input, output, &spool_dir, out);
+        }
+        (None, bao::Format::Combined) => {
+            let (spooled, len, spool) = spool_input(reader, input, &spool_dir)?;
+            reader = spooled;
+            (len, Some(spool))
+        }
+    };
+    let file = match output {
+        Some(path) => File::create(path).with_context(|| path.display().to_string())?,
+        None => return encode_spooled(tree, format, &mut reader, input, len, &spool_dir, out),
+    };
+    let path = output.expect("an output file");
+    if file.metadata().with_context(|| path.display().to_string())?.is_file() {
+        encode_to(tree, format, &mut reader, input, len, file, path)?;
+        return Ok(());
+    }
+    // A pipe or device: written once whole.
+    let mut file = file;
+    encode_spooled(tree, format, &mut reader, input, len, &spool_dir, &mut file)
+        .with_context(|| path.display().to_string())
+}
+
+/// Whether two paths name one existing file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    let (Ok(a_meta), Ok(b_meta)) = (std::fs::metadata(a), std::fs::metadata(b)) else {
+        return false;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        a_meta.dev() == b_meta.dev() && a_meta.ino() == b_meta.ino()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (a_meta, b_meta);
+        matches!((a.canonicalize(), b.canonicalize()), (Ok(a), Ok(b)) if a == b)
+    }
+}
+
+/// [`encode`] into a temporary file in `dir`, then copied to `out`.
+fn encode_spooled(
+    tree: bao::Tree,
+    format: bao::Format,
+    reader: &mut dyn Read,
+    input: &Path,
+    len: u64,
+    dir: &Path,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let spool = Spool::new(dir)?;
+    let mut file = encode_to(tree, format, reader, input, len, spool.file.try_clone()?, &spool.path)?;
+    file.seek(SeekFrom::Start(0))?;
+    io::copy(&mut file, out)?;
+    Ok(())
+}
+
+/// Feeds `len` bytes of `reader` (INPUT) to an encoder writing `file`; an
+/// error if INPUT does not have `len` bytes (it changed while read).
+fn encode_to(
+    tree: bao::Tree,
+    format: bao::Format,
+    reader: &mut dyn Read,
+    input: &Path,
+    len: u64,
+    file: File,
+    path: &Path,
+) -> Result<File> {
+    let output = || path.display().to_string();
+    let mut encoder = bao::Encoder::new(tree, len, format, file).with_context(output)?;
+    // Whole steps of the encoder (1 MiB) go through without a copy.
+    let mut buf = vec![0u8; 4 << 20];
+    let mut total = 0u64;
+    loop {
+        let n = fill(reader, &mut buf).with_context(|| input.display().to_string())?;
+        if n == 0 {
+            break;
+        }
+        total += n as u64;
+        if total > len {
+            bail!("{}: grew while it was read (from {len} bytes)", input.display());
+        }
+        encoder.update(&buf[..n]).with_context(output)?;
+    }
+    if total < len {
+        bail!("{}: shrank while it was read (from {len} bytes to {total})", input.display());
+    }
+    Ok(encoder.finish().with_context(output)?.1)
+}
+
+/// Reads until `buf` is full or the input ends; the bytes read.
+fn fill(reader: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match reader.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+/// INPUT, and its length if it is a regular file.
+fn open_input(input: &Path) -> Result<(Box<dyn Read>, Option<u64>)> {
+    if input.as_os_str() == "-" {
+        return Ok((Box::new(io::stdin()), None));
+    }
+    let name = || input.display().to_string();
+    let file = File::open(input).with_context(name)?;
+    let metadata = file.metadata().with_context(name)?;
+    if metadata.is_dir() {
+        return Err(crate::input::is_a_directory()).with_context(name);
+    }
+    Ok((Box::new(file), metadata.is_file().then_some(metadata.len())))
+}
+
+/// INPUT (a stream) copied to a temporary file in `dir` (returned too, to
+/// live as long as the reader), and its length.
+fn spool_input(mut reader: Box<dyn Read>, input: &Path, dir: &Path) -> Result<(Box<dyn Read>, u64, Spool)> {
+    let spool = Spool::new(dir)?;
+    let mut file = spool.file.try_clone()?;
+    let len = io::copy(&mut reader, &mut file).with_context(|| input.display().to_string())?;
+    file.seek(SeekFrom::Start(0))?;
+    Ok((Box::new(file), len, spool))
+}
+
+/// The outboard of a stream (standard input, a pipe): its post-order nodes
+/// go to a temporary file in `dir` as they are hashed (an outboard's size,
+/// not the input's), then to OUTPUT (or `out`) after the length header, in
+/// `order`. Writes only in sequence: any output will do.
+fn encode_outboard_stream(
+    tree: bao::Tree,
+    order: bao::Order,
+    reader: &mut dyn Read,
+    input: &Path,
+    output: Option<&Path>,
+    dir: &Path,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let spool = Spool::new(dir)?;
+    let mut encoder = bao::PostOrderEncoder::new(tree, io::BufWriter::new(spool.file.try_clone()?));
+    let mut buf = vec![0u8; 4 << 20];
+    loop {
+        let n = fill(reader, &mut buf).with_context(|| input.display().to_string())?;
+        if n == 0 {
+            break;
+        }
+        encoder.update(&buf[..n]).context("a temporary file")?;
+    }
+    let (_, len, nodes) = encoder.finish().context("a temporary file")?;
+    let mut nodes = nodes.into_inner().map_err(|error| error.into_error()).context("a temporary file")?;
+    nodes.seek(SeekFrom::Start(0))?;
+    let mut write = |out: &mut dyn Write| -> io::Result<()> {
+        out.write_all(&len.to_le_bytes())?;
+        match order {
+            bao::Order::Post => io::copy(&mut nodes, out).map(drop),
+            bao::Order::Pre => bao::post_to_pre_order(&tree, len, &mut nodes, out).map(drop),
+        }
+    };
+    match output {
+        Some(path) => {
+            let mut file = io::BufWriter::new(File::create(path).with_context(|| path.display().to_string())?);
+            write(&mut file).and_then(|()| file.flush()).with_context(|| path.display().to_string())
+        }
+        None => Ok(write(out)?),
+    }
+}
+
+/// A temporary file in a directory, removed when dropped (on Unix its name
+/// goes at once: nothing is left behind even if the process is killed).
+struct Spool {
+    file: File,
+    path: PathBuf,
+}
+
+impl Spool {
+    fn new(dir: &Path) -> Result<Spool> {
+        for attempt in 0u32.. {
+            let path = dir.join(format!(".chunkhash-bao-{}-{attempt}.tmp", std::process::id()));
+            match std::fs::OpenOptions::new().read(true).write(true).create_new(true).open(&path) {
+                Ok(file) => {
+                    #[cfg(unix)]
+                    let _ = std::fs::remove_file(&path);
+                    return Ok(Spool { file, path });
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 1000 => {}
+                Err(e) => return Err(e).with_context(|| format!("a temporary file in {}", dir.display())),
+            }
+        }
+        unreachable!("the loop returns")
+    }
+}
+
+impl Drop for Spool {
+    fn drop(&mut self) {
+        #[cfg(not(unix))]
+        let _ = std::fs::remove_file(&self.path);
+    }
 }
 
 /// `log2(SIZE / 1024)` of a power-of-two group size.
@@ -205,6 +446,139 @@ fn slice_with_outboard(
     }
     let outboard = bao::Outboard::from_parts(tree, root, len, order, nodes.to_vec())?;
     Ok(tree.slice(&data, &outboard, ranges)?)
+}
+
+/// The combined encoding, read from a pre-order outboard (`bao`'s, with
+/// its header) and the input beside it: before each group, the parents
+/// that pre-order puts there, in bounded memory. A short or long input or
+/// outboard is an error (else the decoder catches the damage).
+struct Interleaved {
+    data: io::BufReader<Box<dyn Read>>,
+    outboard: io::BufReader<File>,
+    input: String,
+    outboard_name: String,
+    len: u64,
+    group_len: u64,
+    groups: u64,
+    /// The next group, and the bytes of outboard, then of input, before it.
+    next: u64,
+    header: std::ops::Range<usize>,
+    header_bytes: [u8; bao::HEADER_LEN],
+    parent_bytes: u64,
+    group_bytes: u64,
+    ended: bool,
+}
+
+impl Interleaved {
+    fn new(tree: &bao::Tree, input: Option<&Path>, outboard: &Path) -> Result<Interleaved> {
+        let outboard_name = outboard.display().to_string();
+        let mut file = File::open(outboard).with_context(|| outboard_name.clone())?;
+        let mut header_bytes = [0u8; bao::HEADER_LEN];
+        file.read_exact(&mut header_bytes)
+            .with_context(|| format!("{outboard_name}: an outboard starts with an 8-byte length"))?;
+        let len = u64::from_le_bytes(header_bytes);
+        let input_path = input.unwrap_or(Path::new("-"));
+        let metadata = (input_path.as_os_str() != "-").then(|| std::fs::metadata(input_path).ok()).flatten();
+        if let Some(metadata) = metadata {
+            if metadata.is_file() && metadata.len() != len {
+                bail!("{outboard_name}: the outboard is of {len} bytes, the input of {}", metadata.len());
+            }
+        }
+        let group_len = tree.group_len() as u64;
+        Ok(Interleaved {
+            data: io::BufReader::with_capacity(1 << 20, open(input)?),
+            outboard: io::BufReader::with_capacity(1 << 16, file),
+            input: match input_path.as_os_str() == "-" {
+                true => "standard input".to_string(),
+                false => input_path.display().to_string(),
+            },
+            outboard_name,
+            len,
+            group_len,
+            groups: len.div_ceil(group_len).max(1),
+            next: 0,
+            header: 0..bao::HEADER_LEN,
+            header_bytes,
+            parent_bytes: 0,
+            group_bytes: 0,
+            ended: false,
+        })
+    }
+
+    /// Parents before group `index` in pre-order: one per subtree that
+    /// starts there, which is as many as its index's trailing zeros, or
+    /// fewer near the end (the height of the tree of the groups from it on).
+    fn parents_before(&self, index: u64) -> u32 {
+        let rest = 64 - (self.groups - index - 1).leading_zeros();
+        if index == 0 {
+            rest
+        } else {
+            index.trailing_zeros().min(rest)
+        }
+    }
+
+    /// Once the last group is read: an error if either file goes on.
+    fn check_end(&mut self) -> io::Result<()> {
+        if !self.ended {
+            self.ended = true;
+            if self.data.read(&mut [0])? != 0 {
+                return Err(self.error(format!("{}: longer than the outboard's {} bytes", self.input, self.len)));
+            }
+            if self.outboard.read(&mut [0])? != 0 {
+                return Err(self.error(format!("{}: longer than a {}-byte input needs", self.outboard_name, self.len)));
+            }
+        }
+        Ok(())
+    }
+
+    fn error(&self, message: String) -> io::Error {
+        io::Error::new(io::ErrorKind::InvalidData, message)
+    }
+}
+
+impl Read for Interleaved {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if !self.header.is_empty() {
+            let n = buf.len().min(self.header.len());
+            buf[..n].copy_from_slice(&self.header_bytes[self.header.start..self.header.start + n]);
+            self.header.start += n;
+            return Ok(n);
+        }
+        let mut filled = 0;
+        while filled < buf.len() {
+            let want = (buf.len() - filled) as u64;
+            let n = if self.parent_bytes > 0 {
+                let n = self.outboard.read(&mut buf[filled..][..want.min(self.parent_bytes) as usize])?;
+                if n == 0 {
+                    return Err(
+                        self.error(format!("{}: shorter than a {}-byte input needs", self.outboard_name, self.len))
+                    );
+                }
+                self.parent_bytes -= n as u64;
+                n
+            } else if self.group_bytes > 0 {
+                let n = self.data.read(&mut buf[filled..][..want.min(self.group_bytes) as usize])?;
+                if n == 0 {
+                    return Err(self.error(format!("{}: shorter than the outboard's {} bytes", self.input, self.len)));
+                }
+                self.group_bytes -= n as u64;
+                if self.group_bytes == 0 && self.next == self.groups {
+                    self.check_end()?;
+                }
+                n
+            } else if self.next < self.groups {
+                self.parent_bytes = u64::from(self.parents_before(self.next)) * bao::PARENT_LEN as u64;
+                self.group_bytes = self.group_len.min(self.len - self.next * self.group_len);
+                self.next += 1;
+                continue;
+            } else {
+                self.check_end()?;
+                break;
+            };
+            filled += n;
+        }
+        Ok(filled)
+    }
 }
 
 /// Standard input for none or `-`, else the file.

@@ -109,3 +109,66 @@ fn bao_group_size_and_post_order_match_the_library() {
     let (_, encoded) = tree.encode(&input);
     assert!(dir.run(&["bao", "--group-size", "16K", "encode", "in"], b"").stdout == encoded);
 }
+
+#[test]
+fn bao_encode_through_temporary_files_and_outboards_that_do_not_fit() {
+    let dir = Dir::new("bao_encode_through_temporary_files_and_outboards_that_do_not_fit");
+    let input = vectors::bao_input(300_000);
+    dir.write("in", &input);
+    let (encoded, hash) = ::bao::encode::encode(&input);
+    let (outboard, _) = ::bao::encode::outboard(&input);
+    // Standard input (an outboard through post-order nodes, the encoding
+    // through a copy of the input) and standard output (written whole
+    // from a temporary file), in both orders and two group sizes.
+    ok(dir.run(&["bao", "encode", "-", "enc"], &input));
+    assert!(dir.read("enc") == encoded);
+    assert!(dir.run(&["bao", "encode", "in", "--outboard", "-"], b"").stdout == outboard);
+    assert!(dir.run(&["bao", "encode", "-", "--outboard=-"], &input).stdout == outboard);
+    for group_log in [0, 4] {
+        let tree = bao::Tree::new(bao::Mode::hash(), group_log).unwrap();
+        let size = format!("{}", 1024 << group_log);
+        for order in [bao::Order::Pre, bao::Order::Post] {
+            let mut args = vec!["bao", "--group-size", &size, "encode", "-", "--outboard", "ob"];
+            if order == bao::Order::Post {
+                args.push("--post-order");
+            }
+            ok(dir.run(&args, &input));
+            assert!(dir.read("ob") == tree.outboard(&input, order).bao_bytes(), "{args:?}");
+            std::fs::remove_file(dir.path.join("ob")).unwrap();
+        }
+    }
+    // OUTPUT (or the outboard) naming INPUT: an error, INPUT untouched.
+    for args in [&["bao", "encode", "in", "./in"][..], &["bao", "encode", "in", "--outboard", "in"]] {
+        let output = dir.run(args, b"");
+        assert_eq!(code(&output), 1, "{args:?}");
+        assert!(stderr(&output).contains("the input and the output are the same file"), "{}", stderr(&output));
+        assert!(dir.read("in") == input);
+    }
+    let mut names: Vec<_> = std::fs::read_dir(&dir.path).unwrap().map(|e| e.unwrap().file_name()).collect();
+    names.sort();
+    assert_eq!(names, ["enc", "in"], "no temporary file is left");
+
+    // Decoding with a pre-order outboard streams INPUT (here standard input
+    // too) beside it; any length that does not fit is an error.
+    dir.write("obao", &outboard);
+    let hex = hash.to_hex().to_string();
+    assert!(dir.run(&["bao", "decode", &hex, "--outboard", "obao"], &input).stdout == input);
+    let fails = |args: &[&str], stdin: &[u8], message: &str| {
+        let output = dir.run(args, stdin);
+        assert_eq!(code(&output), 1, "{args:?}");
+        assert!(stderr(&output).contains(message), "{args:?}: {}", stderr(&output));
+    };
+    let decode = ["bao", "decode", &hex, "--outboard", "obao"];
+    fails(&decode, &input[..1000], "standard input: shorter than the outboard's 300000 bytes");
+    fails(&decode, &[&input[..], b"x"].concat(), "standard input: longer than the outboard's 300000 bytes");
+    dir.write("short", &input[..1000]);
+    fails(
+        &["bao", "decode", &hex, "short", "--outboard", "obao"],
+        b"",
+        "the outboard is of 300000 bytes, the input of 1000",
+    );
+    dir.write("cut", &outboard[..outboard.len() - 1]);
+    fails(&["bao", "decode", &hex, "in", "--outboard", "cut"], b"", "cut: shorter than a 300000-byte input needs");
+    dir.write("long", &[&outboard[..], &[0]].concat());
+    fails(&["bao", "decode", &hex, "in", "--outboard", "long"], b"", "long: longer than a 300000-byte input needs");
+}

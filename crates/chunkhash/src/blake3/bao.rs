@@ -40,6 +40,8 @@
 //!
 //! Outboards are made by the same SIMD kernels as [`hash`](super::hash):
 //! many chunks side by side, then each level of parents in one call.
+//! [`Encoder`] writes the same bytes from a message given in pieces, in
+//! bounded memory.
 //!
 //! ```
 //! use chunkhash::blake3::{self, bao};
@@ -71,6 +73,15 @@ use core::ops::Range;
 
 #[cfg(feature = "alloc")]
 use alloc::vec::Vec;
+
+#[cfg(feature = "std")]
+mod encoder;
+#[cfg(feature = "std")]
+pub use encoder::{Encoder, Format};
+#[cfg(feature = "std")]
+mod post_order;
+#[cfg(feature = "std")]
+pub use post_order::{post_to_pre_order, PostOrderEncoder};
 
 /// Bytes of a parent node: two chaining values.
 pub const PARENT_LEN: usize = 2 * OUT_LEN;
@@ -570,6 +581,12 @@ impl Levels {
             }
             _ => group_cvs(tree, input, 0, &mut bottom),
         }
+        Some(Levels::from_bottom(mode, bottom, group_len))
+    }
+
+    /// The levels above `bottom`, the chaining values of consecutive
+    /// groups, each level's pairs hashed in one call.
+    fn from_bottom(mode: &tree::Mode, bottom: Vec<CvBytes>, group_len: usize) -> Levels {
         let mut levels = Vec::with_capacity(64);
         levels.push(bottom);
         while let Some(level) = levels.last().filter(|level| level.len() > 2) {
@@ -577,7 +594,7 @@ impl Levels {
             mode.pair_up(level, &mut next);
             levels.push(next);
         }
-        Some(Levels { levels, group_len })
+        Levels { levels, group_len }
     }
 
     /// The chaining value of the subtree of groups `first..first + count`

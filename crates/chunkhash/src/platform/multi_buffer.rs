@@ -7,7 +7,10 @@
 //! safe code every kernel shares), `mb_x86.rs` (loads and transposes), and
 //! one kernel per algorithm and instruction set: `md5_avx512.rs`,
 //! `md5_avx2.rs`, `sha1_avx512.rs`, `sha1_avx2.rs`, `sha512_avx512.rs`,
-//! `sha512_avx2.rs`. The portable kernel is the wrapped crates' block
+//! `sha512_avx2.rs`, and `mb_simd128.rs` on wasm32 (MD5, SHA-1 and
+//! SHA-256 in four lanes; the npm package's scalar main module reaches it
+//! through the SIMD128 side module, `simd128_module.rs`). The portable
+//! kernel is the wrapped crates' block
 //! compression (`md-5`, `sha1`, `sha2`) as a kernel of one lane. Each
 //! algorithm is a `LaneKernel` (its one `match` over the kernels), which
 //! the batch (`hash_many`) and the streams fed in pieces (`Streams`) share.
@@ -15,10 +18,19 @@
 #[cfg(feature = "alloc")]
 use super::mb_lanes::Streams;
 use super::mb_lanes::{hash_many, one_lane, LaneKernel, Padding, WithLanes};
+#[cfg(all(feature = "compat", target_arch = "wasm32", target_feature = "simd128"))]
+use super::mb_simd128;
 #[cfg(feature = "compat")]
 use super::mb_spec::{MD5_BLOCK_LEN, MD5_IV, SHA1_BLOCK_LEN, SHA1_IV};
 #[cfg(feature = "sha2")]
 use super::mb_spec::{SHA512_BLOCK_LEN, SHA512_IV};
+#[cfg(all(
+    feature = "compat",
+    target_arch = "wasm32",
+    not(target_feature = "simd128"),
+    feature = "wasm-simd128-module"
+))]
+use super::simd128_module;
 #[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64")))]
 use super::{md5_avx2, md5_avx512, sha1_avx2, sha1_avx512};
 #[cfg(all(feature = "sha2", any(target_arch = "x86", target_arch = "x86_64")))]
@@ -40,9 +52,13 @@ pub enum MbKernel {
     /// x86 AVX-512F and BW: 16 lanes of 32-bit words, 8 of 64-bit;
     /// detected at run time.
     Avx512,
+    /// wasm32 SIMD128: 4 lanes of 32-bit words (MD5 and SHA-1; SHA-512
+    /// stays portable); a build-time choice, or the npm package's SIMD128
+    /// side module once linked.
+    Simd128,
 }
 
-const ALL: [MbKernel; 3] = [MbKernel::Portable, MbKernel::Avx2, MbKernel::Avx512];
+const ALL: [MbKernel; 4] = [MbKernel::Portable, MbKernel::Simd128, MbKernel::Avx2, MbKernel::Avx512];
 
 /// One cached detector per x86 level, with every feature its kernels'
 /// `#[target_feature]` attributes enable (AVX2 also needs the AVX register
@@ -73,6 +89,7 @@ impl MbKernel {
             MbKernel::Portable => "portable",
             MbKernel::Avx2 => "avx2",
             MbKernel::Avx512 => "avx512",
+            MbKernel::Simd128 => "simd128",
         }
     }
 
@@ -88,6 +105,7 @@ impl MbKernel {
             MbKernel::Avx2 => x86::avx2(),
             #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             MbKernel::Avx512 => x86::avx512(),
+            MbKernel::Simd128 => super::backend::simd128_kernels(),
             #[allow(unreachable_patterns)] // Reached on other architectures.
             _ => false,
         }
@@ -105,10 +123,8 @@ impl MbKernel {
     #[inline]
     pub fn detect() -> MbKernel {
         match DETECTED.load(Relaxed) {
-            1 => MbKernel::Portable,
-            2 => MbKernel::Avx2,
-            3 => MbKernel::Avx512,
-            _ => Self::detect_once(),
+            0 => Self::detect_once(),
+            n => ALL[n as usize - 1],
         }
     }
 
@@ -266,7 +282,8 @@ impl MbPlatform {
 
 /// One algorithm on the multi-buffer kernels, as a [`LaneKernel`]: its
 /// AVX-512 and AVX2 kernel files with their lane counts, else the wrapped
-/// crate's block compression in one lane (the portable kernel). The one
+/// crate's block compression in one lane (the portable kernel), and on
+/// wasm32 the SIMD128 kernel's four lanes where the algorithm has one. The one
 /// `match` over the kernels per algorithm; its `SAFETY` lines rely on
 /// [`MbPlatform`] holding only supported kernels (the AVX-512 detector
 /// checks F and BW, the AVX2 one AVX and AVX2).
@@ -279,6 +296,7 @@ macro_rules! lane_kernel {
             padding: $padding:expr,
             avx512: $avx512:ident x $avx512_lanes:literal,
             avx2: $avx2:ident x $avx2_lanes:literal,
+            $(simd128: $simd128:ident,)?
             portable: $portable:path,
             digest: $digest:path $(,)?
         }
@@ -305,6 +323,19 @@ macro_rules! lane_kernel {
                         // SAFETY: the kernel is supported: the CPU has AVX2.
                         unsafe { $avx2::compress(state, blocks, count) }
                     }),
+                    $(
+                        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+                        MbKernel::Simd128 => with.lanes::<4>(mb_simd128::$simd128),
+                        #[cfg(all(
+                            target_arch = "wasm32",
+                            not(target_feature = "simd128"),
+                            feature = "wasm-simd128-module"
+                        ))]
+                        MbKernel::Simd128 => with.lanes::<4>(|state, blocks, count| {
+                            // SAFETY: the kernel is supported: the side module is linked.
+                            unsafe { simd128_module::$simd128(state, blocks, count) }
+                        }),
+                    )?
                     _ => with.lanes::<1>(one_lane($portable)),
                 }
             }
@@ -321,10 +352,10 @@ macro_rules! lane_kernel {
 // SHA-512 a 128-bit one, big-endian (section 5.1.2).
 lane_kernel! { cfg(feature = "compat"); /// MD5 on a multi-buffer kernel.
 Md5Lanes<u32, 4> { iv: MD5_IV, padding: Padding { block_len: MD5_BLOCK_LEN, length_bytes: 8, big_endian: false },
-avx512: md5_avx512 x 16, avx2: md5_avx2 x 8, portable: ::md5::block_api::compress, digest: le_bytes } }
+avx512: md5_avx512 x 16, avx2: md5_avx2 x 8, simd128: md5_compress, portable: ::md5::block_api::compress, digest: le_bytes } }
 lane_kernel! { cfg(feature = "compat"); /// SHA-1 on a multi-buffer kernel.
 Sha1Lanes<u32, 5> { iv: SHA1_IV, padding: Padding { block_len: SHA1_BLOCK_LEN, length_bytes: 8, big_endian: true },
-avx512: sha1_avx512 x 16, avx2: sha1_avx2 x 8, portable: ::sha1::block_api::compress, digest: be_bytes } }
+avx512: sha1_avx512 x 16, avx2: sha1_avx2 x 8, simd128: sha1_compress, portable: ::sha1::block_api::compress, digest: be_bytes } }
 lane_kernel! { cfg(feature = "sha2"); /// SHA-512 on a multi-buffer kernel.
 Sha512Lanes<u64, 8> { iv: SHA512_IV, padding: Padding { block_len: SHA512_BLOCK_LEN, length_bytes: 16, big_endian: true },
 avx512: sha512_avx512 x 8, avx2: sha512_avx2 x 4, portable: ::sha2::block_api::compress512, digest: be_bytes } }
