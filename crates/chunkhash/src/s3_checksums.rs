@@ -33,18 +33,13 @@
 //! An object that can be read at any offset (a file) has its multipart
 //! forms computed faster by [`multipart_sums_at`]: the parts are
 //! independent messages, so it hashes 16 at a time side by side, their
-//! MD5s in SIMD lanes (`chunkhash::multi_buffer`).
+//! MD5, SHA-1, SHA-256 and SHA-512 in SIMD lanes (or SHA-256 interleaved
+//! on the SHA extensions: `chunkhash::multi_buffer`'s streams).
 
 use crate::{crc_combine, Algorithm, Digest, StreamingHasher};
 use std::string::String;
 use std::vec;
 use std::vec::Vec;
-
-/// MD5's cost per byte, in tenths of a cycle, with parts side by side in
-/// lanes (see [`S3Checksum::cost`]): the ETag of 128 parts of 8 MiB took
-/// 6.3 times less time side by side than in order on the project machine
-/// (AVX-512, `s3_parts_side_by_side` in crates/bench), so 58 / 6.3.
-const MD5_LANES_COST: u32 = 9;
 
 /// One of S3's checksum kinds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -168,10 +163,17 @@ impl S3Checksum {
     }
 
     /// [`S3Checksum::cost`] when parts are hashed side by side
-    /// ([`multipart_sums_at`]): MD5 in lanes costs MD5_LANES_COST.
+    /// ([`multipart_sums_at`]): MD5, SHA-1, SHA-256 and SHA-512 through the
+    /// multi-buffer streams. Scaled from their time against one hasher per
+    /// part (`multi_buffer_vs_loop --only streams`, 16 parts of 8 MiB, the
+    /// project machine, AVX-512 and SHA-NI): MD5 10x faster, SHA-512 5.2x,
+    /// SHA-1 2.1x, SHA-256 1.7x; so all four cost about the same, and the
+    /// split puts two on each thread.
     const fn side_by_side_cost(self) -> u32 {
         match self {
-            S3Checksum::Md5 => MD5_LANES_COST,
+            S3Checksum::Md5 => 6,
+            S3Checksum::Sha1 => 9,
+            S3Checksum::Sha256 | S3Checksum::Sha512 => 11,
             _ => self.cost(),
         }
     }
@@ -238,6 +240,43 @@ impl MultipartChecksum {
             composite: StreamingHasher::new(algorithm),
             part_digests: None,
         })
+    }
+
+    /// The sum of a whole object held in memory, each part's digest kept:
+    /// the same as [`new`](MultipartChecksum::new),
+    /// [`keeping_part_digests`](MultipartChecksum::keeping_part_digests),
+    /// one [`update`](MultipartChecksum::update) and
+    /// [`finish`](MultipartChecksum::finish), but the parts are hashed
+    /// side by side ([`digest_many`](crate::digest_many): MD5, SHA-1,
+    /// SHA-256 and SHA-512 parts in SIMD lanes or interleaved SHA-NI
+    /// streams) rather than one after another.
+    ///
+    /// ```
+    /// use chunkhash::s3_checksums::{MultipartChecksum, S3Checksum};
+    ///
+    /// let of = MultipartChecksum::of(S3Checksum::Sha256, 6, b"hello world").unwrap();
+    /// let mut fed = MultipartChecksum::new(S3Checksum::Sha256, 6).unwrap().keeping_part_digests();
+    /// fed.update(b"hello world");
+    /// assert_eq!(of, fed.finish());
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`ZeroPartSize`] for a part size of 0.
+    pub fn of(kind: S3Checksum, part_size: u64, object: &[u8]) -> Result<MultipartSum, ZeroPartSize> {
+        let mut sum = MultipartChecksum::new(kind, part_size)?.keeping_part_digests();
+        // An empty object is one empty part.
+        let parts: Vec<&[u8]> = if object.is_empty() {
+            vec![object]
+        } else {
+            object.chunks(usize::try_from(part_size).unwrap_or(usize::MAX)).collect()
+        };
+        let mut digests = vec![crate::digest(kind.algorithm(), b""); parts.len()];
+        crate::digest_many(kind.algorithm(), &parts, &mut digests);
+        for (part, digest) in parts.iter().zip(digests) {
+            sum.add_part(digest, part.len() as u64);
+        }
+        Ok(sum.finish())
     }
 
     /// Also keeps each part's digest ([`MultipartSum::part_digests`]).
@@ -561,7 +600,8 @@ impl S3Hasher {
 }
 
 /// Parts hashed side by side by [`multipart_sums_at`]: the lanes of the
-/// widest MD5 kernel (AVX-512: 16 lanes of 32-bit words).
+/// widest MD5 and SHA-1 kernels (AVX-512: 16 lanes of 32-bit words; SHA-512
+/// takes them 8 at a time, SHA-256 on SHA-NI 4).
 pub const PARTS_SIDE_BY_SIDE: usize = 16;
 
 /// Bytes of each part [`multipart_sums_at`] reads at a time: 16 parts of
@@ -576,10 +616,11 @@ pub const PART_WINDOW: usize = 256 * 1024;
 ///
 /// The parts are independent messages, so instead of one after another
 /// they are hashed [`PARTS_SIDE_BY_SIDE`] at a time: a window of
-/// [`PART_WINDOW`] bytes of each (at most 4 MiB held), MD5 of all of them
-/// in SIMD lanes (the ETag and the MD5 kind; one part after another MD5
-/// runs at one block per compression's latency), the other kinds part by
-/// part, the kinds split between two threads as in [`S3Hasher::update`].
+/// [`PART_WINDOW`] bytes of each (at most 4 MiB held), MD5 (the ETag and
+/// the MD5 kind), SHA-1, SHA-256 and SHA-512 of all of them side by side in
+/// SIMD lanes (one part after another, each runs at one block per
+/// compression's latency), the other kinds part by part, the kinds split
+/// between two threads as in [`S3Hasher::update`].
 /// Reading at offsets, rather than the object in order, is what keeps the
 /// memory bounded: in order, the parts of one group would arrive one whole
 /// part after another and all but the last would have to be held.
@@ -663,16 +704,25 @@ pub fn multipart_sums_at<E>(
 enum PartGroup {
     /// MD5 in SIMD lanes.
     Md5(crate::multi_buffer::Md5Streams),
+    /// SHA-1 in SIMD lanes.
+    Sha1(crate::multi_buffer::Sha1Streams),
+    /// SHA-256 interleaved on the SHA extensions, or in SIMD lanes.
+    Sha256(crate::multi_buffer::Sha256Streams),
+    /// SHA-512 in SIMD lanes.
+    Sha512(crate::multi_buffer::Sha512Streams),
     /// Any other kind: one hasher per part.
     Each(Vec<StreamingHasher>),
 }
 
 impl PartGroup {
     fn new(kind: S3Checksum, count: usize) -> PartGroup {
+        use crate::multi_buffer::{Md5Streams, Sha1Streams, Sha256Streams, Sha512Streams};
+        const DETECTED: &str = "the detected kernel runs";
         match kind {
-            S3Checksum::Md5 => {
-                PartGroup::Md5(crate::multi_buffer::Md5Streams::new_on(None, count).expect("the detected kernel runs"))
-            }
+            S3Checksum::Md5 => PartGroup::Md5(Md5Streams::new_on(None, count).expect(DETECTED)),
+            S3Checksum::Sha1 => PartGroup::Sha1(Sha1Streams::new_on(None, count).expect(DETECTED)),
+            S3Checksum::Sha256 => PartGroup::Sha256(Sha256Streams::new_on("", count).expect(DETECTED)),
+            S3Checksum::Sha512 => PartGroup::Sha512(Sha512Streams::new_on(None, count).expect(DETECTED)),
             _ => PartGroup::Each(vec![StreamingHasher::new(kind.algorithm()); count]),
         }
     }
@@ -681,6 +731,9 @@ impl PartGroup {
     fn update(&mut self, pieces: &[&[u8]]) {
         match self {
             PartGroup::Md5(streams) => streams.update(pieces),
+            PartGroup::Sha1(streams) => streams.update(pieces),
+            PartGroup::Sha256(streams) => streams.update(pieces),
+            PartGroup::Sha512(streams) => streams.update(pieces),
             PartGroup::Each(hashers) => {
                 for (hasher, piece) in hashers.iter_mut().zip(pieces) {
                     hasher.update(piece);
@@ -692,14 +745,20 @@ impl PartGroup {
     /// Each part's digest, in order.
     fn finish(self) -> Vec<Digest> {
         match self {
-            PartGroup::Md5(streams) => {
-                let mut out = vec![[0u8; 16]; streams.count()];
-                streams.finalize(&mut out);
-                out.iter().map(|output| Digest::from_output(Algorithm::Md5, output)).collect()
-            }
+            PartGroup::Md5(streams) => digests(Algorithm::Md5, streams.count(), |out| streams.finalize(out)),
+            PartGroup::Sha1(streams) => digests(Algorithm::Sha1, streams.count(), |out| streams.finalize(out)),
+            PartGroup::Sha256(streams) => digests(Algorithm::Sha256, streams.count(), |out| streams.finalize(out)),
+            PartGroup::Sha512(streams) => digests(Algorithm::Sha512, streams.count(), |out| streams.finalize(out)),
             PartGroup::Each(hashers) => hashers.iter().map(StreamingHasher::finalize).collect(),
         }
     }
+}
+
+/// `count` outputs of `N` bytes from `finalize`, as digests of `algorithm`.
+fn digests<const N: usize>(algorithm: Algorithm, count: usize, finalize: impl FnOnce(&mut [[u8; N]])) -> Vec<Digest> {
+    let mut out = vec![[0u8; N]; count];
+    finalize(&mut out);
+    out.iter().map(|output| Digest::from_output(algorithm, output)).collect()
 }
 
 /// S3's checksums of one object: see [`S3Hasher`].

@@ -6,7 +6,8 @@
 #![cfg(feature = "s3")]
 
 use chunkhash::s3_checksums::{
-    base64, multipart_sums_at, S3Checksum, S3Hasher, ZeroPartSize, PARALLEL_MIN, PARTS_SIDE_BY_SIDE, PART_WINDOW,
+    base64, multipart_sums_at, MultipartChecksum, S3Checksum, S3Hasher, ZeroPartSize, PARALLEL_MIN, PARTS_SIDE_BY_SIDE,
+    PART_WINDOW,
 };
 use chunkhash::{digest, Algorithm};
 use std::num::NonZeroU64;
@@ -181,12 +182,14 @@ fn side_by_side(kinds: &[S3Checksum], data: &[u8], part_size: usize) -> chunkhas
     multipart_sums_at(kinds, part_size, data.len() as u64, read_at).unwrap()
 }
 
-/// Parts hashed side by side (MD5 in lanes) give what the object hashed in
-/// order gives and what `expected_multipart` builds part by part: the
-/// empty object, one part, a last short part, part counts around the
-/// group of `PARTS_SIDE_BY_SIDE`, parts longer than a window, and groups
-/// big enough for two threads. The MD5 kernel is the detected one, or
-/// `CHUNKHASH_MB_KERNEL`'s (the test matrix runs each).
+/// Parts hashed side by side (MD5, SHA-1, SHA-256 and SHA-512 in lanes,
+/// by `multipart_sums_at` and by `MultipartChecksum::of`) give what the
+/// object hashed in order gives and what `expected_multipart` builds part
+/// by part: the empty object, one part, a last short part, part counts
+/// around the group of `PARTS_SIDE_BY_SIDE`, parts longer than a window,
+/// and groups big enough for two threads. The kernels are the detected
+/// ones, or `CHUNKHASH_MB_KERNEL`'s and `CHUNKHASH_SHA256_KERNEL`'s (the
+/// test matrix runs each).
 #[test]
 fn parts_side_by_side_equal_parts_in_order() {
     let seed = vectors::test_seed("parts_side_by_side_equal_parts_in_order", 34);
@@ -224,6 +227,15 @@ fn parts_side_by_side_equal_parts_in_order() {
         let mut in_order = S3Hasher::with_part_size(&S3Checksum::ALL, part_size as u64).unwrap();
         in_order.update(&data);
         assert_eq!(sums, in_order.finalize(), "{what}");
+        for kind in S3Checksum::ALL {
+            let mut fed = MultipartChecksum::new(kind, part_size as u64).unwrap().keeping_part_digests();
+            fed.update(&data);
+            assert_eq!(
+                MultipartChecksum::of(kind, part_size as u64, &data).unwrap(),
+                fed.finish(),
+                "{what}, {kind} of"
+            );
+        }
         // Without the MD5 kind the ETag still comes, from the same lanes.
         let kinds = [S3Checksum::Sha256, S3Checksum::Crc64Nvme];
         let mut in_order = S3Hasher::with_part_size(&kinds, part_size as u64).unwrap();

@@ -178,10 +178,11 @@ fn checksum(path: &Path, settings: &Settings) -> io::Result<S3Sums> {
 }
 
 /// The multipart checksums of a regular file, its parts read at their
-/// offsets and hashed side by side (`multipart_sums_at`: MD5 in SIMD
-/// lanes). Pipes and other unseekable input are read in order instead. A
-/// file that shrinks while read fails (`UnexpectedEof`); one that grows is
-/// read again by the caller (see [`ends_at`]).
+/// offsets and hashed side by side (`multipart_sums_at`: MD5, SHA-1,
+/// SHA-256 and SHA-512 in SIMD lanes or interleaved SHA-NI streams). Pipes
+/// and other unseekable input are read in order instead. A file that
+/// shrinks while read fails (`UnexpectedEof`); one that grows is read again
+/// by the caller (see [`ends_at`]).
 #[cfg(unix)]
 fn parts_side_by_side(file: &File, len: u64, part_size: NonZeroU64, settings: &Settings) -> io::Result<S3Sums> {
     use std::os::unix::fs::FileExt;

@@ -2,7 +2,8 @@
 //! against a loop over the one-message crates they must beat: MD5 on 16
 //! parts of 8 MiB (an S3 multipart upload's part checksums) against a loop
 //! over `md-5`, and the same fed in 1 MiB pieces, every part's next piece
-//! in turn (chunkhash's MD5 streams against one `md-5` hasher per part);
+//! in turn (chunkhash's MD5, SHA-1, SHA-256 and SHA-512 streams against
+//! one `md-5`, `sha1` or `sha2` hasher per part);
 //! SHA-512 on batches of 1024 x 64 B, 256 x 1 KiB and
 //! 64 x 4 KiB against a loop over `sha2`; SHA-1 on 256 x 1 KiB and 16 x
 //! 8 MiB against a loop over `sha1` (SHA-NI where the CPU has it). Each kernel forced by name, and
@@ -15,7 +16,7 @@
 //! ```
 //!
 //! Options: `--rounds N` (default 9), `--slice-ms MS` (default 400),
-//! `--only NAME` (the batches whose label contains it: `md5`, `sha-512`, `sha-1`). The
+//! `--only NAME` (the batches whose label contains it: `md5`, `sha-512`, `sha-1`, `streams`). The
 //! "x loop" column is the paired median of the loop's time over the row's:
 //! above 1.00 the row is faster.
 
@@ -78,45 +79,117 @@ fn piece(message: &[u8], round: usize) -> &[u8] {
     &message[start..(start + PIECE_LEN).min(message.len())]
 }
 
-/// MD5 of messages fed in `PIECE_LEN` pieces, every message's next piece
-/// in turn (as parts read side by side): one `md-5` hasher per message,
-/// against chunkhash's streams.
-fn md5_stream_rows<'a>() -> Vec<(String, Hash<'a>)> {
-    use md5::Digest as _;
+/// chunkhash's streams of one algorithm (`multi_buffer::Md5Streams`, ...).
+trait Streams {
+    fn update(&mut self, pieces: &[&[u8]]);
+    /// Every message's digest, concatenated.
+    fn digests(&self) -> Vec<u8>;
+}
+
+macro_rules! streams {
+    ($name:ident, $out:literal) => {
+        impl Streams for multi_buffer::$name {
+            fn update(&mut self, pieces: &[&[u8]]) {
+                multi_buffer::$name::update(self, pieces);
+            }
+
+            fn digests(&self) -> Vec<u8> {
+                let mut out = vec![[0; $out]; self.count()];
+                self.finalize(&mut out);
+                out.concat()
+            }
+        }
+    };
+}
+
+streams!(Md5Streams, 16);
+streams!(Sha1Streams, 20);
+streams!(Sha256Streams, 32);
+streams!(Sha512Streams, 64);
+
+/// Makes `count` streams on one kernel.
+type MakeStreams<'a, S> = Box<dyn Fn(usize) -> S + 'a>;
+
+/// Messages fed in `PIECE_LEN` pieces, every message's next piece in turn
+/// (as parts read side by side): one `H` hasher per message (labelled
+/// `anchor`), against chunkhash's streams on each of `kernels`.
+fn stream_rows<'a, H: sha2::Digest + Clone, S: Streams + 'a>(
+    anchor: &str,
+    kernels: Vec<(String, MakeStreams<'a, S>)>,
+) -> Vec<(String, Hash<'a>)> {
     let mut rows: Vec<(String, Hash<'a>)> = vec![(
-        "loop over md-5 hashers".into(),
+        format!("loop over {anchor} hashers"),
         Box::new(move |messages| {
-            let mut hashers = vec![md5::Md5::new(); messages.len()];
+            let mut hashers = vec![H::new(); messages.len()];
             for round in 0..rounds(messages) {
                 for (hasher, message) in hashers.iter_mut().zip(messages) {
                     hasher.update(piece(message, round));
                 }
             }
-            hashers.into_iter().flat_map(|h| h.finalize()).collect()
+            hashers.into_iter().flat_map(|h| h.finalize().to_vec()).collect()
         }),
     )];
-    let kernels = std::iter::once(None)
-        .chain(MbKernel::all().iter().filter(|k| k.is_supported() && **k != MbKernel::Portable).map(|&k| Some(k)));
-    for kernel in kernels {
-        let label = match kernel {
-            None => format!("chunkhash streams detected ({})", MbKernel::detect()),
-            Some(kernel) => format!("chunkhash streams {kernel}"),
-        };
+    for (label, make) in kernels {
         rows.push((
             label,
             Box::new(move |messages| {
-                let mut streams = multi_buffer::Md5Streams::new_on(kernel, messages.len()).expect("a supported kernel");
+                let mut streams = make(messages.len());
                 for round in 0..rounds(messages) {
                     let pieces: Vec<&[u8]> = messages.iter().map(|m| piece(m, round)).collect();
                     streams.update(&pieces);
                 }
-                let mut out = vec![[0; 16]; messages.len()];
-                streams.finalize(&mut out);
-                out.concat()
+                streams.digests()
             }),
         ));
     }
     rows
+}
+
+/// The detected multi-buffer kernel and each SIMD one forced, as streams
+/// of `new_on`.
+fn mb_stream_kernels<'a, S: 'a>(
+    new_on: fn(Option<MbKernel>, usize) -> Result<S, MbKernelError>,
+) -> Vec<(String, MakeStreams<'a, S>)> {
+    let kernels = std::iter::once(None)
+        .chain(MbKernel::all().iter().filter(|k| k.is_supported() && **k != MbKernel::Portable).map(|&k| Some(k)));
+    kernels
+        .map(|kernel| {
+            let label = match kernel {
+                None => format!("chunkhash streams detected ({})", MbKernel::detect()),
+                Some(kernel) => format!("chunkhash streams {kernel}"),
+            };
+            let make: MakeStreams<'a, S> = Box::new(move |count| new_on(kernel, count).expect("a supported kernel"));
+            (label, make)
+        })
+        .collect()
+}
+
+fn md5_stream_rows<'a>() -> Vec<(String, Hash<'a>)> {
+    stream_rows::<md5::Md5, _>("md-5", mb_stream_kernels(multi_buffer::Md5Streams::new_on))
+}
+
+fn sha1_stream_rows<'a>() -> Vec<(String, Hash<'a>)> {
+    stream_rows::<sha1::Sha1, _>("sha1", mb_stream_kernels(multi_buffer::Sha1Streams::new_on))
+}
+
+fn sha512_stream_rows<'a>() -> Vec<(String, Hash<'a>)> {
+    stream_rows::<sha2::Sha512, _>("sha2", mb_stream_kernels(multi_buffer::Sha512Streams::new_on))
+}
+
+/// SHA-256 streams on the detected kernel and each SHA-256 kernel forced.
+fn sha256_stream_rows<'a>() -> Vec<(String, Hash<'a>)> {
+    let kernels = ["", "shani", "avx2", "avx512"]
+        .into_iter()
+        .filter(|name| multi_buffer::Sha256Streams::new_on(name, 0).is_some())
+        .map(|name| {
+            let label =
+                if name.is_empty() { "chunkhash streams detected".into() } else { format!("chunkhash streams {name}") };
+            let make: MakeStreams<'a, multi_buffer::Sha256Streams> =
+                Box::new(move |count| multi_buffer::Sha256Streams::new_on(name, count).expect("a supported kernel"));
+            (label, make)
+        })
+        .collect();
+    stream_rows::<sha2::Sha256, _>("sha2", kernels)
 }
 
 fn sha1_rows<'a>() -> Vec<(String, Hash<'a>)> {
@@ -142,6 +215,9 @@ fn main() -> ExitCode {
     let batches: Vec<Batch> = vec![
         Batch { label: "MD5".into(), count: 16, len: 8 << 20, rows: md5_rows() },
         Batch { label: "MD5 streams, 1 MiB pieces".into(), count: 16, len: 8 << 20, rows: md5_stream_rows() },
+        Batch { label: "SHA-1 streams, 1 MiB pieces".into(), count: 16, len: 8 << 20, rows: sha1_stream_rows() },
+        Batch { label: "SHA-256 streams, 1 MiB pieces".into(), count: 16, len: 8 << 20, rows: sha256_stream_rows() },
+        Batch { label: "SHA-512 streams, 1 MiB pieces".into(), count: 16, len: 8 << 20, rows: sha512_stream_rows() },
         Batch { label: "SHA-512".into(), count: 1024, len: 64, rows: sha512_rows() },
         Batch { label: "SHA-512".into(), count: 256, len: 1024, rows: sha512_rows() },
         Batch { label: "SHA-512".into(), count: 64, len: 4096, rows: sha512_rows() },

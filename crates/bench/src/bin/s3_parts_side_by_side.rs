@@ -2,7 +2,8 @@
 //! the parts in order (`S3Hasher::with_part_size` fed 4 MiB reads, as
 //! s3sum reads a pipe, and read every file before issue 34) against the
 //! parts side by side (`multipart_sums_at` with `read_exact_at`, as s3sum
-//! reads a regular file now: 16 parts at a time, MD5 in SIMD lanes), for
+//! reads a regular file now: 16 parts at a time, MD5, SHA-1, SHA-256 and
+//! SHA-512 in SIMD lanes or interleaved SHA-NI streams), for
 //! all ten kinds and for the ETag alone; and one MD5 stream over the whole
 //! file (md5sum's work, through `md-5`) as the single-stream anchor.
 //! Interleaved rounds, medians, page cache warm (a warm-up round first);

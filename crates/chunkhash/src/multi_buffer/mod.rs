@@ -12,8 +12,9 @@
 //! have theirs in `md5.rs`, `sha1.rs` and `sha512.rs` (independent messages
 //! across AVX-512 or AVX2 lanes; `crate::platform::multi_buffer` decides and
 //! holds every kernel). The functions at the end force a kernel, for tests
-//! and benchmarks; [`Md5Streams`] takes several MD5 messages in pieces (the
-//! parts of a multipart upload read side by side).
+//! and benchmarks; [`Md5Streams`], [`Sha1Streams`], [`Sha256Streams`] and
+//! [`Sha512Streams`] take several messages in pieces (the parts of a
+//! multipart upload read side by side).
 
 #[cfg(feature = "compat")]
 pub(crate) mod md5;
@@ -263,51 +264,133 @@ pub fn sha1_many_on(kernel: Option<MbKernel>, messages: &[&[u8]], out: &mut [[u8
     Ok(())
 }
 
-/// Undocumented and unstable, for tests, benchmarks and the S3 code: several
-/// MD5 messages fed in pieces (the parts of a multipart upload read side by
-/// side), their whole blocks hashed in SIMD lanes as the pieces come.
-#[cfg(all(feature = "compat", feature = "alloc"))]
-#[doc(hidden)]
-#[derive(Clone, Debug)]
-pub struct Md5Streams(crate::platform::multi_buffer::Md5Streams);
+/// The streaming form (each undocumented and unstable, for tests,
+/// benchmarks and the S3 code): several messages fed in pieces (the parts of
+/// a multipart upload read side by side), their whole blocks hashed in SIMD
+/// lanes as the pieces come. One type per algorithm, all over one scheduler
+/// (`platform/mb_lanes.rs`).
+macro_rules! streams {
+    ($(#[$cfg:meta])* $name:ident, $inner:ty, $algorithm:literal, $out:literal) => {
+        #[doc = concat!("Several ", $algorithm, " messages fed in pieces, hashed side by side (undocumented and unstable).")]
+        $(#[$cfg])*
+        #[doc(hidden)]
+        #[derive(Clone, Debug)]
+        pub struct $name($inner);
 
-#[cfg(all(feature = "compat", feature = "alloc"))]
-impl Md5Streams {
-    /// `count` empty messages, hashed on `kernel` (`None`: the one
-    /// [`MbKernel::detect`] picks).
+        $(#[$cfg])*
+        impl $name {
+            /// How many messages.
+            pub fn count(&self) -> usize {
+                self.0.count()
+            }
+
+            /// Appends `pieces[i]` to message `i` (an empty piece adds nothing).
+            ///
+            /// # Panics
+            ///
+            /// If `pieces` does not have one piece per message.
+            pub fn update(&mut self, pieces: &[&[u8]]) {
+                self.0.update(pieces);
+            }
+
+            #[doc = concat!("The ", $algorithm, " of each message so far into the same place of `out`; more")]
+            /// pieces may follow.
+            ///
+            /// # Panics
+            ///
+            /// If `out` does not have one digest per message.
+            pub fn finalize(&self, out: &mut [[u8; $out]]) {
+                self.0.finalize(out);
+            }
+        }
+    };
+}
+
+/// [`streams!`] for an algorithm of the [`MbKernel`]s, with its `new_on`.
+macro_rules! mb_streams {
+    (#[$cfg:meta] $name:ident, $inner:ty, $lanes:ident, $algorithm:literal, $out:literal) => {
+        streams!(
+            #[$cfg]
+            $name,
+            $inner,
+            $algorithm,
+            $out
+        );
+
+        #[$cfg]
+        impl $name {
+            /// `count` empty messages, hashed on `kernel` (`None`: the one
+            /// [`MbKernel::detect`] picks).
+            ///
+            /// # Errors
+            ///
+            /// When this machine cannot run `kernel`.
+            pub fn new_on(kernel: Option<MbKernel>, count: usize) -> Result<$name, MbKernelError> {
+                let lanes = crate::platform::multi_buffer::$lanes(platform_of(kernel)?);
+                Ok($name(crate::platform::mb_lanes::Streams::new(lanes, count)))
+            }
+        }
+    };
+}
+
+mb_streams!(
+    #[cfg(all(feature = "compat", feature = "alloc"))]
+    Md5Streams,
+    crate::platform::multi_buffer::Md5Streams,
+    Md5Lanes,
+    "MD5",
+    16
+);
+mb_streams!(
+    #[cfg(all(feature = "compat", feature = "alloc"))]
+    Sha1Streams,
+    crate::platform::multi_buffer::Sha1Streams,
+    Sha1Lanes,
+    "SHA-1",
+    20
+);
+streams!(
+    #[cfg(all(feature = "sha2", feature = "alloc"))]
+    Sha256Streams,
+    crate::platform::sha256::Sha256Streams,
+    "SHA-256",
+    32
+);
+mb_streams!(
+    #[cfg(all(feature = "sha2", feature = "alloc"))]
+    Sha512Streams,
+    crate::platform::multi_buffer::Sha512Streams,
+    Sha512Lanes,
+    "SHA-512",
+    64
+);
+
+/// The kernel `kernel` names, or the detected one for `None`.
+#[cfg(feature = "alloc")]
+fn platform_of(kernel: Option<MbKernel>) -> Result<crate::platform::multi_buffer::MbPlatform, MbKernelError> {
+    match kernel {
+        None => Ok(crate::platform::multi_buffer::MbPlatform::detect()),
+        Some(kernel) => kernel.checked(),
+    }
+}
+
+#[cfg(all(feature = "sha2", feature = "alloc"))]
+impl Sha256Streams {
+    /// `count` empty messages, hashed on the SHA-256 kernel named `kernel`
+    /// (`portable`, `shani`, `avx2`, `avx512`, as for
+    /// [`sha256_many_on_kernel`]; `""`: the detected one, which
+    /// `CHUNKHASH_SHA256_KERNEL` may force). The detected kernel is the
+    /// one `digest_many` takes for long messages: the SHA extensions where
+    /// the CPU has them.
     ///
-    /// # Errors
-    ///
-    /// When this machine cannot run `kernel`.
-    pub fn new_on(kernel: Option<MbKernel>, count: usize) -> Result<Md5Streams, MbKernelError> {
-        let platform = match kernel {
-            None => crate::platform::multi_buffer::MbPlatform::detect(),
-            Some(kernel) => kernel.checked()?,
+    /// `None` when this machine cannot run `kernel` or no kernel has that
+    /// name.
+    pub fn new_on(kernel: &str, count: usize) -> Option<Sha256Streams> {
+        use crate::platform::sha256::{Checked, Kernel, Sha256Lanes};
+        let checked = match kernel {
+            "" => Checked::detect(),
+            name => Kernel::from_name(name).and_then(Kernel::checked)?,
         };
-        Ok(Md5Streams(crate::platform::multi_buffer::Md5Streams::new(platform, count)))
-    }
-
-    /// How many messages.
-    pub fn count(&self) -> usize {
-        self.0.count()
-    }
-
-    /// Appends `pieces[i]` to message `i` (an empty piece adds nothing).
-    ///
-    /// # Panics
-    ///
-    /// If `pieces` does not have one piece per message.
-    pub fn update(&mut self, pieces: &[&[u8]]) {
-        self.0.update(pieces);
-    }
-
-    /// The MD5 of each message so far into the same place of `out`; more
-    /// pieces may follow.
-    ///
-    /// # Panics
-    ///
-    /// If `out` does not have one digest per message.
-    pub fn finalize(&self, out: &mut [[u8; 16]]) {
-        self.0.finalize(out);
+        Some(Sha256Streams(crate::platform::mb_lanes::Streams::new(Sha256Lanes(checked), count)))
     }
 }

@@ -249,36 +249,98 @@ fn sha1_many_uses_the_detected_kernel() {
     SHA1.detected_kernel_runs();
 }
 
-/// Streams fed in random pieces (empty ones, single bytes, pieces across
-/// block edges, long ones) on every kernel, against `md-5` of each whole
-/// message; finalizing midway and going on.
-#[cfg(all(feature = "compat", feature = "alloc"))]
-#[test]
-fn md5_streams_match_md5_crate() {
-    use ::md5::Digest as _;
-    let seed = test_seed("MD5 streams", 0x6d64_3573);
+/// A streaming type under test, whatever its digest length.
+trait Streams {
+    fn update(&mut self, pieces: &[&[u8]]);
+    fn digests(&self) -> Vec<Vec<u8>>;
+}
+
+macro_rules! test_streams {
+    ($(#[$cfg:meta])* $name:ident, $out:literal) => {
+        $(#[$cfg])*
+        impl Streams for super::$name {
+            fn update(&mut self, pieces: &[&[u8]]) {
+                super::$name::update(self, pieces);
+            }
+
+            fn digests(&self) -> Vec<Vec<u8>> {
+                let mut out = vec![[0u8; $out]; self.count()];
+                self.finalize(&mut out);
+                out.iter().map(|digest| digest.to_vec()).collect()
+            }
+        }
+    };
+}
+
+test_streams!(
+    #[cfg(all(feature = "compat", feature = "alloc"))]
+    Md5Streams,
+    16
+);
+test_streams!(
+    #[cfg(all(feature = "compat", feature = "alloc"))]
+    Sha1Streams,
+    20
+);
+test_streams!(
+    #[cfg(all(feature = "sha2", feature = "alloc"))]
+    Sha256Streams,
+    32
+);
+test_streams!(
+    #[cfg(all(feature = "sha2", feature = "alloc"))]
+    Sha512Streams,
+    64
+);
+
+/// One piece's length: empty, a byte, short, whole blocks and a byte
+/// either side of them, anything to 4160 bytes, and now and then a long
+/// piece that crosses many block edges.
+fn piece_len(rng: &mut TestRng, block_len: usize) -> usize {
+    match rng.range(0..=6) {
+        0 => 0,
+        1 => 1,
+        2 => rng.range(1..=200),
+        3 => block_len * rng.range(1..=4),
+        4 => block_len * rng.range(1..=4) + rng.range(0..=2) - 1,
+        5 => rng.range(4161..=20_000),
+        _ => rng.range(0..=4160),
+    }
+}
+
+/// Streams of one algorithm fed in random pieces (every stream its own
+/// lengths, so the streams' lengths differ; now and then one stream alone
+/// takes pieces), finalized midway and at the end, against the
+/// one-message `reference` of each whole message; on each kernel of
+/// `kernels` in turn, `make(kernel, count)` making the streams. Seeded,
+/// the seed printed.
+fn streams_differential<T: Streams>(
+    name: &str,
+    seed_default: u64,
+    block_len: usize,
+    kernels: &[&str],
+    make: impl Fn(&str, usize) -> T,
+    reference: fn(&[u8]) -> Vec<u8>,
+) {
+    let seed = test_seed(&format!("{name} streams"), seed_default);
     let mut rng = TestRng::new(seed);
-    let rounds = TestScale::pick(60, 10, 1);
-    for platform in kernels_under_test() {
-        let kernel = Some(platform.kernel());
-        let mut none = super::Md5Streams::new_on(kernel, 0).unwrap();
+    let rounds = TestScale::pick(40, 8, 1);
+    println!("{name} streams on kernels {kernels:?}");
+    for &kernel in kernels {
+        let mut none = make(kernel, 0);
         none.update(&[]);
-        none.finalize(&mut []);
+        assert!(none.digests().is_empty());
         for round in 0..rounds {
-            let count = rng.range(1..=40);
-            let mut streams = super::Md5Streams::new_on(kernel, count).unwrap();
+            let count = rng.range(1..=TestScale::pick(40, 40, 3));
+            let mut streams = make(kernel, count);
             let mut messages: Vec<Vec<u8>> = vec![Vec::new(); count];
-            let steps = rng.range(1..=12);
+            let steps = rng.range(1..=TestScale::pick(10, 10, 3));
             for step in 0..=steps {
+                let alone = (rng.range(0..=4) == 0).then(|| rng.range(0..=count - 1));
                 let pieces: Vec<Vec<u8>> = (0..count)
-                    .map(|_| {
-                        let len = match rng.range(0..=4) {
-                            0 => 0,
-                            1 => 1,
-                            2 => rng.range(1..=200),
-                            3 => 64 * rng.range(1..=4),
-                            _ => rng.range(0..=5000),
-                        };
+                    .map(|i| {
+                        let len =
+                            if alone.is_some_and(|alone| alone != i) { 0 } else { piece_len(&mut rng, block_len) };
                         rng.bytes(len)
                     })
                     .collect();
@@ -288,15 +350,10 @@ fn md5_streams_match_md5_crate() {
                     message.extend_from_slice(piece);
                 }
                 if step == steps || rng.range(0..=3) == 0 {
-                    let mut out = vec![[0; 16]; count];
-                    streams.finalize(&mut out);
-                    for (index, (message, digest)) in messages.iter().zip(&out).enumerate() {
-                        let expected: [u8; 16] = ::md5::Md5::digest(message).into();
-                        assert_eq!(
-                            *digest,
-                            expected,
-                            "MD5 streams on {}: round {round} step {step}: stream {index} of {count} ({} bytes)",
-                            platform.kernel(),
+                    for (index, (message, digest)) in messages.iter().zip(streams.digests()).enumerate() {
+                        assert!(
+                            digest == reference(message),
+                            "{name} streams on {kernel}: round {round} step {step}: stream {index} of {count} ({} bytes)",
                             message.len()
                         );
                     }
@@ -304,6 +361,64 @@ fn md5_streams_match_md5_crate() {
             }
         }
     }
+}
+
+/// [`streams_differential`] on the multi-buffer kernels under test.
+fn mb_streams_differential<T: Streams>(
+    name: &str,
+    seed_default: u64,
+    block_len: usize,
+    new_on: fn(Option<MbKernel>, usize) -> Result<T, super::MbKernelError>,
+    reference: fn(&[u8]) -> Vec<u8>,
+) {
+    let kernels: Vec<&str> = kernels_under_test().iter().map(|platform| platform.kernel().name()).collect();
+    let make = |kernel: &str, count| new_on(Some(kernel.parse().unwrap()), count).expect("a supported kernel");
+    streams_differential(name, seed_default, block_len, &kernels, make, reference);
+}
+
+#[cfg(all(feature = "compat", feature = "alloc"))]
+#[test]
+fn md5_streams_match_md5_crate() {
+    use ::md5::Digest as _;
+    mb_streams_differential("MD5", 0x6d64_3573, 64, super::Md5Streams::new_on, |m| ::md5::Md5::digest(m).to_vec());
+}
+
+#[cfg(all(feature = "compat", feature = "alloc"))]
+#[test]
+fn sha1_streams_match_sha1_crate() {
+    use ::sha1::Digest as _;
+    mb_streams_differential("SHA-1", 0x0053_4841_3173, 64, super::Sha1Streams::new_on, |m| {
+        ::sha1::Sha1::digest(m).to_vec()
+    });
+}
+
+#[cfg(all(feature = "sha2", feature = "alloc"))]
+#[test]
+fn sha512_streams_match_sha2_crate() {
+    use ::sha2::Digest as _;
+    mb_streams_differential("SHA-512", 0x0053_4841_3531_3273, 128, super::Sha512Streams::new_on, |m| {
+        ::sha2::Sha512::digest(m).to_vec()
+    });
+}
+
+/// On the SHA-256 kernels (`CHUNKHASH_SHA256_KERNEL`'s alone when set: the
+/// matrix's sha256 rows force each).
+#[cfg(all(feature = "sha2", feature = "alloc"))]
+#[test]
+fn sha256_streams_match_sha2_crate() {
+    use ::sha2::Digest as _;
+    let kernels: Vec<&str> =
+        crate::platform::sha256::tests::kernels_under_test().iter().map(|checked| checked.kernel().name()).collect();
+    let make = |kernel: &str, count| super::Sha256Streams::new_on(kernel, count).expect("a supported kernel");
+    streams_differential("SHA-256", 0x0053_4841_3235_3673, 64, &kernels, make, |m| ::sha2::Sha256::digest(m).to_vec());
+}
+
+/// A kernel this machine cannot run, or no kernel, is refused.
+#[cfg(all(feature = "sha2", feature = "alloc"))]
+#[test]
+fn sha256_streams_refuse_unknown_kernels() {
+    assert!(super::Sha256Streams::new_on("sse9", 1).is_none());
+    assert!(super::Sha256Streams::new_on("portable", 1).is_some());
 }
 
 #[test]

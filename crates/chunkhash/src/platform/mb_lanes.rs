@@ -12,10 +12,6 @@
 //! lanes read a busy lane's blocks and their results are dropped: the
 //! kernel always computes every lane.
 
-// On wasm32 the streams (`Stream`, `update_streams`, `finish_streams`)
-// still go through the wrapped crates: only whole batches use the lanes.
-#![cfg_attr(target_arch = "wasm32", allow(dead_code))]
-
 /// How a hash lays out its last block: MD5 and SHA-1 take 64-byte blocks
 /// and a 64-bit length, SHA-512 128-byte blocks and a 128-bit length; MD5
 /// writes the length little-endian, SHA big-endian (RFC 1321 section 3.2,
@@ -214,7 +210,149 @@ pub(crate) fn hash_in_lanes<W: Copy + Default, const L: usize, const S: usize>(
     run_in_lanes(padding.block_len, &mut jobs, compress);
 }
 
-#[cfg(all(feature = "compat", feature = "alloc"))]
+/// What is done with one kernel's compression: hash a batch, feed or
+/// finish streams. Generic over the lane count, which each kernel fixes.
+pub(crate) trait WithLanes<W, const S: usize> {
+    /// Runs with `compress(state, blocks, count)`: `count` blocks of each
+    /// of `L` lanes (see [`run_in_lanes`]).
+    fn lanes<const L: usize>(self, compress: impl FnMut(&mut [[W; L]; S], &[&[u8]; L], usize));
+}
+
+/// One algorithm on one kernel: its constants, its compression in lanes and
+/// its digest, so one scheduler serves every algorithm and kernel (the
+/// batch of [`hash_many`], the streams of [`Streams`]). Each
+/// implementation holds a kernel known to run here; its one `match` over
+/// the kernels is where the `unsafe` calls sit.
+pub(crate) trait LaneKernel<W, const S: usize>: Copy {
+    /// The initial hash value.
+    const IV: [W; S];
+    /// The block length and the layout of the last block.
+    const PADDING: Padding;
+    /// Calls `with.lanes` with this kernel's compression.
+    fn run(self, with: impl WithLanes<W, S>);
+    /// The digest of a final state, into `out` (the digest's length).
+    fn digest(words: [W; S], out: &mut [u8]);
+}
+
+/// A compression of whole blocks from a wrapped crate (`md-5`, `sha1`,
+/// `sha2`) as a kernel of one lane: the portable kernel.
+pub(crate) fn one_lane<W: Copy, const S: usize, const B: usize>(
+    compress: fn(&mut [W; S], &[[u8; B]]),
+) -> impl FnMut(&mut [[W; 1]; S], &[&[u8]; 1], usize) {
+    move |state, blocks, count| {
+        let mut words = core::array::from_fn(|i| state[i][0]);
+        compress(&mut words, blocks[0][..count * B].as_chunks::<B>().0);
+        for (row, word) in state.iter_mut().zip(words) {
+            row[0] = word;
+        }
+    }
+}
+
+/// The digest of each message of `messages` into the same place of `out`,
+/// on `kernel`.
+///
+/// # Panics
+///
+/// If `out` and `messages` differ in length.
+pub(crate) fn hash_many<K: LaneKernel<W, S>, W: Copy + Default, const S: usize, const N: usize>(
+    kernel: K,
+    messages: &[&[u8]],
+    out: &mut [[u8; N]],
+) {
+    assert_eq!(messages.len(), out.len(), "one digest per message");
+    struct Many<'m, 'o, W, const S: usize, const N: usize> {
+        messages: &'m [&'m [u8]],
+        out: &'o mut [[u8; N]],
+        padding: Padding,
+        iv: [W; S],
+        digest: fn([W; S], &mut [u8]),
+    }
+    impl<W: Copy + Default, const S: usize, const N: usize> WithLanes<W, S> for Many<'_, '_, W, S, N> {
+        fn lanes<const L: usize>(self, compress: impl FnMut(&mut [[W; L]; S], &[&[u8]; L], usize)) {
+            let (out, digest) = (self.out, self.digest);
+            hash_in_lanes(self.messages, self.padding, self.iv, compress, |index, words| {
+                digest(words, &mut out[index][..])
+            });
+        }
+    }
+    kernel.run(Many { messages, out, padding: K::PADDING, iv: K::IV, digest: K::digest });
+}
+
+/// Several messages fed in pieces (the parts of a multipart upload read
+/// side by side), their whole blocks hashed in `kernel`'s lanes as the
+/// pieces come, whatever the pieces' lengths.
+#[cfg(feature = "alloc")]
+#[derive(Clone, Debug)]
+pub(crate) struct Streams<K, W, const S: usize> {
+    kernel: K,
+    streams: alloc::vec::Vec<Stream<W, S>>,
+}
+
+#[cfg(feature = "alloc")]
+impl<K: LaneKernel<W, S>, W: Copy + Default, const S: usize> Streams<K, W, S> {
+    /// `count` empty messages, hashed on `kernel`.
+    pub(crate) fn new(kernel: K, count: usize) -> Self {
+        Streams { kernel, streams: alloc::vec![Stream::new(K::IV); count] }
+    }
+
+    /// How many messages.
+    pub(crate) fn count(&self) -> usize {
+        self.streams.len()
+    }
+
+    /// Appends `pieces[i]` to message `i`.
+    ///
+    /// # Panics
+    ///
+    /// If `pieces` does not have one piece per message.
+    pub(crate) fn update(&mut self, pieces: &[&[u8]]) {
+        assert_eq!(self.streams.len(), pieces.len(), "one piece per stream");
+        struct Update<'m, 'p, W, const S: usize> {
+            streams: &'m mut [Stream<W, S>],
+            pieces: &'m [&'p [u8]],
+            block_len: usize,
+        }
+        impl<W: Copy + Default, const S: usize> WithLanes<W, S> for Update<'_, '_, W, S> {
+            fn lanes<const L: usize>(self, compress: impl FnMut(&mut [[W; L]; S], &[&[u8]; L], usize)) {
+                let mut jobs =
+                    Pieces { streams: self.streams, pieces: self.pieces, next: 0, block_len: self.block_len };
+                run_in_lanes(self.block_len, &mut jobs, compress);
+            }
+        }
+        self.kernel.run(Update { streams: &mut self.streams, pieces, block_len: K::PADDING.block_len });
+    }
+
+    /// The digest of each message so far into the same place of `out`;
+    /// more pieces may follow.
+    ///
+    /// # Panics
+    ///
+    /// If `out` does not have one digest per message.
+    pub(crate) fn finalize<const N: usize>(&self, out: &mut [[u8; N]]) {
+        assert_eq!(self.streams.len(), out.len(), "one digest per stream");
+        struct Finish<'m, 'o, W, const S: usize, const N: usize> {
+            streams: &'m [Stream<W, S>],
+            out: &'o mut [[u8; N]],
+            padding: Padding,
+            digest: fn([W; S], &mut [u8]),
+        }
+        impl<W: Copy + Default, const S: usize, const N: usize> WithLanes<W, S> for Finish<'_, '_, W, S, N> {
+            fn lanes<const L: usize>(self, compress: impl FnMut(&mut [[W; L]; S], &[&[u8]; L], usize)) {
+                let (out, digest) = (self.out, self.digest);
+                let mut jobs = Tails {
+                    streams: self.streams,
+                    next: 0,
+                    padding: self.padding,
+                    finish: |index: usize, words| digest(words, &mut out[index][..]),
+                };
+                run_in_lanes(self.padding.block_len, &mut jobs, compress);
+            }
+        }
+        self.kernel.run(Finish { streams: &self.streams, out, padding: K::PADDING, digest: K::digest });
+    }
+}
+
+#[cfg(feature = "alloc")]
 /// One message fed in pieces: its state after its whole blocks so far, the
 /// bytes of a block not yet complete, and its length.
 #[derive(Clone, Copy, Debug)]
@@ -225,14 +363,14 @@ pub(crate) struct Stream<W, const S: usize> {
     len: u128,
 }
 
-#[cfg(all(feature = "compat", feature = "alloc"))]
+#[cfg(feature = "alloc")]
 impl<W: Copy, const S: usize> Stream<W, S> {
     pub(crate) fn new(iv: [W; S]) -> Self {
         Stream { state: iv, pending: [0; MAX_TAIL_LEN / 2], pending_len: 0, len: 0 }
     }
 }
 
-#[cfg(all(feature = "compat", feature = "alloc"))]
+#[cfg(feature = "alloc")]
 /// The next piece of each stream as jobs: the block the pending bytes and
 /// the piece complete, then the piece's whole blocks; what is left of the
 /// piece becomes the stream's pending bytes.
@@ -243,7 +381,7 @@ struct Pieces<'a, 'm, W, const S: usize> {
     block_len: usize,
 }
 
-#[cfg(all(feature = "compat", feature = "alloc"))]
+#[cfg(feature = "alloc")]
 impl<'a, W: Copy, const S: usize> Jobs<'a, W, S> for Pieces<'a, '_, W, S> {
     fn next(&mut self, local: &mut [u8; MAX_TAIL_LEN]) -> Option<Job<'a, W, S>> {
         let block_len = self.block_len;
@@ -280,21 +418,7 @@ impl<'a, W: Copy, const S: usize> Jobs<'a, W, S> for Pieces<'a, '_, W, S> {
     }
 }
 
-#[cfg(all(feature = "compat", feature = "alloc"))]
-/// Feeds `pieces[i]` to `streams[i]`, the streams' whole blocks in `L`
-/// lanes (see [`run_in_lanes`]).
-pub(crate) fn update_streams<W: Copy + Default, const L: usize, const S: usize>(
-    streams: &mut [Stream<W, S>],
-    pieces: &[&[u8]],
-    block_len: usize,
-    compress: impl FnMut(&mut [[W; L]; S], &[&[u8]; L], usize),
-) {
-    assert_eq!(streams.len(), pieces.len(), "one piece per stream");
-    let mut jobs = Pieces { streams, pieces, next: 0, block_len };
-    run_in_lanes(block_len, &mut jobs, compress);
-}
-
-#[cfg(all(feature = "compat", feature = "alloc"))]
+#[cfg(feature = "alloc")]
 /// The streams' last blocks as jobs: each one's pending bytes, padded.
 struct Tails<'m, W, const S: usize, F> {
     streams: &'m [Stream<W, S>],
@@ -303,7 +427,7 @@ struct Tails<'m, W, const S: usize, F> {
     finish: F,
 }
 
-#[cfg(all(feature = "compat", feature = "alloc"))]
+#[cfg(feature = "alloc")]
 impl<'a, W: Copy, const S: usize, F: FnMut(usize, [W; S])> Jobs<'a, W, S> for Tails<'_, W, S, F> {
     fn next(&mut self, local: &mut [u8; MAX_TAIL_LEN]) -> Option<Job<'a, W, S>> {
         let stream = self.streams.get(self.next)?;
@@ -315,19 +439,6 @@ impl<'a, W: Copy, const S: usize, F: FnMut(usize, [W; S])> Jobs<'a, W, S> for Ta
     fn finish(&mut self, id: usize, state: [W; S]) {
         (self.finish)(id, state);
     }
-}
-
-#[cfg(all(feature = "compat", feature = "alloc"))]
-/// Finishes every stream in `L` lanes (see [`run_in_lanes`]), calling
-/// `finish(index, words)` with each one's final state.
-pub(crate) fn finish_streams<W: Copy + Default, const L: usize, const S: usize>(
-    streams: &[Stream<W, S>],
-    padding: Padding,
-    compress: impl FnMut(&mut [[W; L]; S], &[&[u8]; L], usize),
-    finish: impl FnMut(usize, [W; S]),
-) {
-    let mut jobs = Tails { streams, next: 0, padding, finish };
-    run_in_lanes(padding.block_len, &mut jobs, compress);
 }
 
 #[cfg(test)]

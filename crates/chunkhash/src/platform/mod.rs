@@ -76,18 +76,13 @@ pub(crate) mod simd128_module;
 mod sse41;
 
 // The multi-buffer kernels (MD5, SHA-1, SHA-512 across SIMD lanes): their
-// own dispatch in `multi_buffer.rs`.
-#[cfg(all(
-    any(feature = "compat", feature = "sha2"),
-    any(target_arch = "x86", target_arch = "x86_64", target_arch = "wasm32")
-))]
-mod mb_lanes;
+// own dispatch in `multi_buffer.rs`; the lane scheduler (`mb_lanes.rs`)
+// also runs SHA-256's kernels for streams fed in pieces.
+#[cfg(any(feature = "compat", feature = "sha2"))]
+pub(crate) mod mb_lanes;
 #[cfg(all(any(feature = "compat", feature = "sha2"), target_arch = "wasm32", target_feature = "simd128"))]
 mod mb_simd128;
-#[cfg(all(
-    any(feature = "compat", feature = "sha2"),
-    any(target_arch = "x86", target_arch = "x86_64", target_arch = "wasm32")
-))]
+#[cfg(any(feature = "compat", feature = "sha2"))]
 mod mb_spec;
 #[cfg(all(any(feature = "compat", feature = "sha2"), any(target_arch = "x86", target_arch = "x86_64")))]
 mod mb_x86;

@@ -10,21 +10,20 @@
 //! `sha512_avx2.rs`, and `mb_simd128.rs` on wasm32 (MD5, SHA-1 and
 //! SHA-256 in four lanes; the npm package's scalar main module reaches it
 //! through the SIMD128 side module, `simd128_module.rs`). The portable
-//! kernel is a loop over the wrapped crates (`md-5`, `sha1`, `sha2`), one
-//! message at a time.
+//! kernel is the wrapped crates' block
+//! compression (`md-5`, `sha1`, `sha2`) as a kernel of one lane. Each
+//! algorithm is a `LaneKernel` (its one `match` over the kernels), which
+//! the batch (`hash_many`) and the streams fed in pieces (`Streams`) share.
 
-#[cfg(all(feature = "compat", feature = "alloc", any(target_arch = "x86", target_arch = "x86_64")))]
-use super::mb_lanes::{finish_streams, update_streams, Stream};
-// On wasm32 the lanes run where SIMD128 does (built in, or the side
-// module); a plain scalar build leaves these unused.
-#[cfg(any(target_arch = "x86", target_arch = "x86_64", target_arch = "wasm32"))]
-#[cfg_attr(target_arch = "wasm32", allow(unused_imports))]
-use super::mb_lanes::{hash_in_lanes, Padding};
+#[cfg(feature = "alloc")]
+use super::mb_lanes::Streams;
+use super::mb_lanes::{hash_many, one_lane, LaneKernel, Padding, WithLanes};
 #[cfg(all(feature = "compat", target_arch = "wasm32", target_feature = "simd128"))]
 use super::mb_simd128;
-#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64", target_arch = "wasm32")))]
-#[cfg_attr(target_arch = "wasm32", allow(unused_imports))]
+#[cfg(feature = "compat")]
 use super::mb_spec::{MD5_BLOCK_LEN, MD5_IV, SHA1_BLOCK_LEN, SHA1_IV};
+#[cfg(feature = "sha2")]
+use super::mb_spec::{SHA512_BLOCK_LEN, SHA512_IV};
 #[cfg(all(
     feature = "compat",
     target_arch = "wasm32",
@@ -32,13 +31,10 @@ use super::mb_spec::{MD5_BLOCK_LEN, MD5_IV, SHA1_BLOCK_LEN, SHA1_IV};
     feature = "wasm-simd128-module"
 ))]
 use super::simd128_module;
-#[cfg(all(feature = "sha2", any(target_arch = "x86", target_arch = "x86_64")))]
-use super::{
-    mb_spec::{SHA512_BLOCK_LEN, SHA512_IV},
-    sha512_avx2, sha512_avx512,
-};
 #[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64")))]
 use super::{md5_avx2, md5_avx512, sha1_avx2, sha1_avx512};
+#[cfg(all(feature = "sha2", any(target_arch = "x86", target_arch = "x86_64")))]
+use super::{sha512_avx2, sha512_avx512};
 use arrayvec::ArrayString;
 use core::fmt;
 use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
@@ -260,32 +256,7 @@ impl MbPlatform {
     /// If `out` and `messages` differ in length.
     #[cfg(feature = "compat")]
     pub(crate) fn md5_many(self, messages: &[&[u8]], out: &mut [[u8; 16]]) {
-        assert_eq!(messages.len(), out.len(), "one digest per message");
-        match self.0 {
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            MbKernel::Avx512 => md5_in_lanes(messages, out, |state, blocks, count| {
-                // SAFETY: the kernel is supported: the CPU has AVX-512F.
-                unsafe { md5_avx512::compress(state, blocks, count) }
-            }),
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            MbKernel::Avx2 => md5_in_lanes(messages, out, |state, blocks, count| {
-                // SAFETY: the kernel is supported: the CPU has AVX2.
-                unsafe { md5_avx2::compress(state, blocks, count) }
-            }),
-            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-            MbKernel::Simd128 => md5_in_lanes(messages, out, mb_simd128::md5_compress),
-            #[cfg(all(target_arch = "wasm32", not(target_feature = "simd128"), feature = "wasm-simd128-module"))]
-            MbKernel::Simd128 => md5_in_lanes(messages, out, |state, blocks, count| {
-                // SAFETY: the kernel is supported: the side module is linked.
-                unsafe { simd128_module::md5_compress(state, blocks, count) }
-            }),
-            _ => {
-                use ::md5::Digest as _;
-                for (message, digest) in messages.iter().zip(out) {
-                    *digest = ::md5::Md5::digest(message).into();
-                }
-            }
-        }
+        hash_many(Md5Lanes(self), messages, out);
     }
 
     /// The SHA-512 of each message into the same place of `out`.
@@ -295,25 +266,7 @@ impl MbPlatform {
     /// If `out` and `messages` differ in length.
     #[cfg(feature = "sha2")]
     pub(crate) fn sha512_many(self, messages: &[&[u8]], out: &mut [[u8; 64]]) {
-        assert_eq!(messages.len(), out.len(), "one digest per message");
-        match self.0 {
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            MbKernel::Avx512 => sha512_in_lanes(messages, out, |state, blocks, count| {
-                // SAFETY: the kernel is supported: the CPU has AVX-512F and BW.
-                unsafe { sha512_avx512::compress(state, blocks, count) }
-            }),
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            MbKernel::Avx2 => sha512_in_lanes(messages, out, |state, blocks, count| {
-                // SAFETY: the kernel is supported: the CPU has AVX2.
-                unsafe { sha512_avx2::compress(state, blocks, count) }
-            }),
-            _ => {
-                use ::sha2::Digest as _;
-                for (message, digest) in messages.iter().zip(out) {
-                    *digest = ::sha2::Sha512::digest(message).into();
-                }
-            }
-        }
+        hash_many(Sha512Lanes(self), messages, out);
     }
 
     /// The SHA-1 of each message into the same place of `out`.
@@ -323,200 +276,133 @@ impl MbPlatform {
     /// If `out` and `messages` differ in length.
     #[cfg(feature = "compat")]
     pub(crate) fn sha1_many(self, messages: &[&[u8]], out: &mut [[u8; 20]]) {
-        assert_eq!(messages.len(), out.len(), "one digest per message");
-        match self.0 {
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            MbKernel::Avx512 => sha1_in_lanes(messages, out, |state, blocks, count| {
-                // SAFETY: the kernel is supported: the CPU has AVX-512F and BW.
-                unsafe { sha1_avx512::compress(state, blocks, count) }
-            }),
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            MbKernel::Avx2 => sha1_in_lanes(messages, out, |state, blocks, count| {
-                // SAFETY: the kernel is supported: the CPU has AVX2.
-                unsafe { sha1_avx2::compress(state, blocks, count) }
-            }),
-            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-            MbKernel::Simd128 => sha1_in_lanes(messages, out, mb_simd128::sha1_compress),
-            #[cfg(all(target_arch = "wasm32", not(target_feature = "simd128"), feature = "wasm-simd128-module"))]
-            MbKernel::Simd128 => sha1_in_lanes(messages, out, |state, blocks, count| {
-                // SAFETY: the kernel is supported: the side module is linked.
-                unsafe { simd128_module::sha1_compress(state, blocks, count) }
-            }),
-            _ => {
-                use ::sha1::Digest as _;
-                for (message, digest) in messages.iter().zip(out) {
-                    *digest = ::sha1::Sha1::digest(message).into();
-                }
-            }
-        }
+        hash_many(Sha1Lanes(self), messages, out);
     }
 }
 
-/// Several MD5 messages fed in pieces (the parts of a multipart upload,
-/// read side by side), their whole blocks hashed in lanes as pieces come.
-#[cfg(all(feature = "compat", feature = "alloc"))]
-#[derive(Clone, Debug)]
-pub(crate) struct Md5Streams {
-    platform: MbPlatform,
-    /// The streams' states, with a SIMD kernel.
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    lanes: alloc::vec::Vec<Stream<u32, 4>>,
-    /// The streams' hashers, with the portable kernel.
-    portable: alloc::vec::Vec<::md5::Md5>,
-}
-
-#[cfg(all(feature = "compat", feature = "alloc"))]
-impl Md5Streams {
-    /// `count` empty messages, hashed on `platform`.
-    pub(crate) fn new(platform: MbPlatform, count: usize) -> Md5Streams {
-        use alloc::vec;
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        if platform.0 != MbKernel::Portable {
-            return Md5Streams { platform, lanes: vec![Stream::new(MD5_IV); count], portable: vec![] };
+/// One algorithm on the multi-buffer kernels, as a [`LaneKernel`]: its
+/// AVX-512 and AVX2 kernel files with their lane counts, else the wrapped
+/// crate's block compression in one lane (the portable kernel), and on
+/// wasm32 the SIMD128 kernel's four lanes where the algorithm has one. The one
+/// `match` over the kernels per algorithm; its `SAFETY` lines rely on
+/// [`MbPlatform`] holding only supported kernels (the AVX-512 detector
+/// checks F and BW, the AVX2 one AVX and AVX2).
+macro_rules! lane_kernel {
+    (
+        cfg($cfg:meta);
+        $(#[$doc:meta])*
+        $name:ident<$word:ty, $words:literal> {
+            iv: $iv:expr,
+            padding: $padding:expr,
+            avx512: $avx512:ident x $avx512_lanes:literal,
+            avx2: $avx2:ident x $avx2_lanes:literal,
+            $(simd128: $simd128:ident,)?
+            portable: $portable:path,
+            digest: $digest:path $(,)?
         }
-        Md5Streams {
-            platform,
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            lanes: vec![],
-            portable: vec![::md5::Md5::default(); count],
-        }
-    }
+    ) => {
+        $(#[$doc])*
+        #[cfg($cfg)]
+        #[derive(Clone, Copy, Debug)]
+        pub(crate) struct $name(pub(crate) MbPlatform);
 
-    /// How many messages.
-    pub(crate) fn count(&self) -> usize {
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        if self.platform.0 != MbKernel::Portable {
-            return self.lanes.len();
-        }
-        self.portable.len()
-    }
+        #[cfg($cfg)]
+        impl LaneKernel<$word, $words> for $name {
+            const IV: [$word; $words] = $iv;
+            const PADDING: Padding = $padding;
 
-    /// Appends `pieces[i]` to message `i`.
-    ///
-    /// # Panics
-    ///
-    /// If `pieces` does not have one piece per message.
-    pub(crate) fn update(&mut self, pieces: &[&[u8]]) {
-        use ::md5::Digest as _;
-        assert_eq!(self.count(), pieces.len(), "one piece per stream");
-        match self.platform.0 {
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            MbKernel::Avx512 => update_streams::<u32, 16, 4>(&mut self.lanes, pieces, MD5_BLOCK_LEN, |s, b, c| {
-                // SAFETY: the kernel is supported: the CPU has AVX-512F and BW.
-                unsafe { md5_avx512::compress(s, b, c) }
-            }),
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            MbKernel::Avx2 => update_streams::<u32, 8, 4>(&mut self.lanes, pieces, MD5_BLOCK_LEN, |s, b, c| {
-                // SAFETY: the kernel is supported: the CPU has AVX2.
-                unsafe { md5_avx2::compress(s, b, c) }
-            }),
-            _ => {
-                for (hasher, piece) in self.portable.iter_mut().zip(pieces) {
-                    hasher.update(piece);
-                }
-            }
-        }
-    }
-
-    /// The MD5 of each message so far into the same place of `out`.
-    ///
-    /// # Panics
-    ///
-    /// If `out` does not have one digest per message.
-    pub(crate) fn finalize(&self, out: &mut [[u8; 16]]) {
-        use ::md5::Digest as _;
-        assert_eq!(self.count(), out.len(), "one digest per stream");
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        let padding = Padding { block_len: MD5_BLOCK_LEN, length_bytes: 8, big_endian: false };
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        let finish = |index: usize, words: [u32; 4]| out[index] = le_bytes(words);
-        match self.platform.0 {
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            MbKernel::Avx512 => {
-                finish_streams::<u32, 16, 4>(
-                    &self.lanes,
-                    padding,
-                    |s, b, c| {
+            fn run(self, with: impl WithLanes<$word, $words>) {
+                match self.0 .0 {
+                    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+                    MbKernel::Avx512 => with.lanes::<$avx512_lanes>(|state, blocks, count| {
                         // SAFETY: the kernel is supported: the CPU has AVX-512F and BW.
-                        unsafe { md5_avx512::compress(s, b, c) }
-                    },
-                    finish,
-                )
-            }
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            MbKernel::Avx2 => {
-                finish_streams::<u32, 8, 4>(
-                    &self.lanes,
-                    padding,
-                    |s, b, c| {
+                        unsafe { $avx512::compress(state, blocks, count) }
+                    }),
+                    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+                    MbKernel::Avx2 => with.lanes::<$avx2_lanes>(|state, blocks, count| {
                         // SAFETY: the kernel is supported: the CPU has AVX2.
-                        unsafe { md5_avx2::compress(s, b, c) }
-                    },
-                    finish,
-                )
-            }
-            _ => {
-                for (hasher, digest) in self.portable.iter().zip(out) {
-                    *digest = hasher.clone().finalize().into();
+                        unsafe { $avx2::compress(state, blocks, count) }
+                    }),
+                    $(
+                        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+                        MbKernel::Simd128 => with.lanes::<4>(mb_simd128::$simd128),
+                        #[cfg(all(
+                            target_arch = "wasm32",
+                            not(target_feature = "simd128"),
+                            feature = "wasm-simd128-module"
+                        ))]
+                        MbKernel::Simd128 => with.lanes::<4>(|state, blocks, count| {
+                            // SAFETY: the kernel is supported: the side module is linked.
+                            unsafe { simd128_module::$simd128(state, blocks, count) }
+                        }),
+                    )?
+                    _ => with.lanes::<1>(one_lane($portable)),
                 }
             }
+
+            fn digest(words: [$word; $words], out: &mut [u8]) {
+                $digest(&words, out);
+            }
         }
+    };
+}
+
+// The padding: MD5 and SHA-1 a 64-bit length in bits, MD5's little-endian
+// (RFC 1321 section 3.2), SHA-1's big-endian (FIPS 180-4 section 5.1.1);
+// SHA-512 a 128-bit one, big-endian (section 5.1.2).
+lane_kernel! { cfg(feature = "compat"); /// MD5 on a multi-buffer kernel.
+Md5Lanes<u32, 4> { iv: MD5_IV, padding: Padding { block_len: MD5_BLOCK_LEN, length_bytes: 8, big_endian: false },
+avx512: md5_avx512 x 16, avx2: md5_avx2 x 8, simd128: md5_compress, portable: ::md5::block_api::compress, digest: le_bytes } }
+lane_kernel! { cfg(feature = "compat"); /// SHA-1 on a multi-buffer kernel.
+Sha1Lanes<u32, 5> { iv: SHA1_IV, padding: Padding { block_len: SHA1_BLOCK_LEN, length_bytes: 8, big_endian: true },
+avx512: sha1_avx512 x 16, avx2: sha1_avx2 x 8, simd128: sha1_compress, portable: ::sha1::block_api::compress, digest: be_bytes } }
+lane_kernel! { cfg(feature = "sha2"); /// SHA-512 on a multi-buffer kernel.
+Sha512Lanes<u64, 8> { iv: SHA512_IV, padding: Padding { block_len: SHA512_BLOCK_LEN, length_bytes: 16, big_endian: true },
+avx512: sha512_avx512 x 8, avx2: sha512_avx2 x 4, portable: ::sha2::block_api::compress512, digest: be_bytes } }
+
+/// Words as MD5 writes them: each little-endian, in order.
+#[cfg(feature = "compat")]
+fn le_bytes(words: &[u32], out: &mut [u8]) {
+    for (bytes, word) in out.chunks_exact_mut(4).zip(words) {
+        bytes.copy_from_slice(&word.to_le_bytes());
     }
 }
 
-/// MD5 of `messages` in `L` lanes of `compress`.
-#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64", target_arch = "wasm32")))]
-#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
-fn md5_in_lanes<const L: usize>(
-    messages: &[&[u8]],
-    out: &mut [[u8; 16]],
-    compress: impl FnMut(&mut [[u32; L]; 4], &[&[u8]; L], usize),
-) {
-    // A 64-bit length in bits, little-endian (RFC 1321 section 3.2).
-    let padding = Padding { block_len: MD5_BLOCK_LEN, length_bytes: 8, big_endian: false };
-    hash_in_lanes(messages, padding, MD5_IV, compress, |index, words| out[index] = le_bytes(words));
-}
+/// Several MD5 messages fed in pieces, in lanes.
+#[cfg(all(feature = "compat", feature = "alloc"))]
+pub(crate) type Md5Streams = Streams<Md5Lanes, u32, 4>;
 
-/// SHA-1 of `messages` in `L` lanes of `compress`.
-#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64", target_arch = "wasm32")))]
-#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
-fn sha1_in_lanes<const L: usize>(
-    messages: &[&[u8]],
-    out: &mut [[u8; 20]],
-    compress: impl FnMut(&mut [[u32; L]; 5], &[&[u8]; L], usize),
-) {
-    // A 64-bit length in bits, big-endian (FIPS 180-4 section 5.1.1).
-    let padding = Padding { block_len: SHA1_BLOCK_LEN, length_bytes: 8, big_endian: true };
-    hash_in_lanes(messages, padding, SHA1_IV, compress, |index, words| {
-        for (bytes, word) in out[index].chunks_exact_mut(4).zip(words) {
-            bytes.copy_from_slice(&word.to_be_bytes());
-        }
-    });
-}
+/// Several SHA-1 messages fed in pieces, in lanes.
+#[cfg(all(feature = "compat", feature = "alloc"))]
+pub(crate) type Sha1Streams = Streams<Sha1Lanes, u32, 5>;
 
-/// SHA-512 of `messages` in `L` lanes of `compress`.
-#[cfg(all(feature = "sha2", any(target_arch = "x86", target_arch = "x86_64")))]
-fn sha512_in_lanes<const L: usize>(
-    messages: &[&[u8]],
-    out: &mut [[u8; 64]],
-    compress: impl FnMut(&mut [[u64; L]; 8], &[&[u8]; L], usize),
-) {
-    // A 128-bit length in bits, big-endian (FIPS 180-4 section 5.1.2).
-    let padding = Padding { block_len: SHA512_BLOCK_LEN, length_bytes: 16, big_endian: true };
-    hash_in_lanes(messages, padding, SHA512_IV, compress, |index, words| {
-        for (bytes, word) in out[index].chunks_exact_mut(8).zip(words) {
-            bytes.copy_from_slice(&word.to_be_bytes());
-        }
-    });
-}
+/// Several SHA-512 messages fed in pieces, in lanes.
+#[cfg(all(feature = "sha2", feature = "alloc"))]
+pub(crate) type Sha512Streams = Streams<Sha512Lanes, u64, 8>;
 
-/// Words as MD5 writes them: each little-endian.
-#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64", target_arch = "wasm32")))]
-#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
-fn le_bytes<const W: usize, const B: usize>(words: [u32; W]) -> [u8; B] {
-    let mut bytes = [0; B];
-    for (chunk, word) in bytes.chunks_exact_mut(4).zip(words) {
-        chunk.copy_from_slice(&word.to_le_bytes());
+/// Words as the SHA family writes them: each big-endian, in order.
+pub(crate) fn be_bytes<W: Copy + BigEndian>(words: &[W], out: &mut [u8]) {
+    for (bytes, word) in out.chunks_exact_mut(W::LEN).zip(words) {
+        word.write_be(bytes);
     }
-    bytes
+}
+
+/// A state word's big-endian bytes.
+pub(crate) trait BigEndian {
+    const LEN: usize;
+    fn write_be(self, out: &mut [u8]);
+}
+
+impl BigEndian for u32 {
+    const LEN: usize = 4;
+    fn write_be(self, out: &mut [u8]) {
+        out.copy_from_slice(&self.to_be_bytes());
+    }
+}
+
+impl BigEndian for u64 {
+    const LEN: usize = 8;
+    fn write_be(self, out: &mut [u8]) {
+        out.copy_from_slice(&self.to_be_bytes());
+    }
 }

@@ -9,11 +9,17 @@
 //! SIMD128 side module where the crate is built without SIMD128). How messages are spread over them is safe code in
 //! `crate::multi_buffer::sha256`.
 
+#[cfg(feature = "alloc")]
+use super::mb_lanes::{one_lane, LaneKernel, Padding, WithLanes};
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 use super::mb_simd128;
+#[cfg(feature = "alloc")]
+use super::multi_buffer::be_bytes;
 use super::sha256_portable::{self, BLOCK_LEN};
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 use super::{sha256_avx2, sha256_avx512, sha256_shani};
+#[cfg(feature = "alloc")]
+use crate::multi_buffer::sha256::SHANI_STREAMS;
 
 /// The SHA-256 multi-buffer kernels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -252,6 +258,69 @@ impl Checked {
                 }
             }
         }
+    }
+}
+
+/// SHA-256 on a kernel, for the lane scheduler (`mb_lanes.rs`) that runs
+/// streams fed in pieces: sixteen lanes on AVX-512, eight on AVX2, four
+/// on wasm32 SIMD128,
+/// `SHANI_STREAMS` messages interleaved on the SHA extensions (a call runs
+/// as many blocks as every lane has), and on the portable kernel the `sha2`
+/// crate's compression, one lane: it takes the CPU's SHA instructions off
+/// x86 (aarch64), where the portable kernel is what detection picks.
+#[cfg(feature = "alloc")]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Sha256Lanes(pub(crate) Checked);
+
+#[cfg(feature = "alloc")]
+impl LaneKernel<u32, 8> for Sha256Lanes {
+    const IV: [u32; 8] = sha256_portable::IV;
+    // A 64-bit length in bits, big-endian (FIPS 180-4 section 5.1.1).
+    const PADDING: Padding = Padding { block_len: BLOCK_LEN, length_bytes: 8, big_endian: true };
+
+    fn run(self, with: impl WithLanes<u32, 8>) {
+        let kernel = self.0;
+        match kernel.0 {
+            Kernel::Avx512 => with.lanes::<16>(|state, blocks, count| {
+                block_by_block(blocks, count, |row| kernel.compress16(state, row));
+            }),
+            Kernel::Avx2 => with.lanes::<8>(|state, blocks, count| {
+                block_by_block(blocks, count, |row| kernel.compress8(state, row));
+            }),
+            Kernel::ShaNi => with.lanes::<SHANI_STREAMS>(|state, blocks, count| {
+                let mut streams: [[u32; 8]; SHANI_STREAMS] =
+                    core::array::from_fn(|lane| core::array::from_fn(|word| state[word][lane]));
+                let runs = core::array::from_fn(|lane| blocks[lane][..count * BLOCK_LEN].as_chunks::<BLOCK_LEN>().0);
+                kernel.compress_streams(&mut streams, runs);
+                for (word, row) in state.iter_mut().enumerate() {
+                    *row = core::array::from_fn(|lane| streams[lane][word]);
+                }
+            }),
+            Kernel::Simd128 => with.lanes::<4>(|state, blocks, count| {
+                block_by_block(blocks, count, |row| kernel.compress4(state, row));
+            }),
+            Kernel::Portable => with.lanes::<1>(one_lane(::sha2::block_api::compress256)),
+        }
+    }
+
+    fn digest(words: [u32; 8], out: &mut [u8]) {
+        be_bytes(&words, out);
+    }
+}
+
+/// Several SHA-256 messages fed in pieces, in lanes.
+#[cfg(feature = "alloc")]
+pub(crate) type Sha256Streams = super::mb_lanes::Streams<Sha256Lanes, u32, 8>;
+
+/// `compress` on each of `count` rows of blocks, row `i` block `i` of every
+/// lane (each lane holds `count` whole blocks).
+#[cfg(feature = "alloc")]
+fn block_by_block<const L: usize>(blocks: &[&[u8]; L], count: usize, mut compress: impl FnMut(&[&[u8; BLOCK_LEN]; L])) {
+    for i in 0..count {
+        let row = core::array::from_fn(|lane| {
+            blocks[lane][i * BLOCK_LEN..(i + 1) * BLOCK_LEN].try_into().expect("whole blocks")
+        });
+        compress(&row);
     }
 }
 

@@ -57,11 +57,13 @@ impl PartSums {
         PartSums { part_size, sum: sum.keeping_part_digests() }
     }
 
-    /// The sums of `bytes`.
+    /// The sums of `bytes`, its parts hashed side by side
+    /// ([`MultipartChecksum::of`]: SHA-256 parts in SIMD lanes or
+    /// interleaved SHA-NI streams).
     pub fn of(checksum: UploadChecksum, bytes: &[u8]) -> ObjectSums {
-        let mut sums = PartSums::new(checksum);
-        sums.update(bytes);
-        sums.finish()
+        let part_size = checksum.part_size.max(1);
+        let sum = MultipartChecksum::of(checksum.kind, part_size, bytes).expect("a part size of at least 1");
+        ObjectSums { part_size, sum, len: bytes.len() as u64 }
     }
 
     /// Adds the object's next bytes.
