@@ -82,7 +82,8 @@ mod x86 {
 }
 
 impl CdcKernel {
-    /// Every kernel, supported here or not, narrowest first.
+    /// Every kernel, supported here or not: portable, the x86 ones
+    /// narrowest first, NEON, SIMD128.
     pub fn all() -> &'static [CdcKernel] {
         &ALL
     }
