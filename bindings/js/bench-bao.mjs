@@ -8,30 +8,14 @@
 // median of the per-round ratios. Inputs: pseudo-random bytes (xorshift32).
 
 import * as chunkhash from './dist/chunkhash.mjs';
+import { median, rate as rateFor } from './bench-lib.mjs';
 import { xorshiftBytes } from './tests/chunk-inputs.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 const MS = Number(process.env.BENCH_MS ?? 200);
 const SIZES = [1 << 20, 16 << 20];
 const GROUP_LOGS = [0, 4];
-
-const cpuMs = () => {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-};
-
-/** Calls per CPU second of `fn`, run for about MS ms. */
-function rate(fn) {
-  let calls = 0;
-  const start = cpuMs();
-  while (cpuMs() - start < MS || calls < 2) {
-    fn();
-    calls++;
-  }
-  return calls / ((cpuMs() - start) / 1000);
-}
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const rate = (fn) => rateFor(fn, MS);
 
 for (const simd of [true, false]) {
   const info = await chunkhash.init({ simd });

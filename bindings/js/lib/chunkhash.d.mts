@@ -55,6 +55,8 @@ export interface BuildInfo {
   readonly build: 'simd128' | 'scalar';
   /** The BLAKE3 backend it runs. */
   readonly backend: 'wasm32simd' | 'portable';
+  /** What `hashMany` runs MD5, SHA-1 and SHA-256 on: four messages side by side in SIMD128 lanes, or one at a time. */
+  readonly multiBuffer: 'simd128' | 'portable';
 }
 
 export interface Blake3ModeOptions {

@@ -6,8 +6,8 @@
 import { decodeLzma1 } from './lzma.mjs';
 
 // The embedded modules: the main one (every algorithm, scalar code) and the
-// SIMD128 one (only the SIMD128 kernels of BLAKE3 and XXH3, which the main
-// module imports), in that order in one LZMA stream. Imported lazily, so
+// SIMD128 one (only the SIMD128 kernels of BLAKE3, XXH3 and the multi-buffer
+// lanes of MD5, SHA-1 and SHA-256, which the main module imports), in that order in one LZMA stream. Imported lazily, so
 // loading the package costs nothing until init(); see scripts/build.mjs for
 // why one stream and how both modules share one memory.
 const MODULES = () => import('../dist/modules.mjs');
@@ -214,7 +214,8 @@ class Engine {
       this.ids.set(name, id);
     }
     const backend = this.readOutput(this.check(exports.chunkhash_backend()));
-    this.info = Object.freeze({ build, backend: decoder.decode(backend) });
+    const multiBuffer = decoder.decode(this.readOutput(this.check(exports.chunkhash_multi_buffer_kernel())));
+    this.info = Object.freeze({ build, backend: decoder.decode(backend), multiBuffer });
   }
 
   /** A view of the whole memory, renewed after the memory grew. */

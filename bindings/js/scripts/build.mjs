@@ -6,8 +6,9 @@
 // scripts/python-lzma.mjs). Writes bindings/js/dist/:
 //   modules.mjs     both modules, the main one (bindings/js/wasm: every
 //                   algorithm, scalar) then the SIMD128 one
-//                   (bindings/js/simd128: only the kernels BLAKE3 and XXH3
-//                   have for SIMD128, which the main module imports, used
+//                   (bindings/js/simd128: only the SIMD128 kernels of BLAKE3,
+//                   XXH3 and the MD5, SHA-1 and SHA-256 lanes, which the
+//                   main module imports, used
 //                   only where the engine validates SIMD128), as one raw
 //                   LZMA1 stream: `export default "<base64>"`, with
 //                   `lzma` (its properties), `lengths` (each module's bytes)

@@ -4,7 +4,8 @@
 // BLAKE2b-512, and hash-wasm (its own C implementations) for BLAKE3 (plain,
 // keyed, extended output), XXH3-64, XXH3-128, XXH64, XXH32, CRC32C, CRC-32,
 // CRC-64/NVME and BLAKE2b-256. The 160-bit truncations are checked as
-// prefixes.
+// prefixes. The multi-buffer algorithms (MD5, SHA-1, SHA-256) also over
+// batch shapes that exercise their SIMD128 lanes.
 
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -97,6 +98,36 @@ for (const build of BUILDS) {
           const many = chunkhash.hashMany(name, messages);
           const len = many.length / messages.length;
           messages.forEach((m, i) => assert.equal(hex(many.subarray(i * len, (i + 1) * len)), reference(m), `${name} message ${i} of ${m.length} bytes`));
+        }
+      }
+    });
+
+    // MD5, SHA-1 and SHA-256 run four messages side by side in the SIMD128
+    // build: lanes that start and finish at different blocks, batches that
+    // leave lanes idle, one long message holding a lane while the others
+    // turn over.
+    test('hashMany batch shapes for the multi-buffer algorithms against node:crypto', async () => {
+      const info = await chunkhash.init(build.options);
+      assert.equal(info.multiBuffer, build.multiBuffer);
+      const rng = new TestRng(`differential multi-buffer ${build.name}`);
+      const shapes = [];
+      for (const len of [0, 1, 55, 56, 63, 64, 65, 119, 120, 128, 1000]) {
+        for (const count of [1, 3, 4, 5, 8, 17]) shapes.push([`${count} x ${len} B`, Array.from({ length: count }, () => rng.bytes(len))]);
+      }
+      for (let round = 0; round < 6; round++) {
+        const count = rng.range(1, 70);
+        shapes.push([`${count} of 0-4160 B`, Array.from({ length: count }, () => rng.bytes(rng.range(0, 4161)))]);
+      }
+      const long = Array.from({ length: 30 }, () => rng.bytes(rng.range(0, 200)));
+      long.splice(rng.range(0, 30), 0, rng.bytes(100003));
+      shapes.push(['one long among short', long]);
+      for (const [name, digest] of [['MD5', 'md5'], ['SHA-1', 'sha1'], ['SHA-256', 'sha256']]) {
+        for (const [shape, messages] of shapes) {
+          const many = chunkhash.hashMany(name, messages);
+          const len = many.length / messages.length;
+          messages.forEach((m, i) =>
+            assert.equal(hex(many.subarray(i * len, (i + 1) * len)), createHash(digest).update(m).digest('hex'), `${name}, ${shape}: message ${i} of ${m.length} bytes`),
+          );
         }
       }
     });

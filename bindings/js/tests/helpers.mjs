@@ -9,8 +9,8 @@ export const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '.
 
 /** Both WebAssembly builds; `init(build.options)` selects one. */
 export const BUILDS = [
-  { name: 'simd128', options: { simd: true }, backend: 'wasm32simd' },
-  { name: 'scalar', options: { simd: false }, backend: 'portable' },
+  { name: 'simd128', options: { simd: true }, backend: 'wasm32simd', multiBuffer: 'simd128' },
+  { name: 'scalar', options: { simd: false }, backend: 'portable', multiBuffer: 'portable' },
 ];
 
 /** vectors/blake3/test_vectors.json: the official BLAKE3 vectors. */

@@ -25,7 +25,7 @@ for (const build of BUILDS) {
   describe(`${build.name} build`, () => {
     test('init selects it', async () => {
       const info = await chunkhash.init(build.options);
-      assert.deepEqual(info, { build: build.name, backend: build.backend });
+      assert.deepEqual(info, { build: build.name, backend: build.backend, multiBuffer: build.multiBuffer });
       assert.deepEqual(chunkhash.buildInfo(), info);
     });
 

@@ -260,6 +260,18 @@ pub extern "C" fn chunkhash_backend() -> i32 {
     })
 }
 
+/// Writes the name of the multi-buffer kernel `hashMany` runs MD5, SHA-1
+/// and SHA-256 on (`simd128`: four messages side by side, or `portable`)
+/// to the output area and returns its length.
+#[unsafe(no_mangle)] // SAFETY: no other symbol of this module has this name.
+pub extern "C" fn chunkhash_multi_buffer_kernel() -> i32 {
+    run(|state| {
+        let name = chunkhash::multi_buffer::MbKernel::detect().name().as_bytes();
+        state.output(name.len())?.copy_from_slice(name);
+        Ok(name.len() as i32)
+    })
+}
+
 /// Hashes the `len` staged bytes with algorithm `id` into the output area
 /// and returns the digest length.
 #[unsafe(no_mangle)] // SAFETY: no other symbol of this module has this name.

@@ -106,7 +106,7 @@ pub fn digest_offsets<O: Offset>(
 
 /// Undocumented and unstable, for benchmarks only: `out[i]` receives the
 /// SHA-256 of `messages[i]`, computed by the multi-buffer kernel named
-/// `kernel` (`portable`, `shani`, `avx2`, `avx512`) whatever
+/// `kernel` (`portable`, `shani`, `avx2`, `avx512`, `simd128`) whatever
 /// `CHUNKHASH_SHA256_KERNEL` says, or by the detected one for `""`; false
 /// (and nothing written) if that kernel does not run here. Lets one process
 /// time the kernels against each other, interleaved.

@@ -4,7 +4,7 @@
 //! Each message is its whole 64-byte blocks, read in place, then one or
 //! two final blocks padded here (FIPS 180-4, 5.1.1; two whenever the
 //! message has them, so a message of up to 119 bytes is one run). The lane kernels
-//! (AVX-512, AVX2) take one block of each lane per call; a lane whose
+//! (AVX-512, AVX2, wasm32 SIMD128) take one block of each lane per call; a lane whose
 //! message ends takes the next message at once, so mixed lengths keep the
 //! lanes busy until the batch runs out. Then, when few lanes are left
 //! busy, their messages finish one at a time through the SHA extensions,
@@ -39,6 +39,7 @@ pub(crate) fn sha256_many_with(kernel: Checked, messages: &[&[u8]], out: &mut [[
     match kernel.kernel() {
         Kernel::Avx512 => lanes::<16>(kernel, messages, out, |state, blocks| kernel.compress16(state, blocks)),
         Kernel::Avx2 => lanes::<8>(kernel, messages, out, |state, blocks| kernel.compress8(state, blocks)),
+        Kernel::Simd128 => lanes::<4>(kernel, messages, out, |state, blocks| kernel.compress4(state, blocks)),
         Kernel::ShaNi | Kernel::Portable => streams::<SHANI_STREAMS>(kernel, messages, out),
     }
 }

@@ -312,7 +312,10 @@ fn kernel_names_parse_and_bad_ones_say_why() {
         assert_eq!(kernel.name().to_uppercase().parse::<MbKernel>(), Ok(kernel));
     }
     let error = "sse9".parse::<MbKernel>().unwrap_err();
-    assert_eq!(error.to_string(), "unknown multi-buffer kernel \"sse9\", expected one of portable, avx2, avx512");
+    assert_eq!(
+        error.to_string(),
+        "unknown multi-buffer kernel \"sse9\", expected one of portable, simd128, avx2, avx512"
+    );
     if !MbKernel::Avx512.is_supported() {
         assert!(MbKernel::Avx512.checked().unwrap_err().to_string().contains("not supported"));
     }

@@ -12,8 +12,9 @@
 //! the `md-5`, `sha1` and `sha2` crates.
 
 // A build with one of the `compat` and `sha2` features uses only its
-// algorithms' constants.
-#![cfg_attr(not(all(feature = "compat", feature = "sha2")), allow(dead_code))]
+// algorithms' constants; wasm32 has no SHA-512 lanes (`mb_simd128.rs`
+// says why).
+#![cfg_attr(any(not(all(feature = "compat", feature = "sha2")), target_arch = "wasm32"), allow(dead_code))]
 
 /// MD5's block: 64 bytes (RFC 1321 section 3.4).
 pub(crate) const MD5_BLOCK_LEN: usize = 64;
@@ -88,6 +89,12 @@ pub(crate) const MD5_T: [u32; 64] = [
     0x2ad7_d2bb,
     0xeb86_d391,
 ];
+
+/// The left rotation of MD5's steps: step `i` of round `round` rotates by
+/// `MD5_SHIFTS[round][i % 4]` (RFC 1321 section 3.4, `S11` to `S44`). The
+/// x86 kernels take them as const generic arguments instead.
+#[cfg(target_arch = "wasm32")]
+pub(crate) const MD5_SHIFTS: [[u32; 4]; 4] = [[7, 12, 17, 22], [5, 9, 14, 20], [4, 11, 16, 23], [6, 10, 15, 21]];
 
 /// The message word step `i` (0 to 15) of MD5's round `round` (0 to 3)
 /// reads (RFC 1321 section 3.4).

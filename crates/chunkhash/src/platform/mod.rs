@@ -24,7 +24,8 @@
 //! - `cdc/`: the Gear-scan kernels of the content-defined chunkers.
 //! - `multi_buffer.rs`: the multi-buffer kernels' dispatch (MD5, SHA-1,
 //!   SHA-512: many messages across SIMD lanes), with `mb_*.rs` and
-//!   `md5_*.rs`, `sha1_*.rs`, `sha512_*.rs` beside it.
+//!   `md5_*.rs`, `sha1_*.rs`, `sha512_*.rs` beside it; `mb_simd128.rs`
+//!   has the wasm32 SIMD128 forms of SHA-256, MD5 and SHA-1.
 
 pub(crate) mod backend;
 #[cfg(feature = "cdc")]
@@ -76,9 +77,17 @@ mod sse41;
 
 // The multi-buffer kernels (MD5, SHA-1, SHA-512 across SIMD lanes): their
 // own dispatch in `multi_buffer.rs`.
-#[cfg(all(any(feature = "compat", feature = "sha2"), any(target_arch = "x86", target_arch = "x86_64")))]
+#[cfg(all(
+    any(feature = "compat", feature = "sha2"),
+    any(target_arch = "x86", target_arch = "x86_64", target_arch = "wasm32")
+))]
 mod mb_lanes;
-#[cfg(all(any(feature = "compat", feature = "sha2"), any(target_arch = "x86", target_arch = "x86_64")))]
+#[cfg(all(any(feature = "compat", feature = "sha2"), target_arch = "wasm32", target_feature = "simd128"))]
+mod mb_simd128;
+#[cfg(all(
+    any(feature = "compat", feature = "sha2"),
+    any(target_arch = "x86", target_arch = "x86_64", target_arch = "wasm32")
+))]
 mod mb_spec;
 #[cfg(all(any(feature = "compat", feature = "sha2"), any(target_arch = "x86", target_arch = "x86_64")))]
 mod mb_x86;

@@ -7,23 +7,38 @@
 //! safe code every kernel shares), `mb_x86.rs` (loads and transposes), and
 //! one kernel per algorithm and instruction set: `md5_avx512.rs`,
 //! `md5_avx2.rs`, `sha1_avx512.rs`, `sha1_avx2.rs`, `sha512_avx512.rs`,
-//! `sha512_avx2.rs`. The portable kernel is a loop over the wrapped crates
-//! (`md-5`, `sha1`, `sha2`), one message at a time.
+//! `sha512_avx2.rs`, and `mb_simd128.rs` on wasm32 (MD5, SHA-1 and
+//! SHA-256 in four lanes; the npm package's scalar main module reaches it
+//! through the SIMD128 side module, `simd128_module.rs`). The portable
+//! kernel is a loop over the wrapped crates (`md-5`, `sha1`, `sha2`), one
+//! message at a time.
 
 #[cfg(all(feature = "compat", feature = "alloc", any(target_arch = "x86", target_arch = "x86_64")))]
 use super::mb_lanes::{finish_streams, update_streams, Stream};
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+// On wasm32 the lanes run where SIMD128 does (built in, or the side
+// module); a plain scalar build leaves these unused.
+#[cfg(any(target_arch = "x86", target_arch = "x86_64", target_arch = "wasm32"))]
+#[cfg_attr(target_arch = "wasm32", allow(unused_imports))]
 use super::mb_lanes::{hash_in_lanes, Padding};
-#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64")))]
-use super::{
-    mb_spec::{MD5_BLOCK_LEN, MD5_IV, SHA1_BLOCK_LEN, SHA1_IV},
-    md5_avx2, md5_avx512, sha1_avx2, sha1_avx512,
-};
+#[cfg(all(feature = "compat", target_arch = "wasm32", target_feature = "simd128"))]
+use super::mb_simd128;
+#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64", target_arch = "wasm32")))]
+#[cfg_attr(target_arch = "wasm32", allow(unused_imports))]
+use super::mb_spec::{MD5_BLOCK_LEN, MD5_IV, SHA1_BLOCK_LEN, SHA1_IV};
+#[cfg(all(
+    feature = "compat",
+    target_arch = "wasm32",
+    not(target_feature = "simd128"),
+    feature = "wasm-simd128-module"
+))]
+use super::simd128_module;
 #[cfg(all(feature = "sha2", any(target_arch = "x86", target_arch = "x86_64")))]
 use super::{
     mb_spec::{SHA512_BLOCK_LEN, SHA512_IV},
     sha512_avx2, sha512_avx512,
 };
+#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64")))]
+use super::{md5_avx2, md5_avx512, sha1_avx2, sha1_avx512};
 use arrayvec::ArrayString;
 use core::fmt;
 use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
@@ -41,9 +56,13 @@ pub enum MbKernel {
     /// x86 AVX-512F and BW: 16 lanes of 32-bit words, 8 of 64-bit;
     /// detected at run time.
     Avx512,
+    /// wasm32 SIMD128: 4 lanes of 32-bit words (MD5 and SHA-1; SHA-512
+    /// stays portable); a build-time choice, or the npm package's SIMD128
+    /// side module once linked.
+    Simd128,
 }
 
-const ALL: [MbKernel; 3] = [MbKernel::Portable, MbKernel::Avx2, MbKernel::Avx512];
+const ALL: [MbKernel; 4] = [MbKernel::Portable, MbKernel::Simd128, MbKernel::Avx2, MbKernel::Avx512];
 
 /// One cached detector per x86 level, with every feature its kernels'
 /// `#[target_feature]` attributes enable (AVX2 also needs the AVX register
@@ -74,6 +93,7 @@ impl MbKernel {
             MbKernel::Portable => "portable",
             MbKernel::Avx2 => "avx2",
             MbKernel::Avx512 => "avx512",
+            MbKernel::Simd128 => "simd128",
         }
     }
 
@@ -89,6 +109,7 @@ impl MbKernel {
             MbKernel::Avx2 => x86::avx2(),
             #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             MbKernel::Avx512 => x86::avx512(),
+            MbKernel::Simd128 => super::backend::simd128_kernels(),
             #[allow(unreachable_patterns)] // Reached on other architectures.
             _ => false,
         }
@@ -106,10 +127,8 @@ impl MbKernel {
     #[inline]
     pub fn detect() -> MbKernel {
         match DETECTED.load(Relaxed) {
-            1 => MbKernel::Portable,
-            2 => MbKernel::Avx2,
-            3 => MbKernel::Avx512,
-            _ => Self::detect_once(),
+            0 => Self::detect_once(),
+            n => ALL[n as usize - 1],
         }
     }
 
@@ -253,6 +272,13 @@ impl MbPlatform {
                 // SAFETY: the kernel is supported: the CPU has AVX2.
                 unsafe { md5_avx2::compress(state, blocks, count) }
             }),
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            MbKernel::Simd128 => md5_in_lanes(messages, out, mb_simd128::md5_compress),
+            #[cfg(all(target_arch = "wasm32", not(target_feature = "simd128"), feature = "wasm-simd128-module"))]
+            MbKernel::Simd128 => md5_in_lanes(messages, out, |state, blocks, count| {
+                // SAFETY: the kernel is supported: the side module is linked.
+                unsafe { simd128_module::md5_compress(state, blocks, count) }
+            }),
             _ => {
                 use ::md5::Digest as _;
                 for (message, digest) in messages.iter().zip(out) {
@@ -308,6 +334,13 @@ impl MbPlatform {
             MbKernel::Avx2 => sha1_in_lanes(messages, out, |state, blocks, count| {
                 // SAFETY: the kernel is supported: the CPU has AVX2.
                 unsafe { sha1_avx2::compress(state, blocks, count) }
+            }),
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            MbKernel::Simd128 => sha1_in_lanes(messages, out, mb_simd128::sha1_compress),
+            #[cfg(all(target_arch = "wasm32", not(target_feature = "simd128"), feature = "wasm-simd128-module"))]
+            MbKernel::Simd128 => sha1_in_lanes(messages, out, |state, blocks, count| {
+                // SAFETY: the kernel is supported: the side module is linked.
+                unsafe { simd128_module::sha1_compress(state, blocks, count) }
             }),
             _ => {
                 use ::sha1::Digest as _;
@@ -432,7 +465,8 @@ impl Md5Streams {
 }
 
 /// MD5 of `messages` in `L` lanes of `compress`.
-#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64")))]
+#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64", target_arch = "wasm32")))]
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 fn md5_in_lanes<const L: usize>(
     messages: &[&[u8]],
     out: &mut [[u8; 16]],
@@ -444,7 +478,8 @@ fn md5_in_lanes<const L: usize>(
 }
 
 /// SHA-1 of `messages` in `L` lanes of `compress`.
-#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64")))]
+#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64", target_arch = "wasm32")))]
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 fn sha1_in_lanes<const L: usize>(
     messages: &[&[u8]],
     out: &mut [[u8; 20]],
@@ -476,7 +511,8 @@ fn sha512_in_lanes<const L: usize>(
 }
 
 /// Words as MD5 writes them: each little-endian.
-#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64")))]
+#[cfg(all(feature = "compat", any(target_arch = "x86", target_arch = "x86_64", target_arch = "wasm32")))]
+#[cfg_attr(target_arch = "wasm32", allow(dead_code))]
 fn le_bytes<const W: usize, const B: usize>(words: [u32; W]) -> [u8; B] {
     let mut bytes = [0; B];
     for (chunk, word) in bytes.chunks_exact_mut(4).zip(words) {

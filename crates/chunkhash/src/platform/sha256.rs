@@ -4,10 +4,13 @@
 //!
 //! The kernels beside this file: `sha256_portable.rs` (plain Rust, the
 //! constants), `sha256_shani.rs` (two messages interleaved on the SHA
-//! extensions), `sha256_avx2.rs` (8 lanes) and `sha256_avx512.rs` (16
-//! lanes). How messages are spread over them is safe code in
+//! extensions), `sha256_avx2.rs` (8 lanes), `sha256_avx512.rs` (16
+//! lanes) and, on wasm32, `mb_simd128.rs` (4 lanes; reached through the
+//! SIMD128 side module where the crate is built without SIMD128). How messages are spread over them is safe code in
 //! `crate::multi_buffer::sha256`.
 
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+use super::mb_simd128;
 use super::sha256_portable::{self, BLOCK_LEN};
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 use super::{sha256_avx2, sha256_avx512, sha256_shani};
@@ -23,9 +26,13 @@ pub(crate) enum Kernel {
     Avx2,
     /// x86 AVX-512F + AVX-512BW: sixteen lanes.
     Avx512,
+    /// wasm32 SIMD128: four lanes; a build-time choice, or the npm
+    /// package's SIMD128 side module once linked.
+    Simd128,
 }
 
-pub(crate) const ALL_KERNELS: [Kernel; 4] = [Kernel::Portable, Kernel::ShaNi, Kernel::Avx2, Kernel::Avx512];
+pub(crate) const ALL_KERNELS: [Kernel; 5] =
+    [Kernel::Portable, Kernel::ShaNi, Kernel::Avx2, Kernel::Avx512, Kernel::Simd128];
 
 /// One cached detector per x86 kernel file: the features its
 /// `#[target_feature]` attributes enable.
@@ -57,6 +64,7 @@ impl Kernel {
             Kernel::ShaNi => "shani",
             Kernel::Avx2 => "avx2",
             Kernel::Avx512 => "avx512",
+            Kernel::Simd128 => "simd128",
         }
     }
 
@@ -76,6 +84,7 @@ impl Kernel {
             Kernel::Avx512 => x86::avx512(),
             #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
             Kernel::ShaNi | Kernel::Avx2 | Kernel::Avx512 => false,
+            Kernel::Simd128 => super::backend::simd128_kernels(),
         }
     }
 
@@ -134,7 +143,7 @@ impl Checked {
         // messages still go to the lanes (`for_mean_len`), and the lanes
         // run wherever the CPU lacks SHA-NI.
         let best = || {
-            *[Kernel::ShaNi, Kernel::Avx512, Kernel::Avx2]
+            *[Kernel::ShaNi, Kernel::Avx512, Kernel::Avx2, Kernel::Simd128]
                 .iter()
                 .find(|k| k.is_supported())
                 .unwrap_or(&Kernel::Portable)
@@ -150,8 +159,8 @@ impl Checked {
                 // run pass on the wrong kernel.
                 _ => {
                     std::eprintln!(
-                        "chunkhash: CHUNKHASH_SHA256_KERNEL: {name:?} is not portable, shani, avx2 or avx512 \
-                         supported here; using detection instead"
+                        "chunkhash: CHUNKHASH_SHA256_KERNEL: {name:?} is not portable, shani, avx2, avx512 or \
+                         simd128 supported here; using detection instead"
                     );
                     best()
                 }
@@ -206,6 +215,19 @@ impl Checked {
             // SAFETY: the kernel is supported: the CPU has AVX2 (AVX-512
             // support here includes it).
             Kernel::Avx2 | Kernel::Avx512 => unsafe { sha256_avx2::compress(state, blocks) },
+            _ => portable_lanes(state, blocks),
+        }
+    }
+
+    /// One block in each of four lanes, as [`Checked::compress16`].
+    pub(crate) fn compress4(self, state: &mut [[u32; 4]; 8], blocks: &[&[u8; BLOCK_LEN]; 4]) {
+        match self.0 {
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            // SIMD128 is a build-time fact here: no unsafe.
+            Kernel::Simd128 => mb_simd128::sha256_compress(state, blocks),
+            #[cfg(all(target_arch = "wasm32", not(target_feature = "simd128"), feature = "wasm-simd128-module"))]
+            // SAFETY: the kernel is supported: the side module is linked.
+            Kernel::Simd128 => unsafe { super::simd128_module::sha256_compress(state, blocks) },
             _ => portable_lanes(state, blocks),
         }
     }
@@ -307,6 +329,11 @@ pub(crate) mod tests {
             kernel.compress8(&mut state8, block_refs[..8].try_into().unwrap());
             for (i, row) in state8.iter().enumerate() {
                 assert_eq!(row[..], expected16[i][..8], "{kernel:?} 8 lanes, word {i}");
+            }
+            let mut state4: [[u32; 4]; 8] = core::array::from_fn(|i| core::array::from_fn(|l| state16[i][l]));
+            kernel.compress4(&mut state4, block_refs[..4].try_into().unwrap());
+            for (i, row) in state4.iter().enumerate() {
+                assert_eq!(row[..], expected16[i][..4], "{kernel:?} 4 lanes, word {i}");
             }
             let mut state2: [[u32; 8]; 2] = core::array::from_fn(|l| core::array::from_fn(|i| state16[i][l]));
             let mut expected2 = state2;

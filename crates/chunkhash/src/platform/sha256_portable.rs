@@ -59,11 +59,16 @@ pub(crate) fn compress(state: &mut [u32; 8], block: &[u8; BLOCK_LEN]) {
 /// The 64 rounds of one block (FIPS 180-4, 6.2.2 step 3, with the message
 /// schedule of step 1 computed sixteen words at a time, in place in `$w`),
 /// on the working variables `$a` to `$h`: the skeleton the lane kernels
-/// share (`sha256_avx2.rs`, `sha256_avx512.rs`). It calls the functions the
+/// share (`sha256_avx2.rs`, `sha256_avx512.rs`, `mb_simd128.rs`). It calls the functions the
 /// calling file defines on its vector type: `add`, `splat`, `big_sigma0`,
 /// `big_sigma1`, `small_sigma0`, `small_sigma1`, `choose`, `majority`.
 /// The working variables are named in rotated order round after round, so
 /// no value moves between registers.
+// Unused where no lane kernel is built (the scalar wasm32 build).
+#[cfg_attr(
+    not(any(target_arch = "x86", target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128"))),
+    allow(unused_macros)
+)]
 macro_rules! lane_rounds {
     ($w:ident, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident, $f:ident, $g:ident, $h:ident) => {
         for group in 0..4 {
@@ -100,5 +105,5 @@ macro_rules! lane_rounds {
         $h = add(t1, add(big_sigma0($a), majority($a, $b, $c)));
     };
 }
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+#[cfg(any(target_arch = "x86", target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
 pub(crate) use lane_rounds;

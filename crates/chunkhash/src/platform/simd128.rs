@@ -41,10 +41,11 @@ unsafe fn storeu(dst: *mut u8, value: v128) {
     unsafe { v128_store(dst.cast(), value) }
 }
 
-/// Transposes four rows of four words.
+/// Transposes four rows of four words (the multi-buffer kernels of
+/// `mb_simd128.rs` use it too).
 #[target_feature(enable = "simd128")]
 #[inline]
-fn transpose4(rows: [v128; 4]) -> [v128; 4] {
+pub(super) fn transpose4(rows: [v128; 4]) -> [v128; 4] {
     let ab_low = i32x4_shuffle::<0, 4, 1, 5>(rows[0], rows[1]);
     let ab_high = i32x4_shuffle::<2, 6, 3, 7>(rows[0], rows[1]);
     let cd_low = i32x4_shuffle::<0, 4, 1, 5>(rows[2], rows[3]);
@@ -59,7 +60,7 @@ fn transpose4(rows: [v128; 4]) -> [v128; 4] {
 
 #[target_feature(enable = "simd128")]
 #[inline]
-fn rotate_right<const N: u32>(a: v128) -> v128 {
+pub(super) fn rotate_right<const N: u32>(a: v128) -> v128 {
     v128_or(u32x4_shr(a, N), u32x4_shl(a, 32 - N))
 }
 

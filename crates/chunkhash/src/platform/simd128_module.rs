@@ -8,8 +8,11 @@
 //! The same file is both sides of the boundary:
 //!
 //! - built with `simd128` (the side module): `extern "C"` exports that wrap
-//!   this folder's BLAKE3 lane kernels (`simd128.rs`) and the XXH3 kernel
-//!   (`xxh3/simd128.rs`). Runs of chunks, tree levels of parents and groups
+//!   this folder's BLAKE3 lane kernels (`simd128.rs`), the XXH3 kernel
+//!   (`xxh3/simd128.rs`) and the multi-buffer kernels of SHA-256, MD5 and
+//!   SHA-1 (`mb_simd128.rs`, with the `sha2` and `compat` features; a
+//!   crossing per call of four lanes, which does hundreds of instructions
+//!   a block). Runs of chunks, tree levels of parents and groups
 //!   of small messages cross once, through `Platform` on the SIMD128
 //!   backend: a crossing per four lanes cost BLAKE3 a few percent at 1 MiB;
 //! - built without it (the main module): the matching imports, from the
@@ -57,6 +60,12 @@ impl RawSlice {
         unsafe { core::slice::from_raw_parts(self.ptr, self.len) }
     }
 }
+
+/// The blocks of a multi-buffer kernel's four lanes: a [`RawSlice`] each.
+pub(crate) type RawLanes = [RawSlice; 4];
+
+/// One 64-byte block of each of a SHA-256 kernel's four lanes.
+pub(crate) type RawBlocks = [*const [u8; 64]; 4];
 
 /// A [`LaneJob`]: its input, counter and `[flags, start_flags, end_flags]`.
 #[repr(C)]
@@ -204,6 +213,75 @@ mod exports {
         }
     }
 
+    /// `mb_simd128::sha256_compress`: one block of each of four lanes.
+    ///
+    /// # Safety
+    ///
+    /// `state` points to the lanes' 8 x 4 writable words, `blocks` to four
+    /// pointers to 64 readable bytes each, none overlapping `state`.
+    #[cfg(feature = "sha2")]
+    #[unsafe(no_mangle)] // SAFETY: the only symbol of this name in the module.
+    pub unsafe extern "C" fn chunkhash_simd128_sha256_compress4(state: *mut [[u32; 4]; 8], blocks: *const RawBlocks) {
+        // SAFETY: the caller's contract: four live blocks and the state.
+        let (state, blocks) = unsafe { (&mut *state, (*blocks).map(|block| &*block)) };
+        super::super::mb_simd128::sha256_compress(state, &blocks);
+    }
+
+    /// A kernel of `mb_simd128.rs` with `S` words of state a lane.
+    #[cfg(feature = "compat")]
+    type LaneKernel<const S: usize> = fn(&mut [[u32; 4]; S], &[&[u8]; 4], usize);
+
+    /// Runs `kernel` on the caller's state and four lanes of `count` blocks.
+    ///
+    /// # Safety
+    ///
+    /// `state` points to the lanes' S x 4 writable words, `blocks` to four
+    /// slices made by `RawSlice::new` from live slices, none overlapping
+    /// `state`. (The kernels assert that each has `count` blocks.)
+    #[cfg(feature = "compat")]
+    unsafe fn lanes4<const S: usize>(
+        state: *mut [[u32; 4]; S],
+        blocks: *const RawLanes,
+        count: usize,
+        kernel: LaneKernel<S>,
+    ) {
+        // SAFETY: the caller's contract.
+        let (state, blocks) = unsafe { (&mut *state, (*blocks).map(|raw| raw.get())) };
+        kernel(state, &blocks, count);
+    }
+
+    /// `mb_simd128::md5_compress`: `count` blocks of each of four lanes.
+    ///
+    /// # Safety
+    ///
+    /// As `lanes4`, with 4 x 4 words of state.
+    #[cfg(feature = "compat")]
+    #[unsafe(no_mangle)] // SAFETY: the only symbol of this name in the module.
+    pub unsafe extern "C" fn chunkhash_simd128_md5_compress4(
+        state: *mut [[u32; 4]; 4],
+        blocks: *const RawLanes,
+        count: usize,
+    ) {
+        // SAFETY: the caller's contract is `lanes4`'s.
+        unsafe { lanes4(state, blocks, count, super::super::mb_simd128::md5_compress) }
+    }
+
+    /// `mb_simd128::sha1_compress`: `count` blocks of each of four lanes.
+    ///
+    /// # Safety
+    ///
+    /// As `lanes4`, with 5 x 4 words of state.
+    #[cfg(feature = "compat")]
+    #[unsafe(no_mangle)] // SAFETY: the only symbol of this name in the module.
+    pub unsafe extern "C" fn chunkhash_simd128_sha1_compress4(
+        state: *mut [[u32; 4]; 5],
+        blocks: *const RawLanes,
+        count: usize,
+    ) {
+        // SAFETY: the caller's contract is `lanes4`'s.
+        unsafe { lanes4(state, blocks, count, super::super::mb_simd128::sha1_compress) }
+    }
+
     /// `Checked::hash_long` of the SIMD128 XXH3 kernel.
     ///
     /// # Safety
@@ -291,6 +369,12 @@ mod imports {
             out: *mut CvBytes,
         );
         fn chunkhash_simd128_xxh3_hash_long(acc: *mut Accumulators, input: RawSlice, secret: RawSlice);
+        #[cfg(feature = "sha2")]
+        fn chunkhash_simd128_sha256_compress4(state: *mut [[u32; 4]; 8], blocks: *const RawBlocks);
+        #[cfg(feature = "compat")]
+        fn chunkhash_simd128_md5_compress4(state: *mut [[u32; 4]; 4], blocks: *const RawLanes, count: usize);
+        #[cfg(feature = "compat")]
+        fn chunkhash_simd128_sha1_compress4(state: *mut [[u32; 4]; 5], blocks: *const RawLanes, count: usize);
         fn chunkhash_simd128_xxh3_consume(
             acc: *mut Accumulators,
             stripes: RawSlice,
@@ -456,5 +540,41 @@ mod imports {
     pub(crate) unsafe fn xxh3_accumulate_last(acc: &mut Accumulators, stripe: &[u8; STRIPE_LEN], secret: &[u8]) {
         // SAFETY: as in `xxh3_hash_long`.
         unsafe { chunkhash_simd128_xxh3_accumulate_last(acc, stripe, RawSlice::new(secret)) }
+    }
+
+    /// `mb_simd128::sha256_compress` in the side module.
+    ///
+    /// # Safety
+    ///
+    /// [`linked`] is true.
+    #[cfg(feature = "sha2")]
+    pub(crate) unsafe fn sha256_compress(state: &mut [[u32; 4]; 8], blocks: &[&[u8; 64]; 4]) {
+        let raw: RawBlocks = blocks.map(core::ptr::from_ref);
+        // SAFETY: linked (the caller's contract): the import is the kernel,
+        // given four borrowed blocks and the state borrowed mutably.
+        unsafe { chunkhash_simd128_sha256_compress4(state, &raw) }
+    }
+
+    /// `mb_simd128::md5_compress` in the side module.
+    ///
+    /// # Safety
+    ///
+    /// [`linked`] is true.
+    #[cfg(feature = "compat")]
+    pub(crate) unsafe fn md5_compress(state: &mut [[u32; 4]; 4], blocks: &[&[u8]; 4], count: usize) {
+        // SAFETY: linked (the caller's contract): the import is the kernel,
+        // given four borrowed slices and the state borrowed mutably.
+        unsafe { chunkhash_simd128_md5_compress4(state, &blocks.map(RawSlice::new), count) }
+    }
+
+    /// `mb_simd128::sha1_compress` in the side module.
+    ///
+    /// # Safety
+    ///
+    /// [`linked`] is true.
+    #[cfg(feature = "compat")]
+    pub(crate) unsafe fn sha1_compress(state: &mut [[u32; 4]; 5], blocks: &[&[u8]; 4], count: usize) {
+        // SAFETY: as in `md5_compress`.
+        unsafe { chunkhash_simd128_sha1_compress4(state, &blocks.map(RawSlice::new), count) }
     }
 }
