@@ -20,19 +20,9 @@ use chunkhash::cdc::{Cdc, CdcKernel, Normalization};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-/// SplitMix64: the same inputs on every run, no dependency.
+/// Seeded bytes: the same inputs on every run.
 fn random_input(len: usize, seed: u64) -> Vec<u8> {
-    let mut state = seed;
-    let mut out = Vec::with_capacity(len + 8);
-    while out.len() < len {
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        out.extend_from_slice(&(z ^ (z >> 31)).to_le_bytes());
-    }
-    out.truncate(len);
-    out
+    vectors::TestRng::new(seed).bytes(len)
 }
 
 /// Words, spaces and newlines: text's byte histogram and low entropy.

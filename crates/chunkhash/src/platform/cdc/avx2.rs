@@ -30,6 +30,25 @@ pub(super) fn find(table: &[u64; 256], shifted: &[u64; 256], bytes: &[u8], from:
     unsafe { strips::find::<Avx2Lanes>(table, shifted, bytes, from, mask) }
 }
 
+/// The table entries of the bytes at index `t` of the strips (strip `l`
+/// starts at `l * STRIP`), lanes 0-3 in the first register; the AVX-512
+/// kernel joins the two.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn entries(table: &[u64; 256], block: &[u8], t: usize) -> [__m256i; 2] {
+    let entry = |l: usize| table[block[l * STRIP + t] as usize] as i64;
+    let quarters = [
+        _mm_set_epi64x(entry(1), entry(0)),
+        _mm_set_epi64x(entry(3), entry(2)),
+        _mm_set_epi64x(entry(5), entry(4)),
+        _mm_set_epi64x(entry(7), entry(6)),
+    ];
+    [
+        _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(quarters[0]), quarters[1]),
+        _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(quarters[2]), quarters[3]),
+    ]
+}
+
 /// Eight hashes in two registers, lanes 0-3 in the first; AVX2's
 /// instructions.
 #[derive(Clone, Copy)]
@@ -55,17 +74,7 @@ unsafe impl GearLanes for Avx2Lanes {
     #[target_feature(enable = "avx2")]
     #[inline]
     unsafe fn roll(self, table: &[u64; 256], block: &[u8], t: usize) -> Self {
-        let entry = |l: usize| table[block[l * STRIP + t] as usize] as i64;
-        let quarters = [
-            _mm_set_epi64x(entry(1), entry(0)),
-            _mm_set_epi64x(entry(3), entry(2)),
-            _mm_set_epi64x(entry(5), entry(4)),
-            _mm_set_epi64x(entry(7), entry(6)),
-        ];
-        let entries = [
-            _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(quarters[0]), quarters[1]),
-            _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(quarters[2]), quarters[3]),
-        ];
+        let entries = entries(table, block, t);
         Avx2Lanes([0, 1].map(|i| _mm256_add_epi64(_mm256_add_epi64(self.0[i], self.0[i]), entries[i])))
     }
 

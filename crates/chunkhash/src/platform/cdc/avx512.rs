@@ -22,7 +22,8 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use super::strips::{self, GearLanes, STRIP};
+use super::avx2;
+use super::strips::{self, GearLanes};
 
 /// See `CdcPlatform::find`; `from >= LOOKBEHIND` unless the range is empty.
 #[target_feature(enable = "avx512f")]
@@ -56,15 +57,8 @@ unsafe impl GearLanes for Avx512Lanes {
     #[target_feature(enable = "avx512f")]
     #[inline]
     unsafe fn roll(self, table: &[u64; 256], block: &[u8], t: usize) -> Self {
-        let entry = |l: usize| table[block[l * STRIP + t] as usize] as i64;
-        let quarters = [
-            _mm_set_epi64x(entry(1), entry(0)),
-            _mm_set_epi64x(entry(3), entry(2)),
-            _mm_set_epi64x(entry(5), entry(4)),
-            _mm_set_epi64x(entry(7), entry(6)),
-        ];
-        let low = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(quarters[0]), quarters[1]);
-        let high = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(quarters[2]), quarters[3]);
+        // AVX2's entries (AVX-512F implies AVX2), joined in one register.
+        let [low, high] = avx2::entries(table, block, t);
         let entries = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(low), high);
         Avx512Lanes(_mm512_add_epi64(_mm512_add_epi64(self.0, self.0), entries))
     }
