@@ -12,7 +12,7 @@
 //! matched is worked out only when one did. SIMD128 is a build-time choice
 //! (`-C target-feature=+simd128`).
 //!
-//! Not picked by detection: under Node (V8, x86-64) it measured 0.65-0.82x
+//! Not picked by detection: under Node (V8, x86-64) it measured 0.65-0.87x
 //! the portable scan at FastCDC 16/64/256 KiB and Xet (the
 //! `cdc_kernel_speed` example; BENCHMARKS.md). The loop is already tight
 //! (no bounds checks, entries loaded straight into lanes): with two 64-bit
