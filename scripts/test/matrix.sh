@@ -28,7 +28,8 @@ cd "$(dirname "$0")/../.."
 # that forces it. The BLAKE3 rows (intrinsics and assembly) force the XXH3
 # and multi-buffer (MD5, SHA-1 and SHA-512 lanes; their AVX-512 kernels need
 # BW) kernels of the same level too, and the chunkers' Gear-scan kernel
-# (CHUNKHASH_CDC_KERNEL: portable, avx2 or avx512); the CRC
+# (CHUNKHASH_CDC_KERNEL: portable, avx2 or avx512; neon and simd128 on
+# their targets, portable in those targets' portable rows); the CRC
 # rows run what the CRC kernel decides (the CRC, registry and trailer tests) on each x86 CRC
 # kernel. Elsewhere the CRC and XXH3 kernels' own tests force every one the
 # target has (aarch64 CRC+PMULL, NEON, SIMD128). The sha256 rows run the
@@ -52,10 +53,10 @@ x86_64          sha256-portable -                            lib,digest_many    
 x86_64          sha256-shani  sha_ni,sse4_1                  lib,digest_many     CHUNKHASH_SHA256_KERNEL=shani
 x86_64          sha256-avx2   avx2                           lib,digest_many     CHUNKHASH_SHA256_KERNEL=avx2
 x86_64          sha256-avx512 avx2,avx512f,avx512bw          lib,digest_many     CHUNKHASH_SHA256_KERNEL=avx512
-aarch64         neon          -                              all                 CHUNKHASH_BACKEND=neon CHUNKHASH_XXH3_KERNEL=neon CHUNKHASH_CRC_BACKEND=aarch64
-aarch64         portable      -                              all                 CHUNKHASH_BACKEND=portable CHUNKHASH_XXH3_KERNEL=portable CHUNKHASH_CRC_BACKEND=portable
-wasm32-simd128  wasm32simd    -                              all                 CHUNKHASH_BACKEND=wasm32simd CHUNKHASH_XXH3_KERNEL=simd128 CHUNKHASH_MB_KERNEL=simd128 CHUNKHASH_SHA256_KERNEL=simd128
-wasm32          portable      -                              all                 CHUNKHASH_BACKEND=portable
+aarch64         neon          -                              all                 CHUNKHASH_BACKEND=neon CHUNKHASH_XXH3_KERNEL=neon CHUNKHASH_CRC_BACKEND=aarch64 CHUNKHASH_CDC_KERNEL=neon
+aarch64         portable      -                              all                 CHUNKHASH_BACKEND=portable CHUNKHASH_XXH3_KERNEL=portable CHUNKHASH_CRC_BACKEND=portable CHUNKHASH_CDC_KERNEL=portable
+wasm32-simd128  wasm32simd    -                              all                 CHUNKHASH_BACKEND=wasm32simd CHUNKHASH_XXH3_KERNEL=simd128 CHUNKHASH_MB_KERNEL=simd128 CHUNKHASH_SHA256_KERNEL=simd128 CHUNKHASH_CDC_KERNEL=simd128
+wasm32          portable      -                              all                 CHUNKHASH_BACKEND=portable CHUNKHASH_CDC_KERNEL=portable
 s390x           portable      -                              all                 CHUNKHASH_BACKEND=portable
 '
 

@@ -23,8 +23,8 @@
 //! way, in constant memory (a chunker keeps a position and a hash, never the
 //! bytes), and no allocation at all. The scan for a match runs on a
 //! [`CdcKernel`] (portable, or AVX2 or AVX-512 lanes where they measured
-//! faster), each cutting at the same places; the rules above stay in this
-//! module.
+//! faster; NEON and SIMD128 lanes when forced), each cutting at the same
+//! places; the rules above stay in this module.
 //!
 //! ```
 //! use chunkhash::cdc::{Cdc, Chunker, Normalization};

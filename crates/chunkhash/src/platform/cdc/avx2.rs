@@ -5,7 +5,7 @@
 //! starting from zero 63 bytes before it, so each tested hash is the
 //! windowed one (`crate::platform::cdc`); one test of all eight lanes
 //! against the mask per step (two compares and two `movmskpd`), and a block's answer is the first match of
-//! its lowest lane that has one. The table lookups stay scalar loads:
+//! its lowest lane that has one (the walk is `strips.rs`). The table lookups stay scalar loads:
 //! measured on Zen 4, a 512-bit `vpgatherqq` took about 4 ns (as long as
 //! 8 scalar lookups and their inserts several times over), and building
 //! 64-bit entries from `vpermi2b` byte tables costs more shuffles than the
@@ -21,24 +21,21 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use super::strips::{self, FirstMatches, LANES, STRIP};
-use super::LOOKBEHIND;
+use super::strips::{self, GearLanes, STRIP};
 
 /// See `CdcPlatform::find`; `from >= LOOKBEHIND` unless the range is empty.
 #[target_feature(enable = "avx2")]
 pub(super) fn find(table: &[u64; 256], shifted: &[u64; 256], bytes: &[u8], from: usize, mask: u64) -> Option<usize> {
-    strips::find_in_blocks(table, shifted, bytes, from, mask, |block| {
-        // Safe to call: the closure has `find`'s target feature.
-        find_in_block(table, block, mask)
-    })
+    // SAFETY: this function has AVX2, `Avx2Lanes`' instructions.
+    unsafe { strips::find::<Avx2Lanes>(table, shifted, bytes, from, mask) }
 }
 
 /// The table entries of the bytes at index `t` of the strips (strip `l`
-/// starts at `l * STRIP`), lane `l` from strip `l`. (A function: as a
-/// closure in `find_in_block` it was not inlined.)
+/// starts at `l * STRIP`), lanes 0-3 in the first register; the AVX-512
+/// kernel joins the two.
 #[target_feature(enable = "avx2")]
 #[inline]
-fn entries(table: &[u64; 256], block: &[u8], t: usize) -> [__m256i; 2] {
+pub(super) fn entries(table: &[u64; 256], block: &[u8], t: usize) -> [__m256i; 2] {
     let entry = |l: usize| table[block[l * STRIP + t] as usize] as i64;
     let quarters = [
         _mm_set_epi64x(entry(1), entry(0)),
@@ -52,46 +49,43 @@ fn entries(table: &[u64; 256], block: &[u8], t: usize) -> [__m256i; 2] {
     ]
 }
 
-/// One step of the hash in each lane: `h = 2h + entry`.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn roll(hash: &mut [__m256i; 2], entries: [__m256i; 2]) {
-    for (h, e) in hash.iter_mut().zip(entries) {
-        *h = _mm256_add_epi64(_mm256_add_epi64(*h, *h), e);
-    }
-}
+/// Eight hashes in two registers, lanes 0-3 in the first; AVX2's
+/// instructions.
+#[derive(Clone, Copy)]
+struct Avx2Lanes([__m256i; 2]);
 
-/// A bit per lane whose hash has no bit of the mask set.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn matches(hash: &[__m256i; 2], mask: __m256i) -> u8 {
-    let zero = _mm256_setzero_si256();
-    let low = _mm256_cmpeq_epi64(_mm256_and_si256(hash[0], mask), zero);
-    let high = _mm256_cmpeq_epi64(_mm256_and_si256(hash[1], mask), zero);
-    let low = _mm256_movemask_pd(_mm256_castsi256_pd(low)) as u8;
-    let high = _mm256_movemask_pd(_mm256_castsi256_pd(high)) as u8;
-    low | high << 4
-}
+// SAFETY: `GearLanes`' contract: every method uses AVX2 only, the set
+// `Avx2Lanes` names.
+unsafe impl GearLanes for Avx2Lanes {
+    type Mask = __m256i;
 
-/// The first match in `block[LOOKBEHIND..]`, which is `LANES * STRIP` long,
-/// as an index from there.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn find_in_block(table: &[u64; 256], block: &[u8], mask: u64) -> Option<usize> {
-    // One length check here lets the compiler drop those of the loops.
-    let block = &block[..LOOKBEHIND + LANES * STRIP];
-    let mask_lanes = _mm256_set1_epi64x(mask as i64);
-    let mut hash = [_mm256_setzero_si256(); 2];
-    for t in strips::warm_up_from(mask)..LOOKBEHIND {
-        roll(&mut hash, entries(table, block, t));
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn mask(mask: u64) -> __m256i {
+        _mm256_set1_epi64x(mask as i64)
     }
-    let mut first_matches = FirstMatches::new();
-    for step in 0..STRIP {
-        roll(&mut hash, entries(table, block, LOOKBEHIND + step));
-        let matched = matches(&hash, mask_lanes);
-        if let Some(step) = first_matches.note(matched, step) {
-            return Some(step);
-        }
+
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn zero() -> Self {
+        Avx2Lanes([_mm256_setzero_si256(); 2])
     }
-    first_matches.first()
+
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn roll(self, table: &[u64; 256], block: &[u8], t: usize) -> Self {
+        let entries = entries(table, block, t);
+        Avx2Lanes([0, 1].map(|i| _mm256_add_epi64(_mm256_add_epi64(self.0[i], self.0[i]), entries[i])))
+    }
+
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn matches(self, mask: __m256i) -> u8 {
+        let zero = _mm256_setzero_si256();
+        let low = _mm256_cmpeq_epi64(_mm256_and_si256(self.0[0], mask), zero);
+        let high = _mm256_cmpeq_epi64(_mm256_and_si256(self.0[1], mask), zero);
+        let low = _mm256_movemask_pd(_mm256_castsi256_pd(low)) as u8;
+        let high = _mm256_movemask_pd(_mm256_castsi256_pd(high)) as u8;
+        low | high << 4
+    }
 }

@@ -5,7 +5,7 @@
 //! starting from zero 63 bytes before it, so each tested hash is the
 //! windowed one (`crate::platform::cdc`); one test of all eight lanes
 //! against the mask per step, and a block's answer is the first match of
-//! its lowest lane that has one. The table lookups stay scalar loads:
+//! its lowest lane that has one (the walk is `strips.rs`). The table lookups stay scalar loads:
 //! measured on Zen 4, a 512-bit `vpgatherqq` took about 4 ns (as long as
 //! 8 scalar lookups and their inserts several times over), and building
 //! 64-bit entries from `vpermi2b` byte tables costs more shuffles than the
@@ -22,55 +22,50 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use super::strips::{self, FirstMatches, LANES, STRIP};
-use super::LOOKBEHIND;
+use super::avx2;
+use super::strips::{self, GearLanes};
 
 /// See `CdcPlatform::find`; `from >= LOOKBEHIND` unless the range is empty.
 #[target_feature(enable = "avx512f")]
 pub(super) fn find(table: &[u64; 256], shifted: &[u64; 256], bytes: &[u8], from: usize, mask: u64) -> Option<usize> {
-    strips::find_in_blocks(table, shifted, bytes, from, mask, |block| {
-        // Safe to call: the closure has `find`'s target feature.
-        find_in_block(table, block, mask)
-    })
+    // SAFETY: this function has AVX-512F, `Avx512Lanes`' instructions.
+    unsafe { strips::find::<Avx512Lanes>(table, shifted, bytes, from, mask) }
 }
 
-/// The table entries of the bytes at index `t` of the strips (strip `l`
-/// starts at `l * STRIP`), lane `l` from strip `l`. (A function: as a
-/// closure in `find_in_block` it was not inlined.)
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn entries(table: &[u64; 256], block: &[u8], t: usize) -> __m512i {
-    let entry = |l: usize| table[block[l * STRIP + t] as usize] as i64;
-    let quarters = [
-        _mm_set_epi64x(entry(1), entry(0)),
-        _mm_set_epi64x(entry(3), entry(2)),
-        _mm_set_epi64x(entry(5), entry(4)),
-        _mm_set_epi64x(entry(7), entry(6)),
-    ];
-    let low = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(quarters[0]), quarters[1]);
-    let high = _mm256_inserti128_si256::<1>(_mm256_castsi128_si256(quarters[2]), quarters[3]);
-    _mm512_inserti64x4::<1>(_mm512_castsi256_si512(low), high)
-}
+/// Eight hashes in one register; AVX-512F's instructions (and the AVX2
+/// ones they imply).
+#[derive(Clone, Copy)]
+struct Avx512Lanes(__m512i);
 
-/// The first match in `block[LOOKBEHIND..]`, which is `LANES * STRIP` long,
-/// as an index from there.
-#[target_feature(enable = "avx512f")]
-#[inline]
-fn find_in_block(table: &[u64; 256], block: &[u8], mask: u64) -> Option<usize> {
-    // One length check here lets the compiler drop those of the loops.
-    let block = &block[..LOOKBEHIND + LANES * STRIP];
-    let mask_lanes = _mm512_set1_epi64(mask as i64);
-    let mut hash = _mm512_setzero_si512();
-    for t in strips::warm_up_from(mask)..LOOKBEHIND {
-        hash = _mm512_add_epi64(_mm512_add_epi64(hash, hash), entries(table, block, t));
+// SAFETY: `GearLanes`' contract: every method uses AVX-512F (and what it
+// implies) only, the set `Avx512Lanes` names.
+unsafe impl GearLanes for Avx512Lanes {
+    type Mask = __m512i;
+
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    unsafe fn mask(mask: u64) -> __m512i {
+        _mm512_set1_epi64(mask as i64)
     }
-    let mut first_matches = FirstMatches::new();
-    for step in 0..STRIP {
-        hash = _mm512_add_epi64(_mm512_add_epi64(hash, hash), entries(table, block, LOOKBEHIND + step));
-        let matched = _mm512_testn_epi64_mask(hash, mask_lanes);
-        if let Some(step) = first_matches.note(matched, step) {
-            return Some(step);
-        }
+
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    unsafe fn zero() -> Self {
+        Avx512Lanes(_mm512_setzero_si512())
     }
-    first_matches.first()
+
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    unsafe fn roll(self, table: &[u64; 256], block: &[u8], t: usize) -> Self {
+        // AVX2's entries (AVX-512F implies AVX2), joined in one register.
+        let [low, high] = avx2::entries(table, block, t);
+        let entries = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(low), high);
+        Avx512Lanes(_mm512_add_epi64(_mm512_add_epi64(self.0, self.0), entries))
+    }
+
+    #[target_feature(enable = "avx512f")]
+    #[inline]
+    unsafe fn matches(self, mask: __m512i) -> u8 {
+        _mm512_testn_epi64_mask(self.0, mask)
+    }
 }

@@ -11,14 +11,24 @@
 //! which hands a kernel only ranges where the windowed hash is the one it
 //! tests. Files: `portable.rs` (the scalar scan; the oracle and the fallback
 //! of every kernel for what its blocks leave), `strips.rs` (the block walk
-//! the SIMD kernels share), `avx2.rs` and `avx512.rs`.
+//! the SIMD kernels share), `avx2.rs`, `avx512.rs`, `neon.rs` and
+//! `simd128.rs`.
 
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 mod avx2;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 mod avx512;
+#[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+mod neon;
 mod portable;
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128;
+#[cfg(any(
+    target_arch = "x86",
+    target_arch = "x86_64",
+    all(target_arch = "aarch64", target_endian = "little"),
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
 mod strips;
 
 use arrayvec::ArrayString;
@@ -41,9 +51,18 @@ pub enum CdcKernel {
     /// x86 AVX-512F: the same in the lanes of one register; detected at
     /// run time.
     Avx512,
+    /// aarch64 NEON: the eight strips in four registers; part of every
+    /// little-endian aarch64 target. Runs only when forced: not yet
+    /// measured on aarch64 hardware (see [`CdcKernel::default_supported`]).
+    Neon,
+    /// wasm32 SIMD128: the eight strips in four registers; a build-time
+    /// choice (`-C target-feature=+simd128`). Runs only when forced: it
+    /// measured slower than the portable scan under Node.
+    Simd128,
 }
 
-const ALL: [CdcKernel; 3] = [CdcKernel::Portable, CdcKernel::Avx2, CdcKernel::Avx512];
+const ALL: [CdcKernel; 5] =
+    [CdcKernel::Portable, CdcKernel::Avx2, CdcKernel::Avx512, CdcKernel::Neon, CdcKernel::Simd128];
 
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 mod x86 {
@@ -63,7 +82,8 @@ mod x86 {
 }
 
 impl CdcKernel {
-    /// Every kernel, supported here or not, narrowest first.
+    /// Every kernel, supported here or not: portable, the x86 ones
+    /// narrowest first, NEON, SIMD128.
     pub fn all() -> &'static [CdcKernel] {
         &ALL
     }
@@ -74,6 +94,8 @@ impl CdcKernel {
             CdcKernel::Portable => "portable",
             CdcKernel::Avx2 => "avx2",
             CdcKernel::Avx512 => "avx512",
+            CdcKernel::Neon => "neon",
+            CdcKernel::Simd128 => "simd128",
         }
     }
 
@@ -89,6 +111,8 @@ impl CdcKernel {
             CdcKernel::Avx2 => x86::avx2(),
             #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             CdcKernel::Avx512 => x86::avx512(),
+            CdcKernel::Neon => cfg!(all(target_arch = "aarch64", target_endian = "little")),
+            CdcKernel::Simd128 => cfg!(all(target_arch = "wasm32", target_feature = "simd128")),
             #[allow(unreachable_patterns)] // Reached on other architectures.
             _ => false,
         }
@@ -107,9 +131,20 @@ impl CdcKernel {
     }
 
     /// The kernel chosen without an override: the fastest this machine
-    /// supports, as measured (crates/bench, `cdc_vs_fastcdc`).
+    /// supports, as measured (crates/bench, `cdc_vs_fastcdc`; under Node,
+    /// the `cdc_kernel_speed` example).
     pub fn default_supported() -> CdcKernel {
-        *ALL.iter().rev().find(|kernel| kernel.is_supported()).unwrap_or(&CdcKernel::Portable)
+        *ALL.iter().rev().find(|kernel| kernel.detectable() && kernel.is_supported()).unwrap_or(&CdcKernel::Portable)
+    }
+
+    /// Whether detection may pick the kernel. Not NEON: tested under
+    /// qemu-user only, where speed means nothing, so the portable scan
+    /// stays on aarch64 until the kernel is measured on hardware. Not
+    /// SIMD128: it measured slower than the portable scan under Node
+    /// (V8 on x86-64: two 64-bit lanes a register do not pay for the
+    /// table lookups moved into them; BENCHMARKS.md). Both run when forced.
+    fn detectable(self) -> bool {
+        !matches!(self, CdcKernel::Neon | CdcKernel::Simd128)
     }
 
     #[cold]
@@ -246,6 +281,10 @@ impl CdcPlatform {
     pub(crate) fn lanes_pay(self, mask: u64) -> bool {
         match self.0 {
             CdcKernel::Avx2 | CdcKernel::Avx512 => mask.count_ones() >= 15,
+            // Never detected (see `CdcKernel::detectable`): the x86
+            // kernels' rule, so that forcing them tests them where those
+            // are tested.
+            CdcKernel::Neon | CdcKernel::Simd128 => mask.count_ones() >= 15,
             _ => false,
         }
     }
@@ -277,6 +316,13 @@ impl CdcPlatform {
             #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             // SAFETY: the kernel is supported: the CPU has AVX-512F.
             CdcKernel::Avx512 => unsafe { avx512::find(table, shifted, bytes, from, mask) },
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            // SAFETY: NEON is part of every little-endian aarch64 target.
+            CdcKernel::Neon => unsafe { neon::find(table, shifted, bytes, from, mask) },
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            // Safe to call on wasm (a missing feature traps, never misbehaves);
+            // the build enables SIMD128.
+            CdcKernel::Simd128 => simd128::find(table, shifted, bytes, from, mask),
             _ => portable::find(table, shifted, bytes, from, mask),
         }
     }

@@ -1,10 +1,16 @@
-//! The block walk the SIMD Gear-scan kernels share (safe code, no
+//! The block walk every SIMD Gear-scan kernel shares (safe code, no
 //! intrinsics): a range is taken a block of `LANES` strips at a time, each
-//! strip in a lane of its own, and the portable scan takes the rest.
+//! strip in a lane of its own, and the portable scan takes the rest. Each
+//! kernel file implements [`GearLanes`] for its registers and instantiates
+//! [`find`] inside a `#[target_feature]` function; everything here is
+//! `#[inline(always)]` (and no closure: a closure does not take the
+//! caller's target features, and its calls of the lane operations were not
+//! inlined), so it compiles with that file's instructions.
 
 use super::{portable, LOOKBEHIND};
 
-/// Strips side by side: 64-bit lanes of one 512-bit register or two 256-bit.
+/// Strips side by side: 64-bit lanes of one 512-bit register, two 256-bit
+/// or four 128-bit.
 pub(super) const LANES: usize = 8;
 /// Positions in a strip. Long strips: the 63 steps before each are work
 /// added, and a block scanned past the match is work lost, which
@@ -12,22 +18,67 @@ pub(super) const LANES: usize = 8;
 /// matches to the kernels.
 pub(super) const STRIP: usize = 1024;
 
-/// See `CdcPlatform::find`: `in_block` finds the first match in
-/// `block[LOOKBEHIND..]` (`LANES * STRIP` positions, strip `l` from index
-/// `LOOKBEHIND + l * STRIP`), as an index from there.
+/// The `LANES` Gear hashes of a kernel's registers, lane `l` rolling over
+/// strip `l` of a block, and the operations the walk needs.
+///
+/// # Safety
+///
+/// Every method may use instructions the CPU may lack: those of the
+/// `#[target_feature]` set that the implementing type names in its
+/// documentation ("`Self`'s instructions" below), and no others. Callers of
+/// every method must run with that set enabled.
+pub(super) unsafe trait GearLanes: Copy {
+    /// The mask in every lane.
+    type Mask: Copy;
+
+    /// `mask` in every lane.
+    ///
+    /// # Safety
+    ///
+    /// The caller runs with `Self`'s instructions enabled.
+    unsafe fn mask(mask: u64) -> Self::Mask;
+
+    /// Every hash zero.
+    ///
+    /// # Safety
+    ///
+    /// The caller runs with `Self`'s instructions enabled.
+    unsafe fn zero() -> Self;
+
+    /// One step of every hash, `h = 2h + table[byte]`, lane `l` taking the
+    /// byte at index `t` of strip `l` (`block[l * STRIP + t]`).
+    ///
+    /// # Safety
+    ///
+    /// The caller runs with `Self`'s instructions enabled.
+    unsafe fn roll(self, table: &[u64; 256], block: &[u8], t: usize) -> Self;
+
+    /// A bit per lane whose hash has no bit of `mask` set.
+    ///
+    /// # Safety
+    ///
+    /// The caller runs with `Self`'s instructions enabled.
+    unsafe fn matches(self, mask: Self::Mask) -> u8;
+}
+
+/// See `CdcPlatform::find`; `from >= LOOKBEHIND` unless the range is empty.
+///
+/// # Safety
+///
+/// The caller runs with `L`'s instructions enabled.
 #[inline(always)]
-pub(super) fn find_in_blocks(
+pub(super) unsafe fn find<L: GearLanes>(
     table: &[u64; 256],
     shifted: &[u64; 256],
     bytes: &[u8],
     from: usize,
     mask: u64,
-    mut in_block: impl FnMut(&[u8]) -> Option<usize>,
 ) -> Option<usize> {
     let mut start = from;
     while bytes.len() - start >= LANES * STRIP {
         let block = &bytes[start - LOOKBEHIND..start + LANES * STRIP];
-        if let Some(i) = in_block(block) {
+        // SAFETY: the caller's contract: `L`'s instructions are enabled.
+        if let Some(i) = unsafe { find_in_block::<L>(table, block, mask) } {
             return Some(start + i);
         }
         start += LANES * STRIP;
@@ -35,29 +86,59 @@ pub(super) fn find_in_blocks(
     portable::find(table, shifted, bytes, start, mask)
 }
 
+/// The first match in `block[LOOKBEHIND..]`, which is `LANES * STRIP` long
+/// (strip `l` from index `LOOKBEHIND + l * STRIP`), as an index from there.
+///
+/// # Safety
+///
+/// The caller runs with `L`'s instructions enabled.
+#[inline(always)]
+unsafe fn find_in_block<L: GearLanes>(table: &[u64; 256], block: &[u8], mask: u64) -> Option<usize> {
+    // One length check here lets the compiler drop those of the loops.
+    let block = &block[..LOOKBEHIND + LANES * STRIP];
+    // SAFETY: the caller's contract: `L`'s instructions are enabled.
+    let (mask_lanes, mut hash) = unsafe { (L::mask(mask), L::zero()) };
+    for t in warm_up_from(mask)..LOOKBEHIND {
+        // SAFETY: the caller's contract.
+        hash = unsafe { hash.roll(table, block, t) };
+    }
+    let mut first_matches = FirstMatches::new();
+    for step in 0..STRIP {
+        // SAFETY: the caller's contract.
+        let matched = unsafe {
+            hash = hash.roll(table, block, LOOKBEHIND + step);
+            hash.matches(mask_lanes)
+        };
+        if let Some(step) = first_matches.note(matched, step) {
+            return Some(step);
+        }
+    }
+    first_matches.first()
+}
+
 /// The first step of the hash in a block (bits above the mask's top one
 /// never matter: the hash from that many bytes back has them all;
 /// FastCDC's masks end at bit 47), as an index into the block.
-pub(super) fn warm_up_from(mask: u64) -> usize {
+fn warm_up_from(mask: u64) -> usize {
     let window = 64 - mask.leading_zeros() as usize;
     LOOKBEHIND + 1 - window.max(1)
 }
 
 /// Each lane's first match in a block, noted as the lanes go.
-pub(super) struct FirstMatches {
+struct FirstMatches {
     found: u8,
     first: [usize; LANES],
 }
 
 impl FirstMatches {
-    pub(super) fn new() -> Self {
+    fn new() -> Self {
         FirstMatches { found: 0, first: [0; LANES] }
     }
 
     /// Notes the lanes of `matched` (a bit per lane) at `step`: the
     /// block's answer when lane 0 matched, whose strip comes first.
     #[inline(always)]
-    pub(super) fn note(&mut self, matched: u8, step: usize) -> Option<usize> {
+    fn note(&mut self, matched: u8, step: usize) -> Option<usize> {
         let new = matched & !self.found;
         if new == 0 {
             return None;
@@ -76,7 +157,7 @@ impl FirstMatches {
     }
 
     /// The block's first match: the first of the lowest lane with one.
-    pub(super) fn first(&self) -> Option<usize> {
+    fn first(&self) -> Option<usize> {
         (self.found != 0).then(|| {
             let lane = self.found.trailing_zeros() as usize;
             lane * STRIP + self.first[lane]

@@ -143,7 +143,7 @@ fn kernel_names_parse_and_unsupported_ones_are_refused() {
     let error = "avx3".parse::<CdcKernel>().unwrap_err();
     assert_eq!(
         std::string::ToString::to_string(&error),
-        "unknown chunker kernel \"avx3\", expected one of portable, avx2, avx512"
+        "unknown chunker kernel \"avx3\", expected one of portable, avx2, avx512, neon, simd128"
     );
     assert!(CdcKernel::Portable.is_supported());
 }
