@@ -366,7 +366,7 @@ mb_streams!(
 );
 
 /// The kernel `kernel` names, or the detected one for `None`.
-#[cfg(feature = "alloc")]
+#[cfg(all(any(feature = "sha2", feature = "compat"), feature = "alloc"))]
 fn platform_of(kernel: Option<MbKernel>) -> Result<crate::platform::multi_buffer::MbPlatform, MbKernelError> {
     match kernel {
         None => Ok(crate::platform::multi_buffer::MbPlatform::detect()),
