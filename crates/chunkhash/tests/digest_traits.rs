@@ -33,6 +33,7 @@ fn digest_in_pieces<D: Digest>(data: &[u8], rng: &mut TestRng) -> Vec<u8> {
     pieces
 }
 
+#[cfg(any(feature = "sha2", feature = "blake2"))]
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|byte| format!("{byte:02x}")).collect()
 }
