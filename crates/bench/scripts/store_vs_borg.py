@@ -2,8 +2,8 @@
 """`chunkhash store put` against `borg create` (borg 1.2, no compression, no
 encryption) on the same files: the corpus `chunkhash store bench` ingests
 (written to disk once by the `store_corpus` binary), each tool into a fresh
-repository on the same disk, the page cache warm (one untimed read of the
-corpus, then a warm-up round).
+repository on the same disk, the page cache warm (an untimed read of the
+corpus before every run, and a warm-up round).
 
 Variants, each run once per round in a rotated order (interleaved):
   borg            borg init -e none; borg create --compression none (borg's
@@ -18,7 +18,13 @@ fsync: `put --no-fsync` makes none. borg 1.2 has no setting to skip its
 fsyncs (each segment file, and the directories, at every commit), so borg
 runs under eatmydata (LD_PRELOAD: fsync, fdatasync, sync_file_range and
 O_SYNC become no-ops); without eatmydata on PATH the script stops. borg's
-fadvise(DONTNEED) on the segments it wrote is left as it is.
+fadvise(DONTNEED) calls are left as they are: on the segments it wrote, and
+on every input file once read, which empties the page cache of the corpus
+(measured: a put right after a borg run read it from disk, 4-7 s instead of
+1), so the corpus is read once more before every run (untimed) and each run
+starts with it in the page cache. After each run (untimed) the repository is
+removed and `sync` writes back the dirty pages either tool left, so no run
+pays for the one before.
 
 Prints each run, then per variant the median seconds, MB/s (10^6 bytes of
 corpus per second), median CPU seconds, and the median over rounds of the
@@ -86,11 +92,12 @@ try:
     generated = subprocess.run([store_corpus, "corpus", "--size", size], check=True, capture_output=True, text=True)
     print(generated.stdout.strip())
     corpus_bytes = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk("corpus") for f in fs)
-    for d, _, fs in os.walk("corpus"):  # warm the page cache
-        for f in fs:
-            with open(os.path.join(d, f), "rb") as file:
-                while file.read(1 << 20):
-                    pass
+    def warm():
+        for d, _, fs in os.walk("corpus"):
+            for f in fs:
+                with open(os.path.join(d, f), "rb") as file:
+                    while file.read(1 << 20):
+                        pass
     print(f"borg {subprocess.run(['borg', '--version'], capture_output=True, text=True).stdout.strip()}, "
           f"{chunkhash}, {rounds} rounds (+1 warm-up), interleaved; repositories in {work}")
     names = list(variants)
@@ -99,9 +106,14 @@ try:
         order = names[round_ % len(names):] + names[:round_ % len(names)]
         for name in order:
             repo = f"{work}/repo-{name}"
+            warm()
             wall, cpu = variants[name](repo)
             shutil.rmtree(repo)
             shutil.rmtree(f"{work}/borg-home", ignore_errors=True)
+            # Neither tool fsyncs, so each leaves hundreds of MB of dirty
+            # pages: written back here, untimed, or the next run pays
+            # for them (measured: a put after a borg run took 4-7 s).
+            os.sync()
             if round_ > 0:
                 results[name].append((wall, cpu))
             print(f"round {round_}{' (warm-up)' if round_ == 0 else ''} {name}: {wall:.3f} s wall, {cpu:.3f} s CPU",
