@@ -98,7 +98,7 @@ fn puts_on_1_2_3_4_and_8_threads_write_the_same_store() {
     // One large file alone: more threads than files.
     let third = dir.join("third");
     fs::create_dir_all(&third).unwrap();
-    let len = rng.range(20 * ARENA..=30 * ARENA);
+    let len = rng.range(8 * ARENA..=12 * ARENA);
     fs::write(third.join("alone"), rng.bytes(len)).unwrap();
     let inputs = [
         vec![data.join("tree"), data.join("small"), data.join("large")],
