@@ -9,6 +9,7 @@ use chunkhash_store::{OpenOptions, PutOptions, PutReport, Store};
 use common::*;
 use std::collections::BTreeMap;
 use std::fs;
+use std::io::Write;
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use vectors::{test_seed, TestRng};
@@ -202,5 +203,50 @@ fn a_reading_thread_that_panics_ends_the_put() {
     };
     let put =
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| store.put(std::slice::from_ref(&data), options)));
+    assert!(put.is_err(), "the put returned instead of raising the reading thread's panic");
+}
+
+/// A file cut in segments on several threads that grows, or whose reading
+/// thread panics, while its segments are read: the put fails with
+/// `FileChanged` naming it (and stores no snapshot), or raises the panic;
+/// neither waits forever.
+#[test]
+fn a_split_file_that_changes_or_panics_while_read_ends_the_put() {
+    let dir = test_dir("a_split_file_that_changes");
+    let data = dir.join("data");
+    fs::create_dir_all(&data).unwrap();
+    let mut rng = TestRng::new(test_seed("a_split_file_that_changes", 0x5eed_7004));
+    for name in ["a", "c"] {
+        let len = rng.range(0..=3000);
+        fs::write(data.join(name), rng.bytes(len)).unwrap();
+    }
+    let big = data.join("b");
+    let big_len = rng.range(10 * ARENA..=12 * ARENA);
+    fs::write(&big, rng.bytes(big_len)).unwrap();
+    let mut store = create(&dir.join("store"), SMALL_CHUNKS);
+    let options = |hook| PutOptions {
+        threads: NonZeroUsize::new(2),
+        arena_bytes: Some(ARENA),
+        after_read: Some(hook),
+        ..PutOptions::default()
+    };
+
+    let grow = |path: &Path| {
+        if path == big {
+            fs::OpenOptions::new().append(true).open(path).unwrap().write_all(b"more").unwrap();
+        }
+    };
+    let error = store.put(std::slice::from_ref(&data), options(&grow)).unwrap_err();
+    assert!(matches!(&error, chunkhash_store::Error::FileChanged { path, .. } if *path == big), "{error}");
+    assert!(store.snapshots().unwrap().is_empty());
+
+    let panic = |path: &Path| {
+        if path == big {
+            panic!("the test's hook, reading {}", path.display());
+        }
+    };
+    let put = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        store.put(std::slice::from_ref(&data), options(&panic))
+    }));
     assert!(put.is_err(), "the put returned instead of raising the reading thread's panic");
 }
