@@ -155,7 +155,7 @@ impl Cdc {
 /// next segment goes on from there). On most data one or two chunks are cut
 /// alone; on data that never resynchronises, all of the segment's.
 ///
-/// [`Cdc::chunk_and_hash_parallel`] joins its segments with it, and so does
+/// `Cdc::chunk_and_hash_parallel` (feature `parallel`) joins its segments with it, and so does
 /// `chunkhash-store`'s `put`, whose threads cut a large file's segments.
 pub fn join_segment<G>(
     segment: &[G],
