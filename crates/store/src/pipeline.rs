@@ -54,7 +54,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// A worker stops claiming the next file for its group once it has read
@@ -189,8 +189,40 @@ impl Split {
     }
 }
 
-/// The split files whose segments are not all taken, oldest first.
-type Splits = Mutex<Vec<Arc<Split>>>;
+/// The split files whose segments are not all taken, and how many workers
+/// read a group (and may yet split a file).
+struct Splits {
+    list: Mutex<Vec<Arc<Split>>>,
+    /// Signalled when a file is split and when a worker ends a group.
+    changed: Condvar,
+    reading: AtomicUsize,
+}
+
+impl Splits {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Arc<Split>>> {
+        self.list.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// Counts a worker as reading a group while it lives (until a panic, too).
+struct Reading<'a>(&'a Splits);
+
+impl<'a> Reading<'a> {
+    fn new(splits: &'a Splits) -> Reading<'a> {
+        splits.reading.fetch_add(1, Ordering::AcqRel);
+        Reading(splits)
+    }
+}
+
+impl Drop for Reading<'_> {
+    fn drop(&mut self) {
+        self.0.reading.fetch_sub(1, Ordering::AcqRel);
+        // Under the lock, so a worker between its check and its wait
+        // cannot miss it.
+        let _list = self.0.lock();
+        self.0.changed.notify_all();
+    }
+}
 
 /// A sequence number no part has: the message of a worker that panicked,
 /// which ends the put wherever its group's parts are.
@@ -247,7 +279,7 @@ pub(crate) fn run(settings: &Settings<'_>, inputs: &[Input], write: &mut dyn FnM
     }
     let cursor = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let splits: Splits = Mutex::new(Vec::new());
+    let splits = Splits { list: Mutex::new(Vec::new()), changed: Condvar::new(), reading: AtomicUsize::new(0) };
     let (parts, received) = mpsc::channel();
     let mut returns = Vec::with_capacity(threads);
     std::thread::scope(|scope| {
@@ -263,26 +295,44 @@ pub(crate) fn run(settings: &Settings<'_>, inputs: &[Input], write: &mut dyn FnM
                         && !stop.load(Ordering::Relaxed)
                         && cursor.compare_exchange(position, position + 1, Ordering::AcqRel, Ordering::Acquire).is_ok()
                 };
+                // Whether the worker ended with nothing left to do.
                 let body = panic::catch_unwind(AssertUnwindSafe(|| {
                     while !stop.load(Ordering::Relaxed) {
                         // A split file's segments first: the writer waits
                         // for them before any later file.
                         match reader.help(&mut sink) {
                             Some(true) => continue,
-                            Some(false) => break,
+                            Some(false) => return false,
                             None => {}
                         }
+                        let reading = Reading::new(splits);
                         let block = reader.block_len();
                         let first = cursor.fetch_add(block, Ordering::AcqRel);
+                        if first >= inputs.len() {
+                            // Every file is claimed; the ones other workers
+                            // split are not all read yet.
+                            drop(reading);
+                            return reader.drain(&mut sink, stop);
+                        }
                         reader.working = Some(first);
                         let reserved = first.saturating_add(block).min(inputs.len());
-                        if first >= inputs.len() || !reader.group(first, reserved, &claim, &mut sink) {
-                            break;
+                        let going_on = reader.group(first, reserved, &claim, &mut sink);
+                        drop(reading);
+                        if !going_on {
+                            return false;
                         }
                     }
+                    false
                 }));
-                // A failed group stops everyone from starting new ones.
-                stop.store(true, Ordering::Relaxed);
+                // A failed group stops everyone from starting new ones (a
+                // worker that ran out of work stops no one: the others may
+                // still be reading split files).
+                if !matches!(body, Ok(true)) {
+                    stop.store(true, Ordering::Relaxed);
+                    // Wakes the workers waiting for segments.
+                    let _list = splits.lock();
+                    splits.changed.notify_all();
+                }
                 if let Err(payload) = body {
                     // The writer may be waiting for this group while the
                     // other workers wait for arenas it holds: an error in
@@ -302,6 +352,10 @@ pub(crate) fn run(settings: &Settings<'_>, inputs: &[Input], write: &mut dyn FnM
         // On an error the receivers are gone: workers see their sends and
         // waits fail, and end.
         stop.store(true, Ordering::Relaxed);
+        {
+            let _list = splits.lock();
+            splits.changed.notify_all();
+        }
         result
     })
 }
@@ -781,7 +835,8 @@ impl<'s> Worker<'s> {
             next: AtomicU64::new(0),
         });
         if let Some(splits) = self.splits {
-            splits.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(Arc::clone(&split));
+            splits.lock().push(Arc::clone(&split));
+            splits.changed.notify_all();
         }
         while let Some(k) = split.claim() {
             if !self.segment(&split, k, sink) {
@@ -797,16 +852,49 @@ impl<'s> Worker<'s> {
     fn help(&mut self, sink: &mut dyn Sink) -> Option<bool> {
         let splits = self.splits?;
         let split = {
-            let mut splits = splits.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-            splits.retain(|split| !split.exhausted());
-            // The writer needs the earliest group's first.
-            Arc::clone(splits.iter().min_by_key(|split| split.group)?)
+            let mut list = splits.lock();
+            earliest(&mut list)?
         };
         if self.arena.is_empty() {
             self.arena = sink.spare_arena(self.settings.arena_len)?;
         }
         let k = split.claim()?;
         Some(self.segment(&split, k, sink))
+    }
+
+    /// Once every file is claimed: takes the segments of the files other
+    /// workers split, waiting for them while any worker still reads a
+    /// group. Waiting for an arena here is safe: it holds no segment the
+    /// writer waits for. True when nothing is left; false once the put
+    /// stops.
+    fn drain(&mut self, sink: &mut dyn Sink, stop: &AtomicBool) -> bool {
+        let Some(splits) = self.splits else { return true };
+        loop {
+            let split = {
+                let mut list = splits.lock();
+                loop {
+                    if stop.load(Ordering::Relaxed) {
+                        return false;
+                    }
+                    if let Some(split) = earliest(&mut list) {
+                        break split;
+                    }
+                    if splits.reading.load(Ordering::Acquire) == 0 {
+                        return true;
+                    }
+                    list = splits.changed.wait(list).unwrap_or_else(|poisoned| poisoned.into_inner());
+                }
+            };
+            if self.arena.is_empty() {
+                let Some(arena) = sink.arena(self.settings.arena_len) else { return false };
+                self.arena = arena;
+            }
+            if let Some(k) = split.claim() {
+                if !self.segment(&split, k, sink) {
+                    return false;
+                }
+            }
+        }
     }
 
     /// Reads, cuts and addresses segment `k` of a split file, and hands it
@@ -886,6 +974,13 @@ impl<'s> Worker<'s> {
             segment: Some(Segment { item: split.item, start, stop, len }),
         }))
     }
+}
+
+/// Drops the split files whose segments are all taken; the earliest of the
+/// others (the writer needs its segments first).
+fn earliest(list: &mut Vec<Arc<Split>>) -> Option<Arc<Split>> {
+    list.retain(|split| !split.exhausted());
+    list.iter().min_by_key(|split| split.group).cloned()
 }
 
 /// The addresses of `chunks` of `arena`.
