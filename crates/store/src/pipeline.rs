@@ -35,9 +35,10 @@
 //! chunker), cutting and addressing alone the few chunks between where the
 //! file's chunks reach and where they meet the segment's. So the chunks,
 //! and the store, are those of one thread. A worker other than the owner
-//! takes a segment only with an arena in hand (never waiting for one),
-//! so the writer, waiting for that segment, never waits on a worker that
-//! waits for the writer.
+//! claims a segment only with an arena in hand (it may wait for one
+//! before, never after), so the writer, waiting for that segment, never
+//! waits on a worker that waits for the writer. A worker that finds every
+//! file claimed waits for segments while any other still reads a group.
 
 use crate::address::{Address, AddressHasher, Hashing};
 use crate::error::{Error, Result};
