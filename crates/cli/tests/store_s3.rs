@@ -9,7 +9,7 @@
 mod common;
 
 use chunkhash_store::location::{Location, S3};
-use chunkhash_store::{OpenOptions, PutOptions, Store};
+use chunkhash_store::{CreateOptions, OpenOptions, PutOptions, Store};
 use common::{is_stopped, same_tree, write_files};
 use std::fs;
 use std::net::TcpListener;
@@ -392,6 +392,56 @@ fn a_killed_put_leaves_the_earlier_snapshots_intact() {
     let big = last_line(&expect(&weed, &dir, &["--store", &store, "put", "big"], 0));
     expect(&weed, &dir, &["--store", &store, "get", &big, "restored-big"], 0);
     assert!(same_tree(&dir.join("big"), &dir.join("restored-big/big")));
+}
+
+/// `put` on 1, 2 and 3 threads, with a file split in segments among the
+/// inputs (longer than the default 8 MiB arena), uploads the same objects,
+/// byte for byte: packs, index files and the snapshot pointer.
+#[test]
+#[ignore = "needs a SeaweedFS S3 server: make test-store-s3"]
+fn puts_on_1_2_and_3_threads_upload_the_same_objects() {
+    let weed = server();
+    let dir = scratch("threads");
+    let mut rng = TestRng::new(test_seed("s3_threads", 0x5eed_3301));
+    let data = dir.join("data");
+    fs::create_dir_all(data.join("small")).unwrap();
+    let len = rng.range(20_000_000..=24_000_000);
+    fs::write(data.join("large"), rng.bytes(len)).unwrap();
+    for i in 0..200 {
+        let len = rng.range(0..=5000);
+        fs::write(data.join(format!("small/{i:03}")), rng.bytes(len)).unwrap();
+    }
+    let mut stores = Vec::new();
+    for threads in [1, 2, 3] {
+        let prefix = format!("threads-{threads}");
+        let open = OpenOptions { write: true, fsync: false, ..OpenOptions::default() };
+        let mut store =
+            Store::create_location(Box::new(location(&weed, &prefix)), CreateOptions::default(), open).unwrap();
+        let options = PutOptions {
+            threads: std::num::NonZeroUsize::new(threads),
+            time: Some(1_700_000_000),
+            ..PutOptions::default()
+        };
+        store.put(std::slice::from_ref(&data), options).unwrap();
+        drop(store);
+        let s3 = location(&weed, &prefix);
+        let mut objects = std::collections::BTreeMap::new();
+        for folder in ["packs", "index", "snapshots"] {
+            for name in s3.list(folder).unwrap() {
+                let name = format!("{folder}/{name}");
+                let bytes = s3.read(&name).unwrap();
+                objects.insert(name, bytes);
+            }
+        }
+        stores.push(objects);
+    }
+    assert!(stores[0].keys().filter(|name| name.starts_with("packs/")).count() >= 1, "{:?}", stores[0].keys());
+    for (threads, objects) in [2, 3].iter().zip(&stores[1..]) {
+        assert_eq!(objects.keys().collect::<Vec<_>>(), stores[0].keys().collect::<Vec<_>>(), "{threads} threads");
+        for (name, bytes) in &stores[0] {
+            assert!(objects[name] == *bytes, "{name}: differs with {threads} threads");
+        }
+    }
 }
 
 /// Data for multipart packs: ~11 MiB in a few files, so a put with 5 MiB

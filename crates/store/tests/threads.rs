@@ -1,5 +1,7 @@
 //! `put` on several threads: the store's files (packs, index files,
-//! snapshot pointers) are byte for byte those of a put on one thread.
+//! snapshot pointers) are byte for byte those of a put on one thread,
+//! files longer than an arena included, which several threads cut in
+//! segments joined to the chunks of one thread.
 
 mod common;
 
@@ -7,6 +9,7 @@ use chunkhash_store::{OpenOptions, PutOptions, PutReport, Store};
 use common::*;
 use std::collections::BTreeMap;
 use std::fs;
+use std::io::Write;
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 use vectors::{test_seed, TestRng};
@@ -34,9 +37,10 @@ fn files_of(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     out
 }
 
-/// Two puts (the second deduplicating against the first) into a fresh
-/// store with `threads` threads; the store's files and the reports.
-fn put_twice(dir: &Path, inputs: &[Vec<PathBuf>; 2], threads: usize) -> (BTreeMap<PathBuf, Vec<u8>>, Vec<PutReport>) {
+/// Puts of each list of inputs in turn (the later ones deduplicating
+/// against the earlier) into a fresh store with `threads` threads; the
+/// store's files and the reports.
+fn put_rounds(dir: &Path, inputs: &[Vec<PathBuf>], threads: usize) -> (BTreeMap<PathBuf, Vec<u8>>, Vec<PutReport>) {
     let store_dir = dir.join(format!("store-{threads}"));
     let mut store = create(&store_dir, SMALL_CHUNKS);
     let mut reports = Vec::new();
@@ -72,6 +76,13 @@ fn puts_on_1_2_3_4_and_8_threads_write_the_same_store() {
         let len = rng.range(0..=3000);
         fs::write(data.join(format!("small/{i:03}")), rng.bytes(len)).unwrap();
     }
+    // Files longer than an arena are cut in segments on several threads
+    // (not in the second put, which records roots): random ones, where
+    // the segments' chunks meet the file's after a chunk or two; zeros,
+    // cut only at the maximum, where they meet at once (segments are
+    // multiples of it); and a short random block repeated, where the
+    // chunks of a segment may never meet the file's, so the writer cuts
+    // the whole segment again.
     fs::create_dir_all(data.join("large")).unwrap();
     for i in 0..6 {
         let len = rng.range(ARENA..=5 * ARENA);
@@ -79,14 +90,27 @@ fn puts_on_1_2_3_4_and_8_threads_write_the_same_store() {
         fs::write(data.join(format!("large/{i}")), &bytes).unwrap();
         fs::write(data.join(format!("small/{i}-copy")), &bytes).unwrap();
     }
+    fs::write(data.join("large/zeros"), vec![0; 9 * ARENA + 77]).unwrap();
+    let block_len = rng.range(300..=3000);
+    let block = rng.bytes(block_len);
+    fs::write(data.join("large/repeats"), block.repeat(6 * ARENA / block.len())).unwrap();
     let second = dir.join("second");
     random_tree(&mut rng, &second.join("tree"), 2, 200_000, &mut pool);
-    let inputs = [vec![data.join("tree"), data.join("small"), data.join("large")], vec![second.join("tree")]];
+    // One large file alone: more threads than files.
+    let third = dir.join("third");
+    fs::create_dir_all(&third).unwrap();
+    let len = rng.range(8 * ARENA..=12 * ARENA);
+    fs::write(third.join("alone"), rng.bytes(len)).unwrap();
+    let inputs = [
+        vec![data.join("tree"), data.join("small"), data.join("large")],
+        vec![second.join("tree")],
+        vec![third.join("alone")],
+    ];
 
-    let (expected, reports) = put_twice(&dir, &inputs, 1);
+    let (expected, reports) = put_rounds(&dir, &inputs, 1);
     assert!(expected.keys().filter(|name| name.starts_with("packs")).count() > 3, "several packs: {expected:?}");
     for threads in [2, 4, 3, 8] {
-        let (files, other) = put_twice(&dir, &inputs, threads);
+        let (files, other) = put_rounds(&dir, &inputs, threads);
         assert_eq!(other[0].threads, threads);
         for (one, many) in reports.iter().zip(&other) {
             assert_eq!(
@@ -106,9 +130,12 @@ fn puts_on_1_2_3_4_and_8_threads_write_the_same_store() {
     // And what was stored restores.
     let store = Store::open(&dir.join("store-4"), OpenOptions::default()).unwrap();
     assert!(store.verify(None).unwrap().damage.is_empty());
-    store.get(&reports[0].snapshot, &dir.join("out"), None).unwrap();
-    for input in &inputs[0] {
-        assert_same_tree(input, &dir.join("out").join(input.file_name().unwrap()));
+    for (report, inputs) in reports.iter().zip(&inputs) {
+        let out = dir.join(format!("out-{}", report.snapshot.to_hex()));
+        store.get(&report.snapshot, &out, None).unwrap();
+        for input in inputs {
+            assert_same_tree(input, &out.join(input.file_name().unwrap()));
+        }
     }
 }
 
@@ -176,5 +203,50 @@ fn a_reading_thread_that_panics_ends_the_put() {
     };
     let put =
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| store.put(std::slice::from_ref(&data), options)));
+    assert!(put.is_err(), "the put returned instead of raising the reading thread's panic");
+}
+
+/// A file cut in segments on several threads that grows, or whose reading
+/// thread panics, while its segments are read: the put fails with
+/// `FileChanged` naming it (and stores no snapshot), or raises the panic;
+/// neither waits forever.
+#[test]
+fn a_split_file_that_changes_or_panics_while_read_ends_the_put() {
+    let dir = test_dir("a_split_file_that_changes");
+    let data = dir.join("data");
+    fs::create_dir_all(&data).unwrap();
+    let mut rng = TestRng::new(test_seed("a_split_file_that_changes", 0x5eed_7004));
+    for name in ["a", "c"] {
+        let len = rng.range(0..=3000);
+        fs::write(data.join(name), rng.bytes(len)).unwrap();
+    }
+    let big = data.join("b");
+    let big_len = rng.range(10 * ARENA..=12 * ARENA);
+    fs::write(&big, rng.bytes(big_len)).unwrap();
+    let mut store = create(&dir.join("store"), SMALL_CHUNKS);
+    let options = |hook| PutOptions {
+        threads: NonZeroUsize::new(2),
+        arena_bytes: Some(ARENA),
+        after_read: Some(hook),
+        ..PutOptions::default()
+    };
+
+    let grow = |path: &Path| {
+        if path == big {
+            fs::OpenOptions::new().append(true).open(path).unwrap().write_all(b"more").unwrap();
+        }
+    };
+    let error = store.put(std::slice::from_ref(&data), options(&grow)).unwrap_err();
+    assert!(matches!(&error, chunkhash_store::Error::FileChanged { path, .. } if *path == big), "{error}");
+    assert!(store.snapshots().unwrap().is_empty());
+
+    let panic = |path: &Path| {
+        if path == big {
+            panic!("the test's hook, reading {}", path.display());
+        }
+    };
+    let put = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        store.put(std::slice::from_ref(&data), options(&panic))
+    }));
     assert!(put.is_err(), "the put returned instead of raising the reading thread's panic");
 }

@@ -120,22 +120,61 @@ impl Cdc {
             })
             .collect();
         let mut out: Vec<(Chunk, T)> = Vec::with_capacity(guesses.iter().map(Vec::len).sum());
-        for guess in guesses {
-            let guess_end = guess.last().map_or(0, |(c, _)| c.offset as usize + c.length);
-            loop {
-                let end = out.last().map_or(0, |(c, _)| c.offset as usize + c.length);
-                if let Ok(at) = guess.binary_search_by_key(&(end as u64), |(c, _)| c.offset) {
-                    out.extend_from_slice(&guess[at..]);
-                    break;
-                }
-                if end >= guess_end {
-                    break;
-                }
-                // Not yet on the segment's chunks: the next chunk, alone.
-                self.chunk_and_hash_from(data, end, end + 1, batch, |chunk, address| out.push((chunk, address)));
-            }
+        for (guess, start) in guesses.iter().zip(starts) {
+            let end = out.last().map_or(0, |(c, _)| c.offset + c.length as u64);
+            let stop = start.saturating_add(segment).min(data.len()) as u64;
+            let from = join_segment(
+                guess,
+                |(c, _)| c.offset,
+                end,
+                stop,
+                |at| {
+                    // Not yet on the segment's chunks: the next chunk, alone.
+                    let at = at as usize;
+                    self.chunk_and_hash_from(data, at, at + 1, batch, |chunk, address| out.push((chunk, address)));
+                    out.last().map_or(0, |(c, _)| c.length)
+                },
+            );
+            out.extend_from_slice(&guess[from..]);
         }
         out
+    }
+}
+
+/// The step that makes chunking in parallel segments exact. The chunks of
+/// the whole input found so far end at `end`; `segment` holds a segment's
+/// chunks, in order, cut from the segment's first byte as if a cut were
+/// there, up to the first chunk that ends at or past `stop`, the segment's
+/// end (`offset` gives a chunk's offset in the input). From `end`, the
+/// input's chunks are cut one at a time by `cut_at` (which returns the
+/// length of the input's chunk at an offset, and keeps it) while `end` is
+/// below `stop` and is not where one of the segment's chunks starts.
+/// Returns the index of the segment's first chunk that is also the input's:
+/// from it on, all of them are (a cut depends only on the bytes since the
+/// cut before), or `segment.len()` when none is reached before `stop` (the
+/// next segment goes on from there). On most data one or two chunks are cut
+/// alone; on data that never resynchronises, all of the segment's.
+///
+/// `Cdc::chunk_and_hash_parallel` (feature `parallel`) joins its segments with it, and so does
+/// `chunkhash-store`'s `put`, whose threads cut a large file's segments.
+pub fn join_segment<G>(
+    segment: &[G],
+    offset: impl Fn(&G) -> u64,
+    mut end: u64,
+    stop: u64,
+    mut cut_at: impl FnMut(u64) -> usize,
+) -> usize {
+    loop {
+        if let Ok(at) = segment.binary_search_by_key(&end, &offset) {
+            return at;
+        }
+        if end >= stop {
+            return segment.len();
+        }
+        let length = cut_at(end);
+        // A chunk has at least one byte; a `cut_at` giving none would loop.
+        assert!(length > 0, "join_segment: an empty chunk at {end}");
+        end += length as u64;
     }
 }
 

@@ -47,7 +47,7 @@ mod address;
 pub(crate) mod scan;
 pub(crate) mod tables;
 
-pub use address::HashingChunker;
+pub use address::{join_segment, HashingChunker};
 
 use core::fmt;
 
