@@ -939,21 +939,19 @@ fn a_put_through_a_proxy_failing_10_percent_of_requests_restores_byte_for_byte()
     assert!(put_faults.iter().sum::<u64>() >= 3, "{put_faults:?} of {put_requests}");
 }
 
-/// Issue 33 item 5 on S3: a 1 MiB range of a 64 MiB file put with
+/// Issue 33 item 5 on S3: a 1 MiB range of a 1 GiB file put with
 /// `--roots` is read with ranged GETs of the packs: counted through the
 /// location, the bytes fetched are the range, a chunk past each end (256
 /// KiB at most), the file's chunk lists (20 bytes per chunk of at least 16
-/// KiB) and a few KiB of nodes, not the file. (The issue asks for 1 GiB;
-/// 64 MiB keeps the test to seconds, and the bound does not grow with the
-/// file but for the chunk lists.) `get --range` through the command gives
-/// the same bytes.
+/// KiB) and a few KiB of nodes, not the file. `get --range` through the
+/// command gives the same bytes.
 #[test]
 #[ignore = "needs a SeaweedFS S3 server: make test-store-s3"]
 fn a_ranged_get_fetches_only_the_range_from_s3() {
     let weed = server();
     let dir = scratch("ranged");
     let mut rng = TestRng::new(test_seed("a_ranged_get_fetches_only_the_range_from_s3", 33));
-    let size = 64usize << 20;
+    let size = 1usize << 30;
     let bytes = rng.bytes(size);
     fs::create_dir_all(dir.join("data")).unwrap();
     fs::write(dir.join("data/large"), &bytes).unwrap();
@@ -965,7 +963,7 @@ fn a_ranged_get_fetches_only_the_range_from_s3() {
     let fetched = counting.counter();
     let reader = Store::open_location(Box::new(counting), OpenOptions::default()).unwrap();
     let address = reader.resolve(&snapshot).unwrap();
-    let range = 37 * (1 << 20) + 12_345..38 * (1 << 20) + 12_345;
+    let range = 737 * (1 << 20) + 12_345..738 * (1 << 20) + 12_345;
     fetched.store(0, std::sync::atomic::Ordering::Relaxed);
     let mut out = Vec::new();
     reader.read_range(&address, b"data/large", range.clone(), &mut out).unwrap();
