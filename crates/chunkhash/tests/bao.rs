@@ -580,6 +580,23 @@ fn outboards_from_pieces_match_whole_ones() {
     }
 }
 
+/// An outboard this process cannot allocate is an error, not an abort
+/// (the bindings pass lengths from their users): 64 PiB of nodes for an
+/// exabyte in 1 KiB groups fits in `isize` but in no address space.
+#[test]
+#[cfg_attr(miri, ignore = "Miri reports a huge allocation instead of failing it")]
+fn an_outboard_too_large_to_allocate_is_an_error() {
+    let len = 1u64 << 60;
+    let built = bao::Tree::bao().outboard_builder(len, bao::Order::Pre);
+    match built {
+        Err(bao::BaoError::OutboardSize { len: l, bytes }) => {
+            assert_eq!(l, len);
+            assert!(bytes > 1 << 50, "{bytes}");
+        }
+        other => panic!("{:?}", other.map(|_| "a builder")),
+    }
+}
+
 #[cfg(feature = "parallel")]
 #[test]
 fn parallel_outboards_equal_serial_ones() {

@@ -112,6 +112,50 @@ fn wrong_lengths_are_errors() {
     assert_eq!(error.to_string(), "the input ended after 6 of its 10 bytes");
 }
 
+/// An output that takes `room` bytes and then fails every write.
+struct Full {
+    inner: Cursor<Vec<u8>>,
+    room: u64,
+}
+
+impl io::Write for Full {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        if self.inner.position() + bytes.len() as u64 > self.room {
+            return Err(io::Error::other("the disk is full"));
+        }
+        self.inner.write(bytes)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Seek for Full {
+    fn seek(&mut self, to: SeekFrom) -> io::Result<u64> {
+        self.inner.seek(to)
+    }
+}
+
+/// After a failed write the encoder takes nothing more: a later update
+/// or finish is an error, not a step written twice or a panic. (The
+/// combined encoding: an outboard of a few MiB is written only at the
+/// end, by `finish`.)
+#[test]
+fn nothing_is_taken_after_a_failed_write() {
+    let len = 3 * STEP as u64 + 5;
+    let format = Format::Combined;
+    let out = Full { inner: Cursor::new(Vec::new()), room: 4096 };
+    let mut encoder = Encoder::new(Tree::bao(), len, format, out).unwrap();
+    let piece = vec![7u8; STEP];
+    let first = (0..3).map(|_| encoder.update(&piece)).find(Result::is_err);
+    let error = first.expect("a write fails").unwrap_err();
+    assert_eq!(error.to_string(), "the disk is full", "{format:?}");
+    let again = encoder.update(&piece[..5]).unwrap_err();
+    assert_eq!(again.to_string(), "an earlier write of this encoding failed", "{format:?}");
+    let end = encoder.finish().map(drop).unwrap_err();
+    assert_eq!(end.to_string(), "an earlier write of this encoding failed", "{format:?}");
+}
+
 /// Post-order nodes of a message of unknown length, and the pre-order
 /// reordering, against `Tree::outboard`.
 #[test]

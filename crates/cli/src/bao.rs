@@ -133,6 +133,7 @@ fn run_checked(
             encode(tree, format, &input, output.as_deref(), out)?;
         }
         BaoCommand::Decode { input, output, outboard, start, count, .. } => {
+            refuse_overwrite(output.as_deref(), &[input.as_deref(), outboard.as_deref()])?;
             let root = root();
             let ranges = match (start, count) {
                 (None, None) => bao::WHOLE.to_vec(),
@@ -172,6 +173,7 @@ fn run_checked(
             write_all(output.as_deref(), out, &slice)?;
         }
         BaoCommand::DecodeSlice { start, count, input, output, .. } => {
+            refuse_overwrite(output.as_deref(), &[input.as_deref()])?;
             let ranges = [start..start.saturating_add(count)];
             let reader = bao::SliceReader::new(open(input.as_deref())?, tree, root(), &ranges);
             copy_verified(reader, output.as_deref(), out)?;
@@ -198,15 +200,15 @@ fn encode(
     out: &mut dyn Write,
 ) -> Result<()> {
     let output = output.filter(|path| path.as_os_str() != "-");
-    let spool_dir = match output.map(|path| path.parent().unwrap_or(Path::new(""))) {
+    // Beside a regular OUTPUT (or one still to be made); a pipe's or a
+    // device's directory (`/dev`) is no place for a file.
+    let beside = output.filter(|path| std::fs::metadata(path).map_or(true, |meta| meta.is_file()));
+    let spool_dir = match beside.map(|path| path.parent().unwrap_or(Path::new(""))) {
         Some(dir) if dir.as_os_str().is_empty() => PathBuf::from("."),
         Some(dir) => dir.to_path_buf(),
         None => std::env::temp_dir(),
     };
-    if let Some(path) = output.filter(|path| input.as_os_str() != "-" && same_file(input, path)) {
-        // Creating OUTPUT would empty INPUT before it is read.
-        bail!("{}: the input and the output are the same file", path.display());
-    }
+    refuse_overwrite(output, &[Some(input)])?;
     let (mut reader, len) = open_input(input)?;
     let (len, _input_spool) = match (len, format) {
         (Some(len), _) => (len, None),
@@ -233,6 +235,20 @@ fn encode(
     let mut file = file;
     encode_spooled(tree, format, &mut reader, input, len, &spool_dir, &mut file)
         .with_context(|| path.display().to_string())
+}
+
+/// Refuses an OUTPUT that is one of the inputs: creating it would empty
+/// the input before it is read.
+fn refuse_overwrite(output: Option<&Path>, inputs: &[Option<&Path>]) -> Result<()> {
+    let Some(output) = output.filter(|path| path.as_os_str() != "-") else {
+        return Ok(());
+    };
+    for input in inputs.iter().flatten().filter(|input| input.as_os_str() != "-") {
+        if same_file(input, output) {
+            bail!("{}: the input and the output are the same file", output.display());
+        }
+    }
+    Ok(())
 }
 
 /// Whether two paths name one existing file.
@@ -392,8 +408,16 @@ struct Spool {
 impl Spool {
     fn new(dir: &Path) -> Result<Spool> {
         for attempt in 0u32.. {
-            let path = dir.join(format!(".chunkhash-bao-{}-{attempt}.tmp", std::process::id()));
-            match std::fs::OpenOptions::new().read(true).write(true).create_new(true).open(&path) {
+            // Not guessable in advance (another user could otherwise take
+            // the names first), and readable by its owner only.
+            let nanos =
+                std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+            let path = dir.join(format!(".chunkhash-bao-{}-{nanos:08x}-{attempt}.tmp", std::process::id()));
+            let mut options = std::fs::OpenOptions::new();
+            options.read(true).write(true).create_new(true);
+            #[cfg(unix)]
+            std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+            match options.open(&path) {
                 Ok(file) => {
                     #[cfg(unix)]
                     let _ = std::fs::remove_file(&path);

@@ -171,4 +171,16 @@ fn bao_encode_through_temporary_files_and_outboards_that_do_not_fit() {
     fails(&["bao", "decode", &hex, "in", "--outboard", "cut"], b"", "cut: shorter than a 300000-byte input needs");
     dir.write("long", &[&outboard[..], &[0]].concat());
     fails(&["bao", "decode", &hex, "in", "--outboard", "long"], b"", "long: longer than a 300000-byte input needs");
+
+    // Decoding into INPUT or the outboard: an error, both untouched.
+    dir.write("enc", &encoded);
+    let same = "the input and the output are the same file";
+    fails(&["bao", "decode", &hex, "in", "./in", "--outboard", "obao"], b"", same);
+    fails(&["bao", "decode", &hex, "in", "obao", "--outboard", "obao"], b"", same);
+    fails(&["bao", "decode", &hex, "enc", "./enc"], b"", same);
+    let slice = bao_slice(&encoded, 1000, 2000);
+    dir.write("slice", &slice);
+    fails(&["bao", "decode-slice", &hex, "1000", "2000", "slice", "slice"], b"", same);
+    assert!(dir.read("in") == input && dir.read("obao") == outboard && dir.read("enc") == encoded);
+    assert!(dir.read("slice") == slice);
 }

@@ -402,11 +402,13 @@ impl Tree {
     pub fn outboard_builder(&self, len: u64, order: Order) -> Result<OutboardBuilder, BaoError> {
         let geometry = Geometry::new(len, self.group_log);
         let bytes = geometry.parents() * PARENT_LEN as u64 + HEADER_LEN as u64;
-        let size = usize::try_from(bytes)
-            .ok()
-            .filter(|&size| size <= isize::MAX as usize)
-            .ok_or(BaoError::OutboardSize { len, bytes })?;
-        let mut bytes = alloc::vec![0; size];
+        let too_large = BaoError::OutboardSize { len, bytes };
+        let size = usize::try_from(bytes).ok().filter(|&size| size <= isize::MAX as usize).ok_or(too_large)?;
+        // An allocation that fails is the same error, not an abort: the
+        // bindings (WebAssembly's 4 GiB above all) pass lengths from users.
+        let mut bytes = Vec::new();
+        bytes.try_reserve_exact(size).map_err(|_| too_large)?;
+        bytes.resize(size, 0);
         bytes[..HEADER_LEN].copy_from_slice(&len.to_le_bytes());
         Ok(OutboardBuilder { tree: *self, order, geometry, bytes, stack: ArrayVec::new(), taken: 0, root: None })
     }
@@ -1482,7 +1484,8 @@ pub enum BaoError {
         extra: u64,
     },
     /// An outboard larger than the target can address (a message of
-    /// more than 2^35 bytes with 1 KiB groups on a 32-bit target).
+    /// more than 2^35 bytes with 1 KiB groups on a 32-bit target), or
+    /// than the memory it can allocate.
     OutboardSize {
         /// The message's length.
         len: u64,

@@ -125,6 +125,9 @@ pub const MAX_PART_SIZE: u64 = 5 << 30;
 /// PUTs. What it costs against one PUT per pack: BENCHMARKS.md.
 pub const DEFAULT_PART_SIZE: u64 = 8 << 20;
 
+/// The most parts of one multipart upload S3 accepts.
+pub const MAX_PARTS: u64 = 10_000;
+
 /// The object metadata naming the part size of a composite checksum.
 pub const PART_SIZE_HEADER: &str = "x-amz-meta-chunkhash-part-size";
 
@@ -543,6 +546,19 @@ pub fn check_download(object: &str, kind: S3Checksum, part_size: u64, stored: &s
     // A composite value was made from parts; a full-object one is the same
     // however the object went up, so it is recomputed in one part.
     let part_size = if stored.contains('-') { part_size.max(1) } else { u64::MAX };
+    // The part size comes from the server's reply: one that would make
+    // more parts than S3 allows is refused before any part is hashed (a
+    // size of 1 would ask for a digest per byte).
+    let parts = (bytes.len() as u64).div_ceil(part_size);
+    if parts > MAX_PARTS {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "{object}: the reply's part size {part_size} makes {parts} parts of its {} bytes, more than S3's {MAX_PARTS}",
+                bytes.len()
+            ),
+        ));
+    }
     let computed = PartSums::of(UploadChecksum { kind, part_size }, bytes).object_value();
     if computed == stored {
         return Ok(());
@@ -751,6 +767,14 @@ mod tests {
         let kind = S3Checksum::Sha256;
         let stored = PartSums::of(UploadChecksum { kind, part_size: 30 }, &bytes).object_value();
         assert!(check_download("s3://b/x", kind, 40, &stored, &bytes).is_err());
+        // A part size that makes more parts than S3 allows (from a reply's
+        // header) is refused before any part is hashed.
+        let many = vec![0u8; MAX_PARTS as usize + 1];
+        let stored = PartSums::of(UploadChecksum { kind, part_size: 5000 }, &many).object_value();
+        assert!(stored.contains('-'), "{stored}");
+        let error = check_download("s3://b/x", kind, 1, &stored, &many).unwrap_err();
+        assert!(error.to_string().contains("makes 10001 parts of its 10001 bytes"), "{error}");
+        check_download("s3://b/x", kind, 5000, &stored, &many).unwrap();
     }
 
     #[test]

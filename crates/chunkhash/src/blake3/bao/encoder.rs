@@ -81,6 +81,9 @@ pub struct Encoder<W: Write + Seek> {
     group: Option<Hasher>,
     /// The open subtrees above the next group, the root first.
     frames: ArrayVec<Frame, MAX_FRAMES>,
+    /// A write failed: what was written is incomplete, and the step that
+    /// failed may be half written, so nothing more is taken.
+    failed: bool,
     root: Option<Hash>,
 }
 
@@ -112,12 +115,14 @@ impl<W: Write + Seek> Encoder<W> {
             group: None,
             frames: ArrayVec::new(),
             root: None,
+            failed: false,
         })
     }
 
     /// Adds the next bytes of the message; an error (nothing added) past
     /// the length given to [`new`](Encoder::new), or if writing fails.
     pub fn update(&mut self, input: &[u8]) -> io::Result<()> {
+        self.refuse_after_failure()?;
         if self.geometry.len - self.fed < input.len() as u64 {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
@@ -125,19 +130,30 @@ impl<W: Write + Seek> Encoder<W> {
             ));
         }
         self.fed += input.len() as u64;
-        if self.tree.group_len() > STEP {
-            return self.update_groups(input);
-        }
-        let mut steps = core::mem::take(&mut self.steps);
-        let more = self.fed < self.geometry.len;
-        let result = steps.feed(input, more, |step| self.write_step(step));
-        self.steps = steps;
+        let result = if self.tree.group_len() > STEP {
+            self.update_groups(input)
+        } else {
+            let mut steps = core::mem::take(&mut self.steps);
+            let more = self.fed < self.geometry.len;
+            let result = steps.feed(input, more, |step| self.write_step(step));
+            self.steps = steps;
+            result
+        };
+        self.failed = result.is_err();
         result
+    }
+
+    fn refuse_after_failure(&self) -> io::Result<()> {
+        match self.failed {
+            true => Err(io::Error::other("an earlier write of this encoding failed")),
+            false => Ok(()),
+        }
     }
 
     /// Writes what is left and returns the root hash and the output; an
     /// error if fewer bytes came than the length given.
     pub fn finish(mut self) -> io::Result<(Hash, W)> {
+        self.refuse_after_failure()?;
         if self.fed != self.geometry.len {
             return Err(io::Error::new(
                 io::ErrorKind::UnexpectedEof,
