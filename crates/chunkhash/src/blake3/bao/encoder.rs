@@ -29,9 +29,10 @@ use std::io::{self, Seek, SeekFrom, Write};
 /// the steps cost nothing, small enough to stay in cache.
 pub(super) const STEP: usize = 1 << 20;
 
-/// Output bytes gathered before a write: the holes of the parents above a
-/// step are mostly filled before their bytes leave.
-const FLUSH: usize = 1 << 20;
+/// Output bytes gathered before a write (both streaming encoders): the
+/// holes of the parents above a step are mostly filled before their bytes
+/// leave.
+pub(super) const FLUSH: usize = 1 << 20;
 
 /// Levels of frames at most: a tree of 2^64 bytes in 1 KiB groups.
 const MAX_FRAMES: usize = 64;

@@ -8,7 +8,7 @@
 //! node once both children are hashed, the way BLAKE3's incremental hasher
 //! merges its stack; the tree's right edge is closed at the end.
 
-use super::encoder::{Steps, STEP};
+use super::encoder::{Steps, FLUSH, STEP};
 use super::levels::{group_cvs, Levels};
 use super::{left_groups, Order, Tree, PARENT_LEN};
 use crate::blake3::{Hash, Hasher};
@@ -16,9 +16,6 @@ use crate::platform::spec::{CvBytes, CHUNK_LEN, OUT_LEN};
 use alloc::vec::Vec;
 use arrayvec::ArrayVec;
 use std::io::{self, Read, Seek, SeekFrom, Write};
-
-/// Output gathered before a write.
-const FLUSH: usize = 1 << 20;
 
 /// Writes the post-order parent nodes of a message given in pieces, of a
 /// length known only at the end (`bao-tree`'s post-order outboard data,
