@@ -80,6 +80,8 @@ mod sse41;
 // also runs SHA-256's kernels for streams fed in pieces.
 #[cfg(any(feature = "compat", feature = "sha2"))]
 pub(crate) mod mb_lanes;
+#[cfg(all(feature = "compat", target_arch = "aarch64", target_endian = "little"))]
+mod mb_neon;
 #[cfg(all(any(feature = "compat", feature = "sha2"), target_arch = "wasm32", target_feature = "simd128"))]
 mod mb_simd128;
 #[cfg(any(feature = "compat", feature = "sha2"))]
