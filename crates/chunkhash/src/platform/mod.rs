@@ -25,7 +25,8 @@
 //! - `multi_buffer.rs`: the multi-buffer kernels' dispatch (MD5, SHA-1,
 //!   SHA-512: many messages across SIMD lanes), with `mb_*.rs` and
 //!   `md5_*.rs`, `sha1_*.rs`, `sha512_*.rs` beside it; `mb_simd128.rs`
-//!   has the wasm32 SIMD128 forms of SHA-256, MD5 and SHA-1.
+//!   has the wasm32 SIMD128 forms of SHA-256, MD5 and SHA-1, `mb_neon.rs`
+//!   the aarch64 NEON forms of MD5 and SHA-1 (run only when forced).
 
 pub(crate) mod backend;
 #[cfg(feature = "cdc")]
