@@ -79,6 +79,11 @@ mod sse41;
 // The multi-buffer kernels (MD5, SHA-1, SHA-512 across SIMD lanes): their
 // own dispatch in `multi_buffer.rs`; the lane scheduler (`mb_lanes.rs`)
 // also runs SHA-256's kernels for streams fed in pieces.
+#[cfg(any(
+    all(feature = "compat", target_arch = "aarch64", target_endian = "little"),
+    all(any(feature = "compat", feature = "sha2"), target_arch = "wasm32", target_feature = "simd128")
+))]
+mod mb_four_lanes;
 #[cfg(any(feature = "compat", feature = "sha2"))]
 pub(crate) mod mb_lanes;
 #[cfg(all(feature = "compat", target_arch = "aarch64", target_endian = "little"))]
