@@ -36,8 +36,10 @@ cd "$(dirname "$0")/../.."
 # library's unit tests ("lib": the SHA-256 kernels' own) and digest_many on
 # each SHA-256 multi-buffer kernel; the wasm32-simd128 row forces the
 # SIMD128 multi-buffer kernels (MD5, SHA-1 and SHA-256 lanes) with the
-# BLAKE3 one; elsewhere the unforced run tests every kernel the target has
-# (the portable one off x86).
+# BLAKE3 one, the aarch64 neon row the NEON ones (MD5 and SHA-1 lanes;
+# detection never picks them) and the aarch64 portable row the portable
+# one; elsewhere the unforced run tests every kernel the target has (the
+# portable one off x86 and aarch64).
 MATRIX='
 x86_64          portable      -                              all                 CHUNKHASH_BACKEND=portable CHUNKHASH_XXH3_KERNEL=portable CHUNKHASH_MB_KERNEL=portable CHUNKHASH_CDC_KERNEL=portable
 x86_64          sse41         sse4_1                         all                 CHUNKHASH_BACKEND=sse41 CHUNKHASH_XXH3_KERNEL=sse2 CHUNKHASH_MB_KERNEL=portable CHUNKHASH_CDC_KERNEL=portable
@@ -53,8 +55,8 @@ x86_64          sha256-portable -                            lib,digest_many    
 x86_64          sha256-shani  sha_ni,sse4_1                  lib,digest_many     CHUNKHASH_SHA256_KERNEL=shani
 x86_64          sha256-avx2   avx2                           lib,digest_many     CHUNKHASH_SHA256_KERNEL=avx2
 x86_64          sha256-avx512 avx2,avx512f,avx512bw          lib,digest_many     CHUNKHASH_SHA256_KERNEL=avx512
-aarch64         neon          -                              all                 CHUNKHASH_BACKEND=neon CHUNKHASH_XXH3_KERNEL=neon CHUNKHASH_CRC_BACKEND=aarch64 CHUNKHASH_CDC_KERNEL=neon
-aarch64         portable      -                              all                 CHUNKHASH_BACKEND=portable CHUNKHASH_XXH3_KERNEL=portable CHUNKHASH_CRC_BACKEND=portable CHUNKHASH_CDC_KERNEL=portable
+aarch64         neon          -                              all                 CHUNKHASH_BACKEND=neon CHUNKHASH_XXH3_KERNEL=neon CHUNKHASH_CRC_BACKEND=aarch64 CHUNKHASH_MB_KERNEL=neon CHUNKHASH_CDC_KERNEL=neon
+aarch64         portable      -                              all                 CHUNKHASH_BACKEND=portable CHUNKHASH_XXH3_KERNEL=portable CHUNKHASH_CRC_BACKEND=portable CHUNKHASH_MB_KERNEL=portable CHUNKHASH_CDC_KERNEL=portable
 wasm32-simd128  wasm32simd    -                              all                 CHUNKHASH_BACKEND=wasm32simd CHUNKHASH_XXH3_KERNEL=simd128 CHUNKHASH_MB_KERNEL=simd128 CHUNKHASH_SHA256_KERNEL=simd128 CHUNKHASH_CDC_KERNEL=simd128
 wasm32          portable      -                              all                 CHUNKHASH_BACKEND=portable CHUNKHASH_CDC_KERNEL=portable
 s390x           portable      -                              all                 CHUNKHASH_BACKEND=portable

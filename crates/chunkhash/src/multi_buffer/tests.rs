@@ -429,7 +429,7 @@ fn kernel_names_parse_and_bad_ones_say_why() {
     let error = "sse9".parse::<MbKernel>().unwrap_err();
     assert_eq!(
         error.to_string(),
-        "unknown multi-buffer kernel \"sse9\", expected one of portable, simd128, avx2, avx512"
+        "unknown multi-buffer kernel \"sse9\", expected one of portable, neon, simd128, avx2, avx512"
     );
     if !MbKernel::Avx512.is_supported() {
         assert!(MbKernel::Avx512.checked().unwrap_err().to_string().contains("not supported"));

@@ -96,7 +96,7 @@ pub(crate) const MD5_T: [u32; 64] = [
 /// The left rotation of MD5's steps: step `i` of round `round` rotates by
 /// `MD5_SHIFTS[round][i % 4]` (RFC 1321 section 3.4, `S11` to `S44`). The
 /// x86 kernels take them as const generic arguments instead.
-#[cfg(target_arch = "wasm32")]
+#[cfg(any(target_arch = "wasm32", target_arch = "aarch64"))]
 pub(crate) const MD5_SHIFTS: [[u32; 4]; 4] = [[7, 12, 17, 22], [5, 9, 14, 20], [4, 11, 16, 23], [6, 10, 15, 21]];
 
 /// The message word step `i` (0 to 15) of MD5's round `round` (0 to 3)

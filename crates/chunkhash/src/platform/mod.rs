@@ -25,7 +25,8 @@
 //! - `multi_buffer.rs`: the multi-buffer kernels' dispatch (MD5, SHA-1,
 //!   SHA-512: many messages across SIMD lanes), with `mb_*.rs` and
 //!   `md5_*.rs`, `sha1_*.rs`, `sha512_*.rs` beside it; `mb_simd128.rs`
-//!   has the wasm32 SIMD128 forms of SHA-256, MD5 and SHA-1.
+//!   has the wasm32 SIMD128 forms of SHA-256, MD5 and SHA-1, `mb_neon.rs`
+//!   the aarch64 NEON forms of MD5 and SHA-1 (run only when forced).
 
 pub(crate) mod backend;
 #[cfg(feature = "cdc")]
@@ -78,8 +79,15 @@ mod sse41;
 // The multi-buffer kernels (MD5, SHA-1, SHA-512 across SIMD lanes): their
 // own dispatch in `multi_buffer.rs`; the lane scheduler (`mb_lanes.rs`)
 // also runs SHA-256's kernels for streams fed in pieces.
+#[cfg(any(
+    all(feature = "compat", target_arch = "aarch64", target_endian = "little"),
+    all(any(feature = "compat", feature = "sha2"), target_arch = "wasm32", target_feature = "simd128")
+))]
+mod mb_four_lanes;
 #[cfg(any(feature = "compat", feature = "sha2"))]
 pub(crate) mod mb_lanes;
+#[cfg(all(feature = "compat", target_arch = "aarch64", target_endian = "little"))]
+mod mb_neon;
 #[cfg(all(any(feature = "compat", feature = "sha2"), target_arch = "wasm32", target_feature = "simd128"))]
 mod mb_simd128;
 #[cfg(any(feature = "compat", feature = "sha2"))]

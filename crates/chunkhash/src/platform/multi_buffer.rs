@@ -7,9 +7,10 @@
 //! safe code every kernel shares), `mb_x86.rs` (loads and transposes), and
 //! one kernel per algorithm and instruction set: `md5_avx512.rs`,
 //! `md5_avx2.rs`, `sha1_avx512.rs`, `sha1_avx2.rs`, `sha512_avx512.rs`,
-//! `sha512_avx2.rs`, and `mb_simd128.rs` on wasm32 (MD5, SHA-1 and
+//! `sha512_avx2.rs`, `mb_simd128.rs` on wasm32 (MD5, SHA-1 and
 //! SHA-256 in four lanes; the npm package's scalar main module reaches it
-//! through the SIMD128 side module, `simd128_module.rs`). The portable
+//! through the SIMD128 side module, `simd128_module.rs`), and `mb_neon.rs`
+//! on aarch64 (MD5 and SHA-1 in four lanes, run only when forced). The portable
 //! kernel is the wrapped crates' block
 //! compression (`md-5`, `sha1`, `sha2`) as a kernel of one lane. Each
 //! algorithm is a `LaneKernel` (its one `match` over the kernels), which
@@ -18,6 +19,8 @@
 #[cfg(feature = "alloc")]
 use super::mb_lanes::Streams;
 use super::mb_lanes::{hash_many, one_lane, LaneKernel, Padding, WithLanes};
+#[cfg(all(feature = "compat", target_arch = "aarch64", target_endian = "little"))]
+use super::mb_neon;
 #[cfg(all(feature = "compat", target_arch = "wasm32", target_feature = "simd128"))]
 use super::mb_simd128;
 #[cfg(feature = "compat")]
@@ -56,9 +59,15 @@ pub enum MbKernel {
     /// stays portable); a build-time choice, or the npm package's SIMD128
     /// side module once linked.
     Simd128,
+    /// aarch64 NEON: 4 lanes of 32-bit words (MD5 and SHA-1; SHA-512
+    /// stays portable). Every little-endian aarch64 target has it, but
+    /// detection does not pick it: tested under qemu-user only, where
+    /// speed means nothing, it runs when forced (`CHUNKHASH_MB_KERNEL=neon`)
+    /// until measured on aarch64 hardware.
+    Neon,
 }
 
-const ALL: [MbKernel; 4] = [MbKernel::Portable, MbKernel::Simd128, MbKernel::Avx2, MbKernel::Avx512];
+const ALL: [MbKernel; 5] = [MbKernel::Portable, MbKernel::Neon, MbKernel::Simd128, MbKernel::Avx2, MbKernel::Avx512];
 
 /// One cached detector per x86 level, with every feature its kernels'
 /// `#[target_feature]` attributes enable (AVX2 also needs the AVX register
@@ -90,6 +99,7 @@ impl MbKernel {
             MbKernel::Avx2 => "avx2",
             MbKernel::Avx512 => "avx512",
             MbKernel::Simd128 => "simd128",
+            MbKernel::Neon => "neon",
         }
     }
 
@@ -106,14 +116,25 @@ impl MbKernel {
             #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             MbKernel::Avx512 => x86::avx512(),
             MbKernel::Simd128 => super::backend::simd128_kernels(),
+            #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+            MbKernel::Neon => true,
             #[allow(unreachable_patterns)] // Reached on other architectures.
             _ => false,
         }
     }
 
-    /// The widest kernel this machine supports, ignoring `CHUNKHASH_MB_KERNEL`.
+    /// The widest kernel this machine supports that detection may pick,
+    /// ignoring `CHUNKHASH_MB_KERNEL`.
     pub fn best_supported() -> MbKernel {
-        *ALL.iter().rev().find(|kernel| kernel.is_supported()).unwrap_or(&MbKernel::Portable)
+        *ALL.iter().rev().find(|kernel| kernel.detectable() && kernel.is_supported()).unwrap_or(&MbKernel::Portable)
+    }
+
+    /// Whether detection may pick the kernel. Not NEON: tested under
+    /// qemu-user only, where speed means nothing, so the portable kernel
+    /// stays on aarch64 until NEON is measured on hardware. It runs when
+    /// forced.
+    fn detectable(self) -> bool {
+        self != MbKernel::Neon
     }
 
     /// The kernel used when none is forced: with `std`,
@@ -283,7 +304,8 @@ impl MbPlatform {
 /// One algorithm on the multi-buffer kernels, as a [`LaneKernel`]: its
 /// AVX-512 and AVX2 kernel files with their lane counts, else the wrapped
 /// crate's block compression in one lane (the portable kernel), and on
-/// wasm32 the SIMD128 kernel's four lanes where the algorithm has one. The one
+/// wasm32 the SIMD128 kernel's four lanes where the algorithm has one (on
+/// aarch64 the NEON kernel's). The one
 /// `match` over the kernels per algorithm; its `SAFETY` lines rely on
 /// [`MbPlatform`] holding only supported kernels (the AVX-512 detector
 /// checks F and BW, the AVX2 one AVX and AVX2).
@@ -297,6 +319,7 @@ macro_rules! lane_kernel {
             avx512: $avx512:ident x $avx512_lanes:literal,
             avx2: $avx2:ident x $avx2_lanes:literal,
             $(simd128: $simd128:ident,)?
+            $(neon: $neon:ident,)?
             portable: $portable:path,
             digest: $digest:path $(,)?
         }
@@ -336,6 +359,10 @@ macro_rules! lane_kernel {
                             unsafe { simd128_module::$simd128(state, blocks, count) }
                         }),
                     )?
+                    $(
+                        #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
+                        MbKernel::Neon => with.lanes::<4>(mb_neon::$neon),
+                    )?
                     _ => with.lanes::<1>(one_lane($portable)),
                 }
             }
@@ -352,10 +379,10 @@ macro_rules! lane_kernel {
 // SHA-512 a 128-bit one, big-endian (section 5.1.2).
 lane_kernel! { cfg(feature = "compat"); /// MD5 on a multi-buffer kernel.
 Md5Lanes<u32, 4> { iv: MD5_IV, padding: Padding { block_len: MD5_BLOCK_LEN, length_bytes: 8, big_endian: false },
-avx512: md5_avx512 x 16, avx2: md5_avx2 x 8, simd128: md5_compress, portable: ::md5::block_api::compress, digest: le_bytes } }
+avx512: md5_avx512 x 16, avx2: md5_avx2 x 8, simd128: md5_compress, neon: md5_compress, portable: ::md5::block_api::compress, digest: le_bytes } }
 lane_kernel! { cfg(feature = "compat"); /// SHA-1 on a multi-buffer kernel.
 Sha1Lanes<u32, 5> { iv: SHA1_IV, padding: Padding { block_len: SHA1_BLOCK_LEN, length_bytes: 8, big_endian: true },
-avx512: sha1_avx512 x 16, avx2: sha1_avx2 x 8, simd128: sha1_compress, portable: ::sha1::block_api::compress, digest: be_bytes } }
+avx512: sha1_avx512 x 16, avx2: sha1_avx2 x 8, simd128: sha1_compress, neon: sha1_compress, portable: ::sha1::block_api::compress, digest: be_bytes } }
 lane_kernel! { cfg(feature = "sha2"); /// SHA-512 on a multi-buffer kernel.
 Sha512Lanes<u64, 8> { iv: SHA512_IV, padding: Padding { block_len: SHA512_BLOCK_LEN, length_bytes: 16, big_endian: true },
 avx512: sha512_avx512 x 8, avx2: sha512_avx2 x 4, portable: ::sha2::block_api::compress512, digest: be_bytes } }

@@ -40,10 +40,10 @@ unsafe fn storeu(dst: *mut u8, value: uint32x4_t) {
     unsafe { vst1q_u8(dst, vreinterpretq_u8_u32(value)) }
 }
 
-/// Transposes four rows of four words.
+/// Transposes four rows of four words (`mb_neon.rs` uses it too).
 #[target_feature(enable = "neon")]
 #[inline]
-fn transpose4(rows: [uint32x4_t; 4]) -> [uint32x4_t; 4] {
+pub(super) fn transpose4(rows: [uint32x4_t; 4]) -> [uint32x4_t; 4] {
     // ab.0 = [a0, b0, a2, b2], ab.1 = [a1, b1, a3, b3]; the same for cd.
     let ab = vtrnq_u32(rows[0], rows[1]);
     let cd = vtrnq_u32(rows[2], rows[3]);
