@@ -15,7 +15,7 @@
 //! `chunkhash::xxh3::hash64` before timing.
 //!
 //! Not in the library (yet): it wins only modestly, in this best case
-//! (BENCHMARKS.md, "XXH3: many short keys"), and a general batch call with
+//! (the lab notes, crates/bench/runs/2026-11-28-lab-notes/README.md, "XXH3: many short keys"), and a general batch call with
 //! keys of mixed lengths needs a kernel per length class and grouping by
 //! class; the experiment stays here, where it can be rerun.
 //!

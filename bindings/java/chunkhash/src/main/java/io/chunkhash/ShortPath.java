@@ -8,7 +8,7 @@ import java.util.zip.CRC32C;
  * of a short value in Java. {@link #maxLen} is the longest input each
  * algorithm hashes here; each limit is the measured switch-over length (the
  * length from which the native call is faster; {@code SwitchOverBench} in the
- * tests, figures in bindings/java/README.md), capped by what the Java code can
+ * tests, figures in crates/bench/runs/2026-11-28-java-and-spark), capped by what the Java code can
  * do (XXH3 up to 240 bytes). Both paths give the same values: the tests
  * compare them at every length up to 4160.
  *
