@@ -161,6 +161,23 @@ fn nothing_is_taken_after_a_failed_write() {
     assert_eq!(end.to_string(), "an earlier write of this encoding failed", "{format:?}");
 }
 
+/// The same for post-order nodes: they are written a MiB at a time, so the
+/// first failure comes after 16 MiB of a message in 1 KiB groups.
+#[test]
+fn post_order_takes_nothing_after_a_failed_write() {
+    use chunkhash::blake3::bao::PostOrderEncoder;
+    let out = Full { inner: Cursor::new(Vec::new()), room: 4096 };
+    let mut encoder = PostOrderEncoder::new(Tree::bao(), out);
+    let piece = vec![7u8; STEP];
+    let first = (0..20).map(|_| encoder.update(&piece)).find(Result::is_err);
+    let error = first.expect("a write fails").unwrap_err();
+    assert_eq!(error.to_string(), "the disk is full");
+    let again = encoder.update(&piece[..5]).unwrap_err();
+    assert_eq!(again.to_string(), "an earlier write of this encoding failed");
+    let end = encoder.finish().map(drop).unwrap_err();
+    assert_eq!(end.to_string(), "an earlier write of this encoding failed");
+}
+
 /// Post-order nodes of a message of unknown length, and the pre-order
 /// reordering, against `Tree::outboard`.
 #[test]

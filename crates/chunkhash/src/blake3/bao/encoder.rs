@@ -145,10 +145,7 @@ impl<W: Write + Seek> Encoder<W> {
     }
 
     fn refuse_after_failure(&self) -> io::Result<()> {
-        match self.failed {
-            true => Err(io::Error::other("an earlier write of this encoding failed")),
-            false => Ok(()),
-        }
+        refuse_after_failure(self.failed)
     }
 
     /// Writes what is left and returns the root hash and the output; an
@@ -416,5 +413,14 @@ impl<W: Write + Seek> PatchWriter<W> {
         self.flush()?;
         self.inner.flush()?;
         Ok(self.inner)
+    }
+}
+
+/// After a failed write an encoder's output is incomplete and its state may
+/// be half a step ahead of it: every later call is refused.
+pub(super) fn refuse_after_failure(failed: bool) -> io::Result<()> {
+    match failed {
+        true => Err(io::Error::other("an earlier write of this encoding failed")),
+        false => Ok(()),
     }
 }

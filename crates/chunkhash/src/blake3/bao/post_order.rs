@@ -8,7 +8,7 @@
 //! node once both children are hashed, the way BLAKE3's incremental hasher
 //! merges its stack; the tree's right edge is closed at the end.
 
-use super::encoder::{Steps, FLUSH, STEP};
+use super::encoder::{refuse_after_failure, Steps, FLUSH, STEP};
 use super::levels::{group_cvs, Levels};
 use super::{left_groups, Order, Tree, PARENT_LEN};
 use crate::blake3::{Hash, Hasher};
@@ -59,6 +59,8 @@ pub struct PostOrderEncoder<W: Write> {
     /// The newest step's top (one chaining value, or its node's two
     /// children) and groups, until more input shows it is not the root.
     last: Option<(ArrayVec<CvBytes, 2>, u64)>,
+    /// A write failed: nothing more is taken (see [`refuse_after_failure`]).
+    failed: bool,
 }
 
 impl<W: Write> PostOrderEncoder<W> {
@@ -74,24 +76,30 @@ impl<W: Write> PostOrderEncoder<W> {
             group: None,
             stack: ArrayVec::new(),
             last: None,
+            failed: false,
         }
     }
 
     /// Adds the next bytes of the message.
     pub fn update(&mut self, input: &[u8]) -> io::Result<()> {
+        refuse_after_failure(self.failed)?;
         self.fed += input.len() as u64;
-        if self.tree.group_len() > STEP {
-            return self.update_groups(input);
-        }
-        let mut steps = core::mem::take(&mut self.steps);
-        let result = steps.feed(input, false, |step| self.write_step(step));
-        self.steps = steps;
+        let result = if self.tree.group_len() > STEP {
+            self.update_groups(input)
+        } else {
+            let mut steps = core::mem::take(&mut self.steps);
+            let result = steps.feed(input, false, |step| self.write_step(step));
+            self.steps = steps;
+            result
+        };
+        self.failed = result.is_err();
         result
     }
 
     /// Closes the tree's right edge; the root hash, the message's length
     /// and the output.
     pub fn finish(mut self) -> io::Result<(Hash, u64, W)> {
+        refuse_after_failure(self.failed)?;
         let mode = self.tree.mode.tree;
         let right = if self.tree.group_len() > STEP {
             match self.group.take() {
