@@ -141,6 +141,8 @@ test-features:
 	$(CARGO) clippy -q -p chunkhash --no-default-features --features digest -- -D warnings
 	$(CARGO) test -q -p chunkhash --no-default-features --features std,digest --test digest_traits
 	$(CARGO) clippy -q -p chunkhash-cli --no-default-features --features command -- -D warnings
+	$(CARGO) clippy -q -p chunkhash-js --no-default-features -- -D warnings
+	$(CARGO) clippy -q -p chunkhash-js --no-default-features --features xxhash,crc,blake2 -- -D warnings
 
 # vectors/golden.json against independent references (hashlib, zlib, xxhash,
 # crc32c, awscrt, blake3); installs the pinned Python packages it needs.

@@ -266,7 +266,11 @@ pub extern "C" fn chunkhash_backend() -> i32 {
 #[unsafe(no_mangle)] // SAFETY: no other symbol of this module has this name.
 pub extern "C" fn chunkhash_multi_buffer_kernel() -> i32 {
     run(|state| {
+        // Without SHA-2 and the compatibility family there are no lanes.
+        #[cfg(any(feature = "sha2", feature = "compat"))]
         let name = chunkhash::multi_buffer::MbKernel::detect().name().as_bytes();
+        #[cfg(not(any(feature = "sha2", feature = "compat")))]
+        let name = b"portable";
         state.output(name.len())?.copy_from_slice(name);
         Ok(name.len() as i32)
     })

@@ -44,6 +44,7 @@ macro_rules! four_lane_blocks {
 /// Expands to `md5_steps` and `sha1_steps` (with their `md5_step` and
 /// `sha1_step`) on vector type `$v`, each function with the attributes
 /// given.
+#[cfg(feature = "compat")]
 macro_rules! four_lane_steps {
     ($v:ty; $(#[$attr:meta])*) => {
         /// MD5's step `i` (RFC 1321 section 3.4): a new B from the four
@@ -115,10 +116,13 @@ macro_rules! four_lane_steps {
 /// (1024 x 64 B, 256 x 1 KiB, 64 x 4 KiB) MD5 ran 1.56-1.97x the scalar
 /// build and SHA-1 1.13-1.14x; unrolled, 1.81-2.93x and 1.52-2.19x, for
 /// 40 kB more of the SIMD128 module (`bindings/js/bench-many.mjs`).
+#[cfg(feature = "compat")]
 macro_rules! unrolled {
     ($state:ident = $step:ident; $($i:literal)*) => {
         $( $state = $step($state, $i); )*
     };
 }
 
-pub(crate) use {four_lane_blocks, four_lane_steps, unrolled};
+pub(crate) use four_lane_blocks;
+#[cfg(feature = "compat")]
+pub(crate) use {four_lane_steps, unrolled};

@@ -29,7 +29,9 @@ use super::mb_four_lanes::four_lane_blocks;
 use super::mb_four_lanes::four_lane_steps;
 #[cfg(feature = "sha2")]
 use super::sha256_portable::lane_rounds;
-use super::simd128::{rotate_right, transpose4};
+#[cfg(feature = "sha2")]
+use super::simd128::rotate_right;
+use super::simd128::transpose4;
 
 /// Messages per call.
 pub(crate) const LANES: usize = 4;

@@ -62,9 +62,11 @@ impl RawSlice {
 }
 
 /// The blocks of a multi-buffer kernel's four lanes: a [`RawSlice`] each.
+#[cfg(feature = "compat")]
 pub(crate) type RawLanes = [RawSlice; 4];
 
 /// One 64-byte block of each of a SHA-256 kernel's four lanes.
+#[cfg(feature = "sha2")]
 pub(crate) type RawBlocks = [*const [u8; 64]; 4];
 
 /// A [`LaneJob`]: its input, counter and `[flags, start_flags, end_flags]`.

@@ -57,7 +57,8 @@ unsafe impl GearLanes for Avx512Lanes {
     #[target_feature(enable = "avx512f")]
     #[inline]
     unsafe fn roll(self, table: &[u64; 256], block: &[u8], t: usize) -> Self {
-        // AVX2's entries (AVX-512F implies AVX2), joined in one register.
+        // AVX2's entries (Rust's avx512f implies avx2; the detector checks
+        // the CPU has both), joined in one register.
         let [low, high] = avx2::entries(table, block, t);
         let entries = _mm512_inserti64x4::<1>(_mm512_castsi256_si512(low), high);
         Avx512Lanes(_mm512_add_epi64(_mm512_add_epi64(self.0, self.0), entries))

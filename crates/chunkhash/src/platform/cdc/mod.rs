@@ -70,7 +70,10 @@ mod x86 {
     // `cpufeatures` checks for "avx".
     cpufeatures::new!(avx2_kernel, "avx", "avx2");
 
-    cpufeatures::new!(avx512_kernel, "avx512f");
+    // The AVX-512 kernel also runs AVX2 instructions (its tail goes through
+    // the AVX2 entries); CPUID does not promise AVX2 with AVX-512F (a VM may
+    // mask it), so both are asked for.
+    cpufeatures::new!(avx512_kernel, "avx512f", "avx2");
 
     pub(super) fn avx2() -> bool {
         avx2_kernel::get()
@@ -314,7 +317,7 @@ impl CdcPlatform {
             // SAFETY: the kernel is supported: the CPU has AVX2.
             CdcKernel::Avx2 => unsafe { avx2::find(table, shifted, bytes, from, mask) },
             #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            // SAFETY: the kernel is supported: the CPU has AVX-512F.
+            // SAFETY: the kernel is supported: the CPU has AVX-512F and AVX2 (the detector asks for both).
             CdcKernel::Avx512 => unsafe { avx512::find(table, shifted, bytes, from, mask) },
             #[cfg(all(target_arch = "aarch64", target_endian = "little"))]
             // SAFETY: NEON is part of every little-endian aarch64 target.
