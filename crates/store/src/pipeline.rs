@@ -27,8 +27,9 @@
 //! roots, which are made in one pass over the file) is cut in segments
 //! that any worker may take ([`Split`]): the worker that opened it
 //! publishes it and takes its segments in order, and the others take its
-//! next segments before they claim new files, so one large file is cut
-//! and addressed on every core. Each segment is cut from its first byte as
+//! next segments before they claim new files when an arena is at hand
+//! (without one they claim new files rather than wait), so one large file
+//! is cut and addressed on every core. Each segment is cut from its first byte as
 //! if a cut were there, reading one maximum chunk past its end for its
 //! last chunk; the writer joins each segment to the file's chunks before
 //! it (`chunkhash::cdc::join_segment`, the join of the CLI's parallel
