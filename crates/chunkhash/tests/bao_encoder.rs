@@ -161,6 +161,42 @@ fn nothing_is_taken_after_a_failed_write() {
     assert_eq!(end.to_string(), "an earlier write of this encoding failed", "{format:?}");
 }
 
+/// An empty piece adds nothing to either streaming encoder: before,
+/// between and after the pieces, and for the empty message.
+#[test]
+fn empty_pieces_are_no_ops() {
+    use chunkhash::blake3::bao::PostOrderEncoder;
+    let input = vectors::bao_input(STEP + 5000);
+    for group_log in [0, 11] {
+        let tree = Tree::new(Mode::hash(), group_log).unwrap();
+        for len in [0, 5000, STEP + 5000] {
+            let data = &input[..len];
+            let pieces = [&[][..], &data[..len / 2], &[], &data[len / 2..], &[]];
+            for format in [Format::Combined, Format::Outboard(Order::Pre), Format::Outboard(Order::Post)] {
+                let mut encoder = Encoder::new(tree, len as u64, format, Cursor::new(Vec::new())).unwrap();
+                for piece in pieces {
+                    encoder.update(piece).unwrap();
+                }
+                let (root, out) = encoder.finish().unwrap();
+                let expected = match format {
+                    Format::Combined => tree.encode(data).1,
+                    Format::Outboard(order) => tree.outboard(data, order).bao_bytes().to_vec(),
+                };
+                assert_eq!(root, chunkhash::blake3::hash(data));
+                assert!(out.into_inner() == expected, "{format:?}, len {len}, group log {group_log}");
+            }
+            let mut encoder = PostOrderEncoder::new(tree, Vec::new());
+            for piece in pieces {
+                encoder.update(piece).unwrap();
+            }
+            let (root, got_len, nodes) = encoder.finish().unwrap();
+            let post = tree.outboard(data, Order::Post);
+            assert_eq!((root, got_len), (post.root(), len as u64));
+            assert!(nodes == post.nodes(), "post-order, len {len}, group log {group_log}");
+        }
+    }
+}
+
 /// Post-order nodes of a message of unknown length, and the pre-order
 /// reordering, against `Tree::outboard`.
 #[test]
