@@ -134,6 +134,7 @@ fn run_checked(
         }
         BaoCommand::Decode { input, output, outboard, start, count, .. } => {
             refuse_overwrite(output.as_deref(), &[input.as_deref(), outboard.as_deref()])?;
+            refuse_two_stdins(input.as_deref(), outboard.as_deref())?;
             let root = root();
             let ranges = match (start, count) {
                 (None, None) => bao::WHOLE.to_vec(),
@@ -164,6 +165,7 @@ fn run_checked(
             }
         }
         BaoCommand::Slice { start, count, input, output, outboard } => {
+            refuse_two_stdins(input.as_deref(), outboard.as_deref())?;
             let ranges = [start..start.saturating_add(count)];
             let slice = match outboard {
                 None => tree.slice_encoding(&read_all(input.as_deref())?, &ranges)?,
@@ -249,6 +251,27 @@ fn refuse_overwrite(output: Option<&Path>, inputs: &[Option<&Path>]) -> Result<(
         }
     }
     Ok(())
+}
+
+/// Refuses standard input for both INPUT (none or `-`) and `--outboard -`:
+/// one stream cannot be read as two files.
+fn refuse_two_stdins(input: Option<&Path>, outboard: Option<&Path>) -> Result<()> {
+    if is_stdin(outboard.unwrap_or(Path::new(""))) && is_stdin(input.unwrap_or(Path::new("-"))) {
+        bail!("INPUT and --outboard cannot both be standard input: give INPUT (or the outboard) as a file");
+    }
+    Ok(())
+}
+
+fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// A path for messages: standard input by name.
+fn input_name(path: &Path) -> String {
+    match is_stdin(path) {
+        true => "standard input".to_string(),
+        false => path.display().to_string(),
+    }
 }
 
 /// Whether two paths name one existing file.
@@ -462,11 +485,11 @@ fn slice_with_outboard(
     let data = read_all(input)?;
     let file = read_all(Some(outboard))?;
     let Some((header, nodes)) = file.split_first_chunk::<8>() else {
-        bail!("{}: an outboard starts with an 8-byte length", outboard.display());
+        bail!("{}: an outboard starts with an 8-byte length", input_name(outboard));
     };
     let len = u64::from_le_bytes(*header);
     if len != data.len() as u64 {
-        bail!("{}: the outboard is of {len} bytes, the input of {}", outboard.display(), data.len());
+        bail!("{}: the outboard is of {len} bytes, the input of {}", input_name(outboard), data.len());
     }
     let outboard = bao::Outboard::from_parts(tree, root, len, order, nodes.to_vec())?;
     Ok(tree.slice(&data, &outboard, ranges)?)
@@ -475,10 +498,11 @@ fn slice_with_outboard(
 /// The combined encoding, read from a pre-order outboard (`bao`'s, with
 /// its header) and the input beside it: before each group, the parents
 /// that pre-order puts there, in bounded memory. A short or long input or
-/// outboard is an error (else the decoder catches the damage).
+/// outboard is an error (else the decoder catches the damage). Either may
+/// be standard input (not both).
 struct Interleaved {
     data: io::BufReader<Box<dyn Read>>,
-    outboard: io::BufReader<File>,
+    outboard: io::BufReader<Box<dyn Read>>,
     input: String,
     outboard_name: String,
     len: u64,
@@ -495,14 +519,14 @@ struct Interleaved {
 
 impl Interleaved {
     fn new(tree: &bao::Tree, input: Option<&Path>, outboard: &Path) -> Result<Interleaved> {
-        let outboard_name = outboard.display().to_string();
-        let mut file = File::open(outboard).with_context(|| outboard_name.clone())?;
+        let outboard_name = input_name(outboard);
+        let mut file = open(Some(outboard))?;
         let mut header_bytes = [0u8; bao::HEADER_LEN];
         file.read_exact(&mut header_bytes)
             .with_context(|| format!("{outboard_name}: an outboard starts with an 8-byte length"))?;
         let len = u64::from_le_bytes(header_bytes);
         let input_path = input.unwrap_or(Path::new("-"));
-        let metadata = (input_path.as_os_str() != "-").then(|| std::fs::metadata(input_path).ok()).flatten();
+        let metadata = (!is_stdin(input_path)).then(|| std::fs::metadata(input_path).ok()).flatten();
         if let Some(metadata) = metadata {
             if metadata.is_file() && metadata.len() != len {
                 bail!("{outboard_name}: the outboard is of {len} bytes, the input of {}", metadata.len());
@@ -512,10 +536,7 @@ impl Interleaved {
         Ok(Interleaved {
             data: io::BufReader::with_capacity(1 << 20, open(input)?),
             outboard: io::BufReader::with_capacity(1 << 16, file),
-            input: match input_path.as_os_str() == "-" {
-                true => "standard input".to_string(),
-                false => input_path.display().to_string(),
-            },
+            input: input_name(input_path),
             outboard_name,
             len,
             group_len,

@@ -184,3 +184,40 @@ fn bao_encode_through_temporary_files_and_outboards_that_do_not_fit() {
     assert!(dir.read("in") == input && dir.read("obao") == outboard && dir.read("enc") == encoded);
     assert!(dir.read("slice") == slice);
 }
+
+/// `--outboard -`: the outboard from standard input, beside an INPUT file;
+/// with INPUT standard input too, a clear error.
+#[test]
+fn bao_outboard_from_standard_input() {
+    let dir = Dir::new("bao_outboard_from_standard_input");
+    let input = vectors::bao_input(300_000);
+    let (encoded, hash) = ::bao::encode::encode(&input);
+    let (outboard, _) = ::bao::encode::outboard(&input);
+    let hex = hash.to_hex().to_string();
+    dir.write("in", &input);
+    let decoded = dir.run(&["bao", "decode", &hex, "in", "--outboard", "-"], &outboard);
+    assert!(decoded.status.success(), "{}", stderr(&decoded));
+    assert!(decoded.stdout == input);
+    let part = dir.run(&["bao", "decode", &hex, "in", "--outboard=-", "--start", "1000", "--count", "2000"], &outboard);
+    assert!(part.status.success(), "{}", stderr(&part));
+    assert!(part.stdout == input[1000..3000]);
+    let slice = dir.run(&["bao", "slice", "1000", "2000", "in", "--outboard", "-"], &outboard);
+    assert!(slice.stdout == bao_slice(&encoded, 1000, 2000), "{}", stderr(&slice));
+    // Damage in the outboard from standard input is caught.
+    let mut bad = outboard.clone();
+    bad[100] ^= 1;
+    assert_eq!(code(&dir.run(&["bao", "decode", &hex, "in", "--outboard", "-"], &bad)), 1);
+    let both = "INPUT and --outboard cannot both be standard input";
+    for args in [
+        &["bao", "decode", &hex, "--outboard", "-"][..],
+        &["bao", "decode", &hex, "-", "--outboard", "-"],
+        &["bao", "decode", &hex, "-", "out", "--outboard", "-", "--start", "5", "--count", "5"],
+        &["bao", "slice", "0", "10", "--outboard", "-"],
+    ] {
+        let output = dir.run(args, &outboard);
+        assert_eq!(code(&output), 1, "{args:?}");
+        assert!(stderr(&output).contains(both), "{args:?}: {}", stderr(&output));
+        assert!(output.stdout.is_empty());
+    }
+    assert!(!dir.path.join("out").exists());
+}
