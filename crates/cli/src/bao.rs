@@ -8,6 +8,9 @@
 //! pre-order outboard (bytes are written as they verify). Slicing, and
 //! decoding a range or with a post-order outboard, map a file input
 //! (standard input is read whole) and read the outboard into memory.
+//!
+//! A regular OUTPUT is written under a temporary name and renamed into
+//! place once complete (`OutputFile`): a failure leaves it as it was.
 
 // The bao command slices one range; the library takes lists of ranges.
 #![allow(clippy::single_range_in_vec_init)]
@@ -224,23 +227,22 @@ fn encode(
             (len, Some(spool))
         }
     };
-    let file = match output {
-        Some(path) => File::create(path).with_context(|| path.display().to_string())?,
+    let mut file = match output {
+        Some(path) => OutputFile::create(path)?,
         None => return encode_spooled(tree, format, &mut reader, input, len, &spool_dir, out),
     };
     let path = output.expect("an output file");
-    if file.metadata().with_context(|| path.display().to_string())?.is_file() {
-        encode_to(tree, format, &mut reader, input, len, file, path)?;
-        return Ok(());
+    if file.is_staged() {
+        encode_to(tree, format, &mut reader, input, len, &mut file.file, path)?;
+        return file.finish();
     }
     // A pipe or device: written once whole.
-    let mut file = file;
-    encode_spooled(tree, format, &mut reader, input, len, &spool_dir, &mut file)
+    encode_spooled(tree, format, &mut reader, input, len, &spool_dir, &mut file.file)
         .with_context(|| path.display().to_string())
 }
 
-/// Refuses an OUTPUT that is one of the inputs: creating it would empty
-/// the input before it is read.
+/// Refuses an OUTPUT that is one of the inputs: a mistake, and a pipe or
+/// device written in place would lose the input.
 fn refuse_overwrite(output: Option<&Path>, inputs: &[Option<&Path>]) -> Result<()> {
     let Some(output) = output.filter(|path| path.as_os_str() != "-") else {
         return Ok(());
@@ -302,7 +304,8 @@ fn encode_spooled(
     out: &mut dyn Write,
 ) -> Result<()> {
     let spool = Spool::new(dir)?;
-    let mut file = encode_to(tree, format, reader, input, len, spool.file.try_clone()?, &spool.path)?;
+    let mut file = spool.file.try_clone()?;
+    encode_to(tree, format, reader, input, len, &mut file, &spool.path)?;
     file.seek(SeekFrom::Start(0))?;
     io::copy(&mut file, out)?;
     Ok(())
@@ -316,9 +319,9 @@ fn encode_to(
     reader: &mut dyn Read,
     input: &Path,
     len: u64,
-    file: File,
+    file: &mut File,
     path: &Path,
-) -> Result<File> {
+) -> Result<()> {
     let output = || path.display().to_string();
     let mut encoder = bao::Encoder::new(tree, len, format, file).with_context(output)?;
     // Whole steps of the encoder (1 MiB) go through without a copy.
@@ -338,7 +341,8 @@ fn encode_to(
     if total < len {
         bail!("{}: shrank while it was read (from {len} bytes to {total})", input.display());
     }
-    Ok(encoder.finish().with_context(output)?.1)
+    encoder.finish().with_context(output)?;
+    Ok(())
 }
 
 /// Reads until `buf` is full or the input ends; the bytes read.
@@ -414,8 +418,11 @@ fn encode_outboard_stream(
     };
     match output {
         Some(path) => {
-            let mut file = io::BufWriter::new(File::create(path).with_context(|| path.display().to_string())?);
-            write(&mut file).and_then(|()| file.flush()).with_context(|| path.display().to_string())
+            let mut file = OutputFile::create(path)?;
+            let mut buffered = io::BufWriter::new(&mut file.file);
+            write(&mut buffered).and_then(|()| buffered.flush()).with_context(|| path.display().to_string())?;
+            drop(buffered);
+            file.finish()
         }
         None => Ok(write(out)?),
     }
@@ -430,27 +437,120 @@ struct Spool {
 
 impl Spool {
     fn new(dir: &Path) -> Result<Spool> {
-        for attempt in 0u32.. {
-            // Not guessable in advance (another user could otherwise take
-            // the names first), and readable by its owner only.
-            let nanos =
-                std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
-            let path = dir.join(format!(".chunkhash-bao-{}-{nanos:08x}-{attempt}.tmp", std::process::id()));
-            let mut options = std::fs::OpenOptions::new();
-            options.read(true).write(true).create_new(true);
-            #[cfg(unix)]
-            std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-            match options.open(&path) {
-                Ok(file) => {
-                    #[cfg(unix)]
-                    let _ = std::fs::remove_file(&path);
-                    return Ok(Spool { file, path });
-                }
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 1000 => {}
-                Err(e) => return Err(e).with_context(|| format!("a temporary file in {}", dir.display())),
-            }
+        // Readable by its owner only.
+        let (file, path) = create_temp(dir, ".chunkhash-bao-", 0o600)
+            .with_context(|| format!("a temporary file in {}", dir.display()))?;
+        #[cfg(unix)]
+        let _ = std::fs::remove_file(&path);
+        Ok(Spool { file, path })
+    }
+}
+
+/// A new file in `dir`, named `PREFIX<pid>-<nanoseconds>-<attempt>.tmp`,
+/// created with `mode` on Unix (less the umask), read and write.
+fn create_temp(dir: &Path, prefix: &str, mode: u32) -> io::Result<(File, PathBuf)> {
+    #[cfg(not(unix))]
+    let _ = mode;
+    for attempt in 0u32.. {
+        // Not guessable in advance (another user could otherwise take
+        // the names first).
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+        let path = dir.join(format!("{prefix}{}-{nanos:08x}-{attempt}.tmp", std::process::id()));
+        let mut options = std::fs::OpenOptions::new();
+        options.read(true).write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, mode);
+        match options.open(&path) {
+            Ok(file) => return Ok((file, path)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 1000 => {}
+            Err(e) => return Err(e),
         }
-        unreachable!("the loop returns")
+    }
+    unreachable!("the loop returns")
+}
+
+/// OUTPUT, open for writing. A regular file (or a new one) is written
+/// under a temporary name beside it and takes OUTPUT's place only in
+/// [`finish`](OutputFile::finish), once complete: a command that fails
+/// leaves OUTPUT as it was, absent or the user's file untouched, and its
+/// temporary file is removed (as `gzip -d`, `xz -d` and `zstd -d` remove an
+/// output they could not finish). A pipe or device is written in place.
+struct OutputFile {
+    file: File,
+    staged: Option<Staged>,
+}
+
+/// A temporary file that becomes `target` when `renamed`, and is removed
+/// when dropped before.
+struct Staged {
+    temp: PathBuf,
+    target: PathBuf,
+    renamed: bool,
+}
+
+impl OutputFile {
+    fn create(path: &Path) -> Result<OutputFile> {
+        let name = || path.display().to_string();
+        // Through a symbolic link, the file it names is replaced and the
+        // link stays, as writing in place would do; a dangling link is
+        // written in place.
+        let target = match std::fs::symlink_metadata(path) {
+            Ok(meta) if meta.file_type().is_symlink() => std::fs::canonicalize(path).ok(),
+            _ => Some(path.to_path_buf()),
+        };
+        let target = target.filter(|target| target.file_name().is_some());
+        let existing = target.as_deref().map(std::fs::metadata);
+        // For a file to replace, its permissions; none for a new file.
+        let staged = match &existing {
+            Some(Ok(meta)) if meta.is_file() => Some(Some(meta.permissions())),
+            Some(Err(e)) if e.kind() == io::ErrorKind::NotFound => Some(None),
+            _ => None,
+        };
+        let (Some(target), Some(permissions)) = (target, staged) else {
+            return Ok(OutputFile { file: File::create(path).with_context(name)?, staged: None });
+        };
+        if permissions.is_some() {
+            // A file we may not write (read-only) is refused, as writing in
+            // place would refuse it, not replaced.
+            std::fs::OpenOptions::new().write(true).open(&target).with_context(name)?;
+        }
+        let dir = match target.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        let prefix = format!(".{}.chunkhash-", target.file_name().expect("a file name").to_string_lossy());
+        // A new file gets the mode File::create gives; a replaced one its own.
+        let (file, temp) = create_temp(dir, &prefix, if permissions.is_some() { 0o600 } else { 0o666 })
+            .with_context(|| format!("{}: a temporary file in {}", name(), dir.display()))?;
+        let staged = Staged { temp, target, renamed: false };
+        if let Some(permissions) = permissions {
+            file.set_permissions(permissions).with_context(name)?;
+        }
+        Ok(OutputFile { file, staged: Some(staged) })
+    }
+
+    /// Whether OUTPUT is a regular file (written under a temporary name).
+    fn is_staged(&self) -> bool {
+        self.staged.is_some()
+    }
+
+    /// The output is complete: it takes OUTPUT's place.
+    fn finish(self) -> Result<()> {
+        let OutputFile { file, staged } = self;
+        drop(file);
+        if let Some(mut staged) = staged {
+            std::fs::rename(&staged.temp, &staged.target).with_context(|| staged.target.display().to_string())?;
+            staged.renamed = true;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if !self.renamed {
+            let _ = std::fs::remove_file(&self.temp);
+        }
     }
 }
 
@@ -660,7 +760,9 @@ fn hash_stream(mut reader: impl Read) -> io::Result<blake3::Hash> {
 fn write_all(path: Option<&Path>, out: &mut dyn Write, bytes: &[u8]) -> Result<()> {
     match path {
         Some(path) if path.as_os_str() != "-" => {
-            std::fs::write(path, bytes).with_context(|| path.display().to_string())?
+            let mut file = OutputFile::create(path)?;
+            file.file.write_all(bytes).with_context(|| path.display().to_string())?;
+            file.finish()?
         }
         _ => out.write_all(bytes)?,
     }
@@ -670,13 +772,15 @@ fn write_all(path: Option<&Path>, out: &mut dyn Write, bytes: &[u8]) -> Result<(
 /// Copies verified bytes to OUTPUT (or `out`) as they come; the first
 /// error stops it, after only verified bytes were written.
 fn copy_verified(mut reader: impl Read, path: Option<&Path>, out: &mut dyn Write) -> Result<()> {
-    let result = match path {
+    match path {
         Some(path) if path.as_os_str() != "-" => {
-            let mut file = File::create(path).with_context(|| path.display().to_string())?;
-            io::copy(&mut reader, &mut file)
+            let mut file = OutputFile::create(path)?;
+            io::copy(&mut reader, &mut file.file).context("decoding")?;
+            file.finish()
         }
-        _ => io::copy(&mut reader, out),
-    };
-    result.context("decoding")?;
-    Ok(())
+        _ => {
+            io::copy(&mut reader, out).context("decoding")?;
+            Ok(())
+        }
+    }
 }

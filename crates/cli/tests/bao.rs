@@ -185,6 +185,85 @@ fn bao_encode_through_temporary_files_and_outboards_that_do_not_fit() {
     assert!(dir.read("slice") == slice);
 }
 
+/// A command that fails part way (here its output outgrows the file size
+/// limit, as on a full disk; or its input grows while it is read) leaves
+/// OUTPUT as it was: absent, or the user's old file untouched, and no
+/// temporary file. One that succeeds replaces OUTPUT, keeping its
+/// permissions, and writes through a symbolic link.
+#[cfg(unix)]
+#[test]
+fn bao_failures_leave_output_as_it_was() {
+    use std::os::unix::fs::{symlink, PermissionsExt};
+    let dir = Dir::new("bao_failures_leave_output_as_it_was");
+    let input = vectors::bao_input(1_000_000);
+    let (encoded, hash) = ::bao::encode::encode(&input);
+    let (outboard, _) = ::bao::encode::outboard(&input);
+    let hex = hash.to_hex().to_string();
+    dir.write("in", &input);
+    dir.write("enc", &encoded);
+    dir.write("obao", &outboard);
+    dir.write("slice", &bao_slice(&encoded, 0, 1_000_000));
+    let runs: [&[&str]; 8] = [
+        &["bao", "encode", "in", "OUT"],
+        &["bao", "encode", "in", "--outboard", "OUT"],
+        &["bao", "encode", "-", "OUT"],
+        &["bao", "encode", "-", "--outboard", "OUT"],
+        &["bao", "decode", &hex, "enc", "OUT"],
+        &["bao", "decode", &hex, "in", "OUT", "--outboard", "obao"],
+        &["bao", "slice", "0", "1000000", "enc", "OUT"],
+        &["bao", "decode-slice", &hex, "0", "1000000", "slice", "OUT"],
+    ];
+    let names = || {
+        let mut names: Vec<_> = std::fs::read_dir(&dir.path).unwrap().map(|e| e.unwrap().file_name()).collect();
+        names.sort();
+        names
+    };
+    let before = names();
+    for args in runs {
+        for old in [None, Some(&b"the user's file"[..])] {
+            let _ = std::fs::remove_file(dir.path.join("OUT"));
+            if let Some(old) = old {
+                dir.write("OUT", old);
+            }
+            // Writes past 40 blocks (20 KiB or 40 KiB) fail with EFBIG
+            // (SIGXFSZ ignored), as writes to a full disk fail.
+            let script = "trap '' XFSZ; ulimit -f 40; exec \"$0\" \"$@\"";
+            let mut command = dir.command("sh", &["-c", script, env!("CARGO_BIN_EXE_chunkhash")]);
+            command.args(args);
+            let output = run_with_stdin(command, &input);
+            assert_eq!(code(&output), 1, "{args:?}: {}", stderr(&output));
+            match old {
+                Some(old) => assert!(dir.read("OUT") == old, "{args:?}: the old OUTPUT changed"),
+                None => assert!(!dir.path.join("OUT").exists(), "{args:?}: a partial OUTPUT is left"),
+            }
+            let mut expected = before.clone();
+            if old.is_some() {
+                expected.push("OUT".into());
+                expected.sort();
+            }
+            assert_eq!(names(), expected, "{args:?}: no temporary file is left");
+        }
+    }
+    // Linux: /proc files say they have no bytes, then give some.
+    #[cfg(target_os = "linux")]
+    for args in
+        [&["bao", "encode", "/proc/self/status", "OUT"][..], &["bao", "encode", "/proc/self/status", "--outboard=OUT"]]
+    {
+        let _ = std::fs::remove_file(dir.path.join("OUT"));
+        let output = dir.run(args, b"");
+        assert!(stderr(&output).contains("grew while it was read"), "{args:?}: {}", stderr(&output));
+        assert!(!dir.path.join("OUT").exists(), "{args:?}: a partial OUTPUT is left");
+    }
+    // Success replaces the file, keeping its mode, and follows a link.
+    dir.write("OUT", b"old");
+    std::fs::set_permissions(dir.path.join("OUT"), std::fs::Permissions::from_mode(0o640)).unwrap();
+    symlink("OUT", dir.path.join("LINK")).unwrap();
+    ok(dir.run(&["bao", "encode", "in", "LINK"], b""));
+    assert!(dir.read("OUT") == encoded);
+    assert!(std::fs::symlink_metadata(dir.path.join("LINK")).unwrap().file_type().is_symlink());
+    assert_eq!(std::fs::metadata(dir.path.join("OUT")).unwrap().permissions().mode() & 0o777, 0o640);
+}
+
 /// `--outboard -`: the outboard from standard input, beside an INPUT file;
 /// with INPUT standard input too, a clear error.
 #[test]
