@@ -300,3 +300,28 @@ fn bao_outboard_from_standard_input() {
     }
     assert!(!dir.path.join("out").exists());
 }
+
+/// The combined encoding of standard input to standard output (or a
+/// device) takes one copy of the input and an outboard, not a second copy
+/// of the whole encoding: it fits where no file may be as large as the
+/// encoding (`ulimit -f`, in POSIX's 512-byte blocks).
+#[cfg(unix)]
+#[test]
+fn bao_encode_of_standard_input_to_standard_output_copies_it_once() {
+    let dir = Dir::new("bao_encode_of_standard_input_to_standard_output_copies_it_once");
+    let input = vectors::bao_input(100 << 10);
+    let (encoded, _) = ::bao::encode::encode(&input);
+    // Files up to 210 blocks (107520 bytes): the input's copy, not the encoding.
+    assert!(input.len() <= 210 * 512 && encoded.len() > 210 * 512);
+    let script = "trap '' XFSZ; ulimit -f 210; exec \"$0\" \"$@\"";
+    for output in [None, Some("/dev/stdout")] {
+        let mut command = dir.command("sh", &["-c", script, env!("CARGO_BIN_EXE_chunkhash"), "bao", "encode", "-"]);
+        command.args(output).env("TMPDIR", &dir.path);
+        let run = run_with_stdin(command, &input);
+        assert!(run.status.success(), "{output:?}: {}", stderr(&run));
+        assert!(run.stdout == encoded, "{output:?}");
+    }
+    assert_eq!(std::fs::read_dir(&dir.path).unwrap().count(), 0, "no temporary file is left");
+    let tree = bao::Tree::new(bao::Mode::hash(), 4).unwrap();
+    assert!(dir.run(&["bao", "--group-size", "16KiB", "encode", "-"], &input).stdout == tree.encode(&input).1);
+}
