@@ -16,6 +16,14 @@ fn bao_slice(encoded: &[u8], start: u64, count: u64) -> Vec<u8> {
     slice
 }
 
+/// The `bao` crate's combined encoding and outboard of `input`, and its
+/// hash in hex.
+fn bao_outputs(input: &[u8]) -> (Vec<u8>, Vec<u8>, String) {
+    let (encoded, hash) = ::bao::encode::encode(input);
+    let (outboard, _) = ::bao::encode::outboard(input);
+    (encoded, outboard, hash.to_hex().to_string())
+}
+
 #[test]
 fn bao_subcommands_write_the_bao_crates_bytes() {
     let dir = Dir::new("bao_subcommands_write_the_bao_crates_bytes");
@@ -23,9 +31,7 @@ fn bao_subcommands_write_the_bao_crates_bytes() {
     // 2 MiB + 5: `hash` reads in 1 MiB pieces.
     for len in [0usize, 1, 1024, 1025, 3 * 1024 + 7, 70_000, (2 << 20) + 5] {
         let input = rng.bytes(len);
-        let (encoded, hash) = ::bao::encode::encode(&input);
-        let (outboard, _) = ::bao::encode::outboard(&input);
-        let hex = hash.to_hex().to_string();
+        let (encoded, outboard, hex) = bao_outputs(&input);
         dir.write("in", &input);
         assert_eq!(ok(dir.run(&["bao", "hash", "in"], b"")), format!("{hex}\n"));
         assert_eq!(ok(dir.run(&["bao", "hash"], &input)), format!("{hex}\n"));
@@ -196,9 +202,7 @@ fn bao_failures_leave_output_as_it_was() {
     use std::os::unix::fs::{symlink, PermissionsExt};
     let dir = Dir::new("bao_failures_leave_output_as_it_was");
     let input = vectors::bao_input(1_000_000);
-    let (encoded, hash) = ::bao::encode::encode(&input);
-    let (outboard, _) = ::bao::encode::outboard(&input);
-    let hex = hash.to_hex().to_string();
+    let (encoded, outboard, hex) = bao_outputs(&input);
     dir.write("in", &input);
     dir.write("enc", &encoded);
     dir.write("obao", &outboard);
@@ -270,9 +274,7 @@ fn bao_failures_leave_output_as_it_was() {
 fn bao_outboard_from_standard_input() {
     let dir = Dir::new("bao_outboard_from_standard_input");
     let input = vectors::bao_input(300_000);
-    let (encoded, hash) = ::bao::encode::encode(&input);
-    let (outboard, _) = ::bao::encode::outboard(&input);
-    let hex = hash.to_hex().to_string();
+    let (encoded, outboard, hex) = bao_outputs(&input);
     dir.write("in", &input);
     let decoded = dir.run(&["bao", "decode", &hex, "in", "--outboard", "-"], &outboard);
     assert!(decoded.status.success(), "{}", stderr(&decoded));
