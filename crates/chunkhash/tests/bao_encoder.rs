@@ -59,7 +59,8 @@ fn the_same_bytes_as_the_in_memory_builders() {
     let pieces = TestScale::pick(&[4096, 1_000_003, STEP + 1, usize::MAX][..], &[4096, usize::MAX][..], &[100][..]);
     let input = vectors::bao_input(*lengths.iter().max().unwrap());
     for &len in lengths {
-        for group_log in [0, 2, 4] {
+        // 7 and up: a group fills the writer's batch of chunks on its own.
+        for group_log in [0, 2, 4, 7, 9] {
             let tree = Tree::new(Mode::hash(), group_log).unwrap();
             for &piece in pieces {
                 check(tree, &input[..len], piece);
@@ -210,7 +211,7 @@ fn post_order_of_unknown_length_and_its_pre_order() {
     );
     let input = vectors::bao_input(*lengths.iter().max().unwrap());
     for &len in lengths {
-        for group_log in [0, 4, 10, 11] {
+        for group_log in [0, 4, 7, 10, 11] {
             if group_log > 4 && len > 5 * STEP {
                 continue;
             }

@@ -79,8 +79,6 @@ use alloc::vec::Vec;
 #[cfg(feature = "std")]
 mod encoder;
 #[cfg(feature = "std")]
-mod levels;
-#[cfg(feature = "std")]
 pub use encoder::{Encoder, Format};
 #[cfg(feature = "std")]
 mod post_order;
