@@ -83,7 +83,9 @@ The arguments of the bao command, so its scripts run unchanged: inputs and
 outputs are files, or standard input and output when left out or `-`.
 With the default group size and pre-order, every output is bao's, byte for
 byte. Decoding writes only verified bytes and stops with exit code 1 at the
-first that does not verify.";
+first that does not verify. An OUTPUT file is written under a temporary name
+beside it and renamed into place once complete: a command that fails leaves
+OUTPUT as it was.";
 
 /// Runs a subcommand. A bad argument is an error (exit 2); a file that
 /// cannot be read or written, or bytes that do not verify, print
