@@ -193,6 +193,30 @@ for (const build of BUILDS) {
       }
     });
 
+    test('an outboard in pieces ends at its first error; an empty piece adds nothing', async () => {
+      await chunkhash.init(build.options);
+      const e = chunkhash._benchmarkEngine();
+      const input = xorshiftBytes(8 * 1024 + 5);
+      const update = (bytes) => e.check(e.ex.chunkhash_bao_outboard_update(e.put(bytes, 0, bytes.length)));
+      const finish = () => e.readOutput(e.check(e.ex.chunkhash_bao_outboard_finish()));
+      const begin = () => e.check(e.ex.chunkhash_bao_outboard_begin(0, 0, BigInt(input.length), 0, 0));
+      const { root, outboard } = chunkhash.baoOutboard(input);
+      begin();
+      update(input.subarray(0, 1024));
+      // Three groups are no subtree: an error, after which the outboard is
+      // gone (it used to take the next piece as if nothing had happened).
+      assert.throws(() => update(input.subarray(1024, 4096)), /piece/);
+      assert.throws(() => update(input.subarray(1024, 2048)), /no Bao outboard in progress/);
+      assert.throws(finish, /no Bao outboard in progress/);
+      // Begun again: empty pieces anywhere, the one-shot call's bytes.
+      begin();
+      for (const [start, end] of [[0, 0], [0, 4096], [4096, 4096], [4096, 8192], [8192, input.length], [input.length, input.length]]) {
+        update(input.subarray(start, end));
+      }
+      const whole = finish();
+      assert.deepEqual({ root: whole.subarray(0, 32), outboard: whole.subarray(32) }, { root, outboard });
+    });
+
     test('bad arguments are TypeErrors, RangeErrors or BaoErrors naming the value', async () => {
       await chunkhash.init(build.options);
       const data = new Uint8Array(5000);

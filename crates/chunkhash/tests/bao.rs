@@ -580,6 +580,35 @@ fn outboards_from_pieces_match_whole_ones() {
     }
 }
 
+/// An empty piece adds nothing, as every hasher's update: before, between
+/// and after the pieces of a message, and as the only "piece" of the empty
+/// message (whose one group `finish` then takes).
+#[test]
+fn empty_pieces_are_no_ops() {
+    let input = bao_input(5000);
+    for order in [bao::Order::Pre, bao::Order::Post] {
+        for (tree, len) in [(tree(0), 5000), (tree(2), 5000), (tree(0), 0), (tree(0), 1024)] {
+            let data = &input[..len];
+            let whole = tree.outboard(data, order);
+            let mut builder = tree.outboard_builder(len as u64, order).unwrap();
+            builder.update(&[]).unwrap_or_else(|e| panic!("len {len}, first: {e}"));
+            let group = tree.group_len();
+            let pieces: Vec<&[u8]> = match len > 4 * group {
+                true => vec![&data[..4 * group], &data[4 * group..]],
+                false => vec![data],
+            };
+            for piece in pieces {
+                builder.update(piece).unwrap();
+                builder.update(&[]).unwrap_or_else(|e| panic!("len {len}, after a piece: {e}"));
+            }
+            assert_eq!(builder.finish().unwrap(), whole, "len {len} {order:?}");
+        }
+        // The empty message with no update at all.
+        let empty = tree(0).outboard_builder(0, order).unwrap().finish().unwrap();
+        assert_eq!(empty, tree(0).outboard(&[], order));
+    }
+}
+
 /// An outboard this process cannot allocate is an error, not an abort
 /// (the bindings pass lengths from their users): 64 PiB of nodes for an
 /// exabyte in 1 KiB groups fits in `isize` but in no address space.

@@ -59,7 +59,8 @@ fn the_same_bytes_as_the_in_memory_builders() {
     let pieces = TestScale::pick(&[4096, 1_000_003, STEP + 1, usize::MAX][..], &[4096, usize::MAX][..], &[100][..]);
     let input = vectors::bao_input(*lengths.iter().max().unwrap());
     for &len in lengths {
-        for group_log in [0, 2, 4] {
+        // 7 and up: a group fills the writer's batch of chunks on its own.
+        for group_log in [0, 2, 4, 7, 9] {
             let tree = Tree::new(Mode::hash(), group_log).unwrap();
             for &piece in pieces {
                 check(tree, &input[..len], piece);
@@ -178,6 +179,42 @@ fn post_order_takes_nothing_after_a_failed_write() {
     assert_eq!(end.to_string(), "an earlier write of this encoding failed");
 }
 
+/// An empty piece adds nothing to either streaming encoder: before,
+/// between and after the pieces, and for the empty message.
+#[test]
+fn empty_pieces_are_no_ops() {
+    use chunkhash::blake3::bao::PostOrderEncoder;
+    let input = vectors::bao_input(STEP + 5000);
+    for group_log in [0, 11] {
+        let tree = Tree::new(Mode::hash(), group_log).unwrap();
+        for len in [0, 5000, STEP + 5000] {
+            let data = &input[..len];
+            let pieces = [&[][..], &data[..len / 2], &[], &data[len / 2..], &[]];
+            for format in [Format::Combined, Format::Outboard(Order::Pre), Format::Outboard(Order::Post)] {
+                let mut encoder = Encoder::new(tree, len as u64, format, Cursor::new(Vec::new())).unwrap();
+                for piece in pieces {
+                    encoder.update(piece).unwrap();
+                }
+                let (root, out) = encoder.finish().unwrap();
+                let expected = match format {
+                    Format::Combined => tree.encode(data).1,
+                    Format::Outboard(order) => tree.outboard(data, order).bao_bytes().to_vec(),
+                };
+                assert_eq!(root, chunkhash::blake3::hash(data));
+                assert!(out.into_inner() == expected, "{format:?}, len {len}, group log {group_log}");
+            }
+            let mut encoder = PostOrderEncoder::new(tree, Vec::new());
+            for piece in pieces {
+                encoder.update(piece).unwrap();
+            }
+            let (root, got_len, nodes) = encoder.finish().unwrap();
+            let post = tree.outboard(data, Order::Post);
+            assert_eq!((root, got_len), (post.root(), len as u64));
+            assert!(nodes == post.nodes(), "post-order, len {len}, group log {group_log}");
+        }
+    }
+}
+
 /// Post-order nodes of a message of unknown length, and the pre-order
 /// reordering, against `Tree::outboard`.
 #[test]
@@ -191,7 +228,7 @@ fn post_order_of_unknown_length_and_its_pre_order() {
     );
     let input = vectors::bao_input(*lengths.iter().max().unwrap());
     for &len in lengths {
-        for group_log in [0, 4, 10, 11] {
+        for group_log in [0, 4, 7, 10, 11] {
             if group_log > 4 && len > 5 * STEP {
                 continue;
             }

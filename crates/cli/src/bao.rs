@@ -8,6 +8,9 @@
 //! pre-order outboard (bytes are written as they verify). Slicing, and
 //! decoding a range or with a post-order outboard, map a file input
 //! (standard input is read whole) and read the outboard into memory.
+//!
+//! A regular OUTPUT is written under a temporary name and renamed into
+//! place once complete (`OutputFile`): a failure leaves it as it was.
 
 // The bao command slices one range; the library takes lists of ranges.
 #![allow(clippy::single_range_in_vec_init)]
@@ -80,7 +83,9 @@ The arguments of the bao command, so its scripts run unchanged: inputs and
 outputs are files, or standard input and output when left out or `-`.
 With the default group size and pre-order, every output is bao's, byte for
 byte. Decoding writes only verified bytes and stops with exit code 1 at the
-first that does not verify.";
+first that does not verify. An OUTPUT file is written under a temporary name
+beside it and renamed into place once complete: a command that fails leaves
+OUTPUT as it was.";
 
 /// Runs a subcommand. A bad argument is an error (exit 2); a file that
 /// cannot be read or written, or bytes that do not verify, print
@@ -134,6 +139,7 @@ fn run_checked(
         }
         BaoCommand::Decode { input, output, outboard, start, count, .. } => {
             refuse_overwrite(output.as_deref(), &[input.as_deref(), outboard.as_deref()])?;
+            refuse_two_stdins(input.as_deref(), outboard.as_deref())?;
             let root = root();
             let ranges = match (start, count) {
                 (None, None) => bao::WHOLE.to_vec(),
@@ -164,6 +170,7 @@ fn run_checked(
             }
         }
         BaoCommand::Slice { start, count, input, output, outboard } => {
+            refuse_two_stdins(input.as_deref(), outboard.as_deref())?;
             let ranges = [start..start.saturating_add(count)];
             let slice = match outboard {
                 None => tree.slice_encoding(&read_all(input.as_deref())?, &ranges)?,
@@ -191,7 +198,9 @@ fn run_checked(
 /// From a stream (standard input, a pipe), whose length is known only at
 /// its end, an outboard is made in post-order and reordered
 /// ([`encode_outboard_stream`]); the combined encoding needs the length
-/// first, so the stream is copied to a temporary file beside the output.
+/// first, so the stream is copied to a temporary file beside the output
+/// (and for an output that cannot seek, written from that copy and its
+/// outboard: [`encode_interleaved`]).
 fn encode(
     tree: bao::Tree,
     format: bao::Format,
@@ -210,7 +219,7 @@ fn encode(
     };
     refuse_overwrite(output, &[Some(input)])?;
     let (mut reader, len) = open_input(input)?;
-    let (len, _input_spool) = match (len, format) {
+    let (len, input_spool) = match (len, format) {
         (Some(len), _) => (len, None),
         // An outboard needs no copy of the input.
         (None, bao::Format::Outboard(order)) => {
@@ -222,23 +231,57 @@ fn encode(
             (len, Some(spool))
         }
     };
-    let file = match output {
-        Some(path) => File::create(path).with_context(|| path.display().to_string())?,
-        None => return encode_spooled(tree, format, &mut reader, input, len, &spool_dir, out),
+    let mut file = match output {
+        Some(path) => OutputFile::create(path)?,
+        None => {
+            return match &input_spool {
+                Some(spool) => encode_interleaved(tree, spool, input, len, &spool_dir, out),
+                None => encode_spooled(tree, format, &mut reader, input, len, &spool_dir, out),
+            };
+        }
     };
     let path = output.expect("an output file");
-    if file.metadata().with_context(|| path.display().to_string())?.is_file() {
-        encode_to(tree, format, &mut reader, input, len, file, path)?;
-        return Ok(());
+    if file.is_staged() {
+        encode_to(tree, format, &mut reader, input, len, &mut file.file, path)?;
+        return file.finish();
     }
     // A pipe or device: written once whole.
-    let mut file = file;
-    encode_spooled(tree, format, &mut reader, input, len, &spool_dir, &mut file)
-        .with_context(|| path.display().to_string())
+    let written = match &input_spool {
+        Some(spool) => encode_interleaved(tree, spool, input, len, &spool_dir, &mut file.file),
+        None => encode_spooled(tree, format, &mut reader, input, len, &spool_dir, &mut file.file),
+    };
+    written.with_context(|| path.display().to_string())
 }
 
-/// Refuses an OUTPUT that is one of the inputs: creating it would empty
-/// the input before it is read.
+/// The combined encoding of INPUT's copy in a temporary file (`spool`),
+/// for an output that cannot seek, without a second copy of it all: its
+/// pre-order outboard goes to a temporary file in `dir` (6.25% of the
+/// input with 1 KiB groups), then the encoding is written in order from
+/// the copy and the outboard. Reading INPUT twice is safe only because
+/// the copy is ours (a regular INPUT could change in between).
+fn encode_interleaved(
+    tree: bao::Tree,
+    spool: &Spool,
+    input: &Path,
+    len: u64,
+    dir: &Path,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let mut data = spool.file.try_clone()?;
+    data.seek(SeekFrom::Start(0))?;
+    let outboard = Spool::new(dir)?;
+    let mut nodes = outboard.file.try_clone()?;
+    encode_to(tree, bao::Format::Outboard(bao::Order::Pre), &mut data, input, len, &mut nodes, &outboard.path)?;
+    data.seek(SeekFrom::Start(0))?;
+    nodes.seek(SeekFrom::Start(0))?;
+    let name = || "a temporary file".to_string();
+    let mut stream = Interleaved::from_readers(&tree, Box::new(data), name(), Box::new(nodes), name())?;
+    io::copy(&mut stream, out)?;
+    Ok(())
+}
+
+/// Refuses an OUTPUT that is one of the inputs: a mistake, and a pipe or
+/// device written in place would lose the input.
 fn refuse_overwrite(output: Option<&Path>, inputs: &[Option<&Path>]) -> Result<()> {
     let Some(output) = output.filter(|path| path.as_os_str() != "-") else {
         return Ok(());
@@ -249,6 +292,27 @@ fn refuse_overwrite(output: Option<&Path>, inputs: &[Option<&Path>]) -> Result<(
         }
     }
     Ok(())
+}
+
+/// Refuses standard input for both INPUT (none or `-`) and `--outboard -`:
+/// one stream cannot be read as two files.
+fn refuse_two_stdins(input: Option<&Path>, outboard: Option<&Path>) -> Result<()> {
+    if is_stdin(outboard.unwrap_or(Path::new(""))) && is_stdin(input.unwrap_or(Path::new("-"))) {
+        bail!("INPUT and --outboard cannot both be standard input: give INPUT (or the outboard) as a file");
+    }
+    Ok(())
+}
+
+fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// A path for messages: standard input by name.
+fn input_name(path: &Path) -> String {
+    match is_stdin(path) {
+        true => "standard input".to_string(),
+        false => path.display().to_string(),
+    }
 }
 
 /// Whether two paths name one existing file.
@@ -279,7 +343,8 @@ fn encode_spooled(
     out: &mut dyn Write,
 ) -> Result<()> {
     let spool = Spool::new(dir)?;
-    let mut file = encode_to(tree, format, reader, input, len, spool.file.try_clone()?, &spool.path)?;
+    let mut file = spool.file.try_clone()?;
+    encode_to(tree, format, reader, input, len, &mut file, &spool.path)?;
     file.seek(SeekFrom::Start(0))?;
     io::copy(&mut file, out)?;
     Ok(())
@@ -293,9 +358,9 @@ fn encode_to(
     reader: &mut dyn Read,
     input: &Path,
     len: u64,
-    file: File,
+    file: &mut File,
     path: &Path,
-) -> Result<File> {
+) -> Result<()> {
     let output = || path.display().to_string();
     let mut encoder = bao::Encoder::new(tree, len, format, file).with_context(output)?;
     // Whole steps of the encoder (1 MiB) go through without a copy.
@@ -315,7 +380,8 @@ fn encode_to(
     if total < len {
         bail!("{}: shrank while it was read (from {len} bytes to {total})", input.display());
     }
-    Ok(encoder.finish().with_context(output)?.1)
+    encoder.finish().with_context(output)?;
+    Ok(())
 }
 
 /// Reads until `buf` is full or the input ends; the bytes read.
@@ -391,8 +457,11 @@ fn encode_outboard_stream(
     };
     match output {
         Some(path) => {
-            let mut file = io::BufWriter::new(File::create(path).with_context(|| path.display().to_string())?);
-            write(&mut file).and_then(|()| file.flush()).with_context(|| path.display().to_string())
+            let mut file = OutputFile::create(path)?;
+            let mut buffered = io::BufWriter::new(&mut file.file);
+            write(&mut buffered).and_then(|()| buffered.flush()).with_context(|| path.display().to_string())?;
+            drop(buffered);
+            file.finish()
         }
         None => Ok(write(out)?),
     }
@@ -407,27 +476,120 @@ struct Spool {
 
 impl Spool {
     fn new(dir: &Path) -> Result<Spool> {
-        for attempt in 0u32.. {
-            // Not guessable in advance (another user could otherwise take
-            // the names first), and readable by its owner only.
-            let nanos =
-                std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
-            let path = dir.join(format!(".chunkhash-bao-{}-{nanos:08x}-{attempt}.tmp", std::process::id()));
-            let mut options = std::fs::OpenOptions::new();
-            options.read(true).write(true).create_new(true);
-            #[cfg(unix)]
-            std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-            match options.open(&path) {
-                Ok(file) => {
-                    #[cfg(unix)]
-                    let _ = std::fs::remove_file(&path);
-                    return Ok(Spool { file, path });
-                }
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 1000 => {}
-                Err(e) => return Err(e).with_context(|| format!("a temporary file in {}", dir.display())),
-            }
+        // Readable by its owner only.
+        let (file, path) = create_temp(dir, ".chunkhash-bao-", 0o600)
+            .with_context(|| format!("a temporary file in {}", dir.display()))?;
+        #[cfg(unix)]
+        let _ = std::fs::remove_file(&path);
+        Ok(Spool { file, path })
+    }
+}
+
+/// A new file in `dir`, named `PREFIX<pid>-<nanoseconds>-<attempt>.tmp`,
+/// created with `mode` on Unix (less the umask), read and write.
+fn create_temp(dir: &Path, prefix: &str, mode: u32) -> io::Result<(File, PathBuf)> {
+    #[cfg(not(unix))]
+    let _ = mode;
+    for attempt in 0u32.. {
+        // Not guessable in advance (another user could otherwise take
+        // the names first).
+        let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+        let path = dir.join(format!("{prefix}{}-{nanos:08x}-{attempt}.tmp", std::process::id()));
+        let mut options = std::fs::OpenOptions::new();
+        options.read(true).write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, mode);
+        match options.open(&path) {
+            Ok(file) => return Ok((file, path)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && attempt < 1000 => {}
+            Err(e) => return Err(e),
         }
-        unreachable!("the loop returns")
+    }
+    unreachable!("the loop returns")
+}
+
+/// OUTPUT, open for writing. A regular file (or a new one) is written
+/// under a temporary name beside it and takes OUTPUT's place only in
+/// [`finish`](OutputFile::finish), once complete: a command that fails
+/// leaves OUTPUT as it was, absent or the user's file untouched, and its
+/// temporary file is removed (as `gzip -d`, `xz -d` and `zstd -d` remove an
+/// output they could not finish). A pipe or device is written in place.
+struct OutputFile {
+    file: File,
+    staged: Option<Staged>,
+}
+
+/// A temporary file that becomes `target` when `renamed`, and is removed
+/// when dropped before.
+struct Staged {
+    temp: PathBuf,
+    target: PathBuf,
+    renamed: bool,
+}
+
+impl OutputFile {
+    fn create(path: &Path) -> Result<OutputFile> {
+        let name = || path.display().to_string();
+        // Through a symbolic link, the file it names is replaced and the
+        // link stays, as writing in place would do; a dangling link is
+        // written in place.
+        let target = match std::fs::symlink_metadata(path) {
+            Ok(meta) if meta.file_type().is_symlink() => std::fs::canonicalize(path).ok(),
+            _ => Some(path.to_path_buf()),
+        };
+        let target = target.filter(|target| target.file_name().is_some());
+        let existing = target.as_deref().map(std::fs::metadata);
+        // For a file to replace, its permissions; none for a new file.
+        let staged = match &existing {
+            Some(Ok(meta)) if meta.is_file() => Some(Some(meta.permissions())),
+            Some(Err(e)) if e.kind() == io::ErrorKind::NotFound => Some(None),
+            _ => None,
+        };
+        let (Some(target), Some(permissions)) = (target, staged) else {
+            return Ok(OutputFile { file: File::create(path).with_context(name)?, staged: None });
+        };
+        if permissions.is_some() {
+            // A file we may not write (read-only) is refused, as writing in
+            // place would refuse it, not replaced.
+            std::fs::OpenOptions::new().write(true).open(&target).with_context(name)?;
+        }
+        let dir = match target.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        let prefix = format!(".{}.chunkhash-", target.file_name().expect("a file name").to_string_lossy());
+        // A new file gets the mode File::create gives; a replaced one its own.
+        let (file, temp) = create_temp(dir, &prefix, if permissions.is_some() { 0o600 } else { 0o666 })
+            .with_context(|| format!("{}: a temporary file in {}", name(), dir.display()))?;
+        let staged = Staged { temp, target, renamed: false };
+        if let Some(permissions) = permissions {
+            file.set_permissions(permissions).with_context(name)?;
+        }
+        Ok(OutputFile { file, staged: Some(staged) })
+    }
+
+    /// Whether OUTPUT is a regular file (written under a temporary name).
+    fn is_staged(&self) -> bool {
+        self.staged.is_some()
+    }
+
+    /// The output is complete: it takes OUTPUT's place.
+    fn finish(self) -> Result<()> {
+        let OutputFile { file, staged } = self;
+        drop(file);
+        if let Some(mut staged) = staged {
+            std::fs::rename(&staged.temp, &staged.target).with_context(|| staged.target.display().to_string())?;
+            staged.renamed = true;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        if !self.renamed {
+            let _ = std::fs::remove_file(&self.temp);
+        }
     }
 }
 
@@ -462,11 +624,11 @@ fn slice_with_outboard(
     let data = read_all(input)?;
     let file = read_all(Some(outboard))?;
     let Some((header, nodes)) = file.split_first_chunk::<8>() else {
-        bail!("{}: an outboard starts with an 8-byte length", outboard.display());
+        bail!("{}: an outboard starts with an 8-byte length", input_name(outboard));
     };
     let len = u64::from_le_bytes(*header);
     if len != data.len() as u64 {
-        bail!("{}: the outboard is of {len} bytes, the input of {}", outboard.display(), data.len());
+        bail!("{}: the outboard is of {len} bytes, the input of {}", input_name(outboard), data.len());
     }
     let outboard = bao::Outboard::from_parts(tree, root, len, order, nodes.to_vec())?;
     Ok(tree.slice(&data, &outboard, ranges)?)
@@ -475,10 +637,11 @@ fn slice_with_outboard(
 /// The combined encoding, read from a pre-order outboard (`bao`'s, with
 /// its header) and the input beside it: before each group, the parents
 /// that pre-order puts there, in bounded memory. A short or long input or
-/// outboard is an error (else the decoder catches the damage).
+/// outboard is an error (else the decoder catches the damage). Either may
+/// be standard input (not both).
 struct Interleaved {
     data: io::BufReader<Box<dyn Read>>,
-    outboard: io::BufReader<File>,
+    outboard: io::BufReader<Box<dyn Read>>,
     input: String,
     outboard_name: String,
     len: u64,
@@ -495,27 +658,43 @@ struct Interleaved {
 
 impl Interleaved {
     fn new(tree: &bao::Tree, input: Option<&Path>, outboard: &Path) -> Result<Interleaved> {
-        let outboard_name = outboard.display().to_string();
-        let mut file = File::open(outboard).with_context(|| outboard_name.clone())?;
-        let mut header_bytes = [0u8; bao::HEADER_LEN];
-        file.read_exact(&mut header_bytes)
-            .with_context(|| format!("{outboard_name}: an outboard starts with an 8-byte length"))?;
-        let len = u64::from_le_bytes(header_bytes);
+        let outboard_name = input_name(outboard);
+        let file = open(Some(outboard))?;
         let input_path = input.unwrap_or(Path::new("-"));
-        let metadata = (input_path.as_os_str() != "-").then(|| std::fs::metadata(input_path).ok()).flatten();
+        let metadata = (!is_stdin(input_path)).then(|| std::fs::metadata(input_path).ok()).flatten();
+        let stream = Interleaved::from_readers(tree, open(input)?, input_name(input_path), file, outboard_name)?;
         if let Some(metadata) = metadata {
-            if metadata.is_file() && metadata.len() != len {
-                bail!("{outboard_name}: the outboard is of {len} bytes, the input of {}", metadata.len());
+            if metadata.is_file() && metadata.len() != stream.len {
+                bail!(
+                    "{}: the outboard is of {} bytes, the input of {}",
+                    stream.outboard_name,
+                    stream.len,
+                    metadata.len()
+                );
             }
         }
+        Ok(stream)
+    }
+
+    /// The data and the outboard (from its header on) as readers, named
+    /// for messages.
+    fn from_readers(
+        tree: &bao::Tree,
+        data: Box<dyn Read>,
+        input: String,
+        mut outboard: Box<dyn Read>,
+        outboard_name: String,
+    ) -> Result<Interleaved> {
+        let mut header_bytes = [0u8; bao::HEADER_LEN];
+        outboard
+            .read_exact(&mut header_bytes)
+            .with_context(|| format!("{outboard_name}: an outboard starts with an 8-byte length"))?;
+        let len = u64::from_le_bytes(header_bytes);
         let group_len = tree.group_len() as u64;
         Ok(Interleaved {
-            data: io::BufReader::with_capacity(1 << 20, open(input)?),
-            outboard: io::BufReader::with_capacity(1 << 16, file),
-            input: match input_path.as_os_str() == "-" {
-                true => "standard input".to_string(),
-                false => input_path.display().to_string(),
-            },
+            data: io::BufReader::with_capacity(1 << 20, data),
+            outboard: io::BufReader::with_capacity(1 << 16, outboard),
+            input,
             outboard_name,
             len,
             group_len,
@@ -639,7 +818,9 @@ fn hash_stream(mut reader: impl Read) -> io::Result<blake3::Hash> {
 fn write_all(path: Option<&Path>, out: &mut dyn Write, bytes: &[u8]) -> Result<()> {
     match path {
         Some(path) if path.as_os_str() != "-" => {
-            std::fs::write(path, bytes).with_context(|| path.display().to_string())?
+            let mut file = OutputFile::create(path)?;
+            file.file.write_all(bytes).with_context(|| path.display().to_string())?;
+            file.finish()?
         }
         _ => out.write_all(bytes)?,
     }
@@ -649,13 +830,15 @@ fn write_all(path: Option<&Path>, out: &mut dyn Write, bytes: &[u8]) -> Result<(
 /// Copies verified bytes to OUTPUT (or `out`) as they come; the first
 /// error stops it, after only verified bytes were written.
 fn copy_verified(mut reader: impl Read, path: Option<&Path>, out: &mut dyn Write) -> Result<()> {
-    let result = match path {
+    match path {
         Some(path) if path.as_os_str() != "-" => {
-            let mut file = File::create(path).with_context(|| path.display().to_string())?;
-            io::copy(&mut reader, &mut file)
+            let mut file = OutputFile::create(path)?;
+            io::copy(&mut reader, &mut file.file).context("decoding")?;
+            file.finish()
         }
-        _ => io::copy(&mut reader, out),
-    };
-    result.context("decoding")?;
-    Ok(())
+        _ => {
+            io::copy(&mut reader, out).context("decoding")?;
+            Ok(())
+        }
+    }
 }

@@ -1,8 +1,8 @@
 //! `chunkhash bao` on large sparse files (issue 33): encoding and outboard
 //! creation in bounded memory (each child's peak RSS, far below the file's
-//! size), and a message past 4 GiB (the 8-byte length header, a whole
-//! verify, a slice across the 4 GiB boundary) against the official
-//! `blake3` crate.
+//! size) giving the library's bytes, and a message past 4 GiB (the 8-byte
+//! length header, a whole verify giving the file's bytes, a slice across
+//! the 4 GiB boundary) against the official `blake3` and `bao` crates.
 //!
 //! Linux only (`wait4`'s `ru_maxrss`, in KiB). A file system without
 //! sparse files skips both tests with a message on stderr, and fails them
@@ -51,13 +51,20 @@ fn sparse(path: &Path, len: u64, marks: &[(u64, &[u8])]) -> Option<()> {
 /// Runs chunkhash with `args` in `dir` (standard input from `stdin`),
 /// which must succeed; its peak RSS in bytes.
 fn run_measured(dir: &Dir, args: &[&str], stdin: Option<File>) -> u64 {
+    run_measured_reading(dir, args, stdin, &mut |stdout| drop(std::io::copy(stdout, &mut std::io::sink())))
+}
+
+/// [`run_measured`], with the child's standard output given to `read`
+/// while it runs.
+fn run_measured_reading(dir: &Dir, args: &[&str], stdin: Option<File>, read: &mut dyn FnMut(&mut dyn Read)) -> u64 {
     #[allow(clippy::zombie_processes)] // reaped by wait4 below, which gives its rusage
-    let child = dir
+    let mut child = dir
         .command(env!("CARGO_BIN_EXE_chunkhash"), args)
         .stdin(stdin.map_or(Stdio::null(), Stdio::from))
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .spawn()
         .unwrap();
+    read(&mut child.stdout.take().unwrap());
     let pid = child.id() as libc::pid_t;
     let mut status = 0;
     let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
@@ -74,25 +81,73 @@ fn run_measured(dir: &Dir, args: &[&str], stdin: Option<File>) -> u64 {
 /// Bytes `range` of a sparse file of `len` bytes: zeros and `marks`.
 fn expected(len: u64, marks: &[(u64, &[u8])], range: std::ops::Range<u64>) -> Vec<u8> {
     let mut out = vec![0u8; (range.end.min(len) - range.start) as usize];
+    overlay(marks, range.start, &mut out);
+    out
+}
+
+/// Writes the marks that fall in `out`, bytes from `start` on.
+fn overlay(marks: &[(u64, &[u8])], start: u64, out: &mut [u8]) {
     for (at, bytes) in marks {
         for (i, byte) in bytes.iter().enumerate() {
-            let at = at + i as u64;
-            if range.contains(&at) {
-                out[(at - range.start) as usize] = *byte;
+            if let Some(place) = (at + i as u64).checked_sub(start).filter(|&place| place < out.len() as u64) {
+                out[place as usize] = *byte;
             }
         }
     }
-    out
+}
+
+/// Reads until `buf` is full or the stream ends; the bytes read.
+fn fill(reader: &mut dyn Read, buf: &mut [u8]) -> usize {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match reader.read(&mut buf[filled..]).unwrap() {
+            0 => break,
+            n => filled += n,
+        }
+    }
+    filled
 }
 
 fn size(dir: &Dir, name: &str) -> u64 {
     fs::metadata(dir.path.join(name)).unwrap().len()
 }
 
+/// The official crate's BLAKE3 of the file at `path`, in hex.
+fn file_hash(path: &Path) -> String {
+    let mut hasher = blake3::Hasher::new();
+    let mut file = File::open(path).unwrap();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = file.read(&mut buf).unwrap();
+        if n == 0 {
+            return hasher.finalize().to_hex().to_string();
+        }
+        hasher.update(&buf[..n]);
+    }
+}
+
+/// Whether `stream` gives the bytes of the sparse file of `len` bytes with
+/// `marks`, compared in pieces as they come (read to its end).
+fn is_sparse_file(stream: &mut dyn Read, len: u64, marks: &[(u64, &[u8])]) -> bool {
+    let (mut got, mut want) = (vec![0u8; 1 << 20], vec![0u8; 1 << 20]);
+    let (mut at, mut same) = (0u64, true);
+    loop {
+        let n = fill(stream, &mut got);
+        if n == 0 {
+            return same && at == len;
+        }
+        want[..n].fill(0);
+        overlay(marks, at, &mut want[..n]);
+        same &= got[..n] == want[..n];
+        at += n as u64;
+    }
+}
+
 /// Encoding (combined, both outboard orders, larger groups, standard
 /// input) keeps each child's peak RSS far below the 256 MiB input (an
 /// eighth: 32 MiB; about 11 MiB measured); the old in-memory encoder needed
-/// more than the input (twice it for the combined encoding).
+/// more than the input (twice it for the combined encoding). Each output
+/// decodes to the file's bytes, which only the exact bytes do.
 #[test]
 fn bao_encode_runs_in_bounded_memory() {
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
@@ -104,27 +159,62 @@ fn bao_encode_runs_in_bounded_memory() {
     }
     let limit = len / 8;
     let nodes = (len / 1024 - 1) * 64;
-    let runs: [(&[&str], &str, u64); 4] = [
-        (&["bao", "encode", "big", "big.bao"], "big.bao", 8 + len + nodes),
-        (&["bao", "encode", "big", "--outboard", "big.obao"], "big.obao", 8 + nodes),
-        (&["bao", "--post-order", "encode", "big", "--outboard=big.post"], "big.post", 8 + nodes),
-        (&["bao", "--group-size", "4MiB", "encode", "big", "big.4m"], "big.4m", 8 + len + (len / (4 << 20) - 1) * 64),
+    // Each output decodes (every node and group verified against the
+    // official crate's hash, none left over) to the file's bytes, which
+    // only its exact bytes do. Compared in pieces in a child: the peak RSS
+    // of a child spawned later starts at this process's peak (vfork, then
+    // exec), so nothing here holds the file.
+    let hex = file_hash(&dir.path.join("big"));
+    let decodes = |args: &[&str]| {
+        let mut child = dir.command(env!("CARGO_BIN_EXE_chunkhash"), args).stdout(Stdio::piped()).spawn().unwrap();
+        let same = is_sparse_file(&mut child.stdout.take().unwrap(), len, &marks);
+        assert!(child.wait().unwrap().success(), "{args:?}");
+        same
+    };
+    let runs: [(&[&str], &str, u64, &[&str]); 4] = [
+        (&["bao", "encode", "big", "big.bao"], "big.bao", 8 + len + nodes, &["bao", "decode", &hex, "big.bao"]),
+        (
+            &["bao", "encode", "big", "--outboard", "big.obao"],
+            "big.obao",
+            8 + nodes,
+            &["bao", "decode", &hex, "big", "--outboard", "big.obao"],
+        ),
+        (
+            &["bao", "--post-order", "encode", "big", "--outboard=big.post"],
+            "big.post",
+            8 + nodes,
+            &["bao", "--post-order", "decode", &hex, "big", "--outboard", "big.post"],
+        ),
+        (
+            &["bao", "--group-size", "4MiB", "encode", "big", "big.4m"],
+            "big.4m",
+            8 + len + (len / (4 << 20) - 1) * 64,
+            &["bao", "--group-size", "4MiB", "decode", &hex, "big.4m"],
+        ),
     ];
-    for (args, output, output_len) in runs {
+    for (args, output, output_len, decode) in runs {
         let peak = run_measured(&dir, args, None);
         assert_eq!(size(&dir, output), output_len, "{args:?}");
+        assert!(decodes(decode), "{args:?}: does not decode to the file's bytes");
         assert!(peak < limit, "{args:?}: peak RSS {peak} bytes, not below {limit} for a {len}-byte input");
         fs::remove_file(dir.path.join(output)).unwrap();
     }
     // Standard input: its outboard through post-order nodes, its combined
     // encoding through a copy of it.
-    for (args, output, output_len) in [
-        (&["bao", "encode", "-", "--outboard", "stdin.obao"][..], "stdin.obao", 8 + nodes),
-        (&["bao", "encode", "-", "stdin.bao"], "stdin.bao", 8 + len + nodes),
-    ] {
+    let runs: [(&[&str], &str, u64, &[&str]); 2] = [
+        (
+            &["bao", "encode", "-", "--outboard", "stdin.obao"],
+            "stdin.obao",
+            8 + nodes,
+            &["bao", "decode", &hex, "big", "--outboard", "stdin.obao"],
+        ),
+        (&["bao", "encode", "-", "stdin.bao"], "stdin.bao", 8 + len + nodes, &["bao", "decode", &hex, "stdin.bao"]),
+    ];
+    for (args, output, output_len, decode) in runs {
         let stdin = File::open(dir.path.join("big")).unwrap();
         let peak = run_measured(&dir, args, Some(stdin));
         assert_eq!(size(&dir, output), output_len);
+        assert!(decodes(decode), "{args:?}: does not decode to the file's bytes");
         assert!(peak < limit, "{args:?}: peak RSS {peak} bytes, not below {limit}");
         fs::remove_file(dir.path.join(output)).unwrap();
     }
@@ -134,8 +224,9 @@ fn bao_encode_runs_in_bounded_memory() {
 }
 
 /// A message of 4 GiB + 1025 bytes: the hash, the outboard's length
-/// header, a whole verify (in bounded memory) and a slice across the 4 GiB
-/// boundary.
+/// header, a whole verify (in bounded memory) whose bytes are the file's
+/// (so every node of the outboard verified), and a slice across the 4 GiB
+/// boundary, the `bao` crate's bytes, decoded to the marks written there.
 #[test]
 fn bao_streams_past_4_gib() {
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
@@ -148,17 +239,7 @@ fn bao_streams_past_4_gib() {
     // chunkhash's hash in a child while the official blake3 hashes here.
     let hash_child =
         dir.command(env!("CARGO_BIN_EXE_chunkhash"), &["bao", "hash", "big"]).stdout(Stdio::piped()).spawn().unwrap();
-    let mut hasher = blake3::Hasher::new();
-    let mut file = File::open(dir.path.join("big")).unwrap();
-    let mut buf = vec![0u8; 1 << 20];
-    loop {
-        let n = file.read(&mut buf).unwrap();
-        if n == 0 {
-            break;
-        }
-        hasher.update(&buf[..n]);
-    }
-    let hex = hasher.finalize().to_hex().to_string();
+    let hex = file_hash(&dir.path.join("big"));
     assert_eq!(ok(hash_child.wait_with_output().unwrap()), format!("{hex}\n"));
 
     ok(dir.run(&["bao", "encode", "big", "--outboard", "big.obao"], b""));
@@ -167,13 +248,22 @@ fn bao_streams_past_4_gib() {
     assert_eq!(u64::from_le_bytes(header), len);
     assert_eq!(size(&dir, "big.obao"), 8 + (len.div_ceil(1024) - 1) * 64);
 
-    // The whole message verifies, streamed from the input and the outboard.
-    let peak = run_measured(&dir, &["bao", "decode", &hex, "big", "/dev/null", "--outboard", "big.obao"], None);
+    // The whole message verifies, streamed from the input and the outboard,
+    // and the bytes that come out are the file's (compared as they come).
+    let mut same = false;
+    let mut compare = |stdout: &mut dyn Read| same = is_sparse_file(stdout, len, &marks);
+    let peak =
+        run_measured_reading(&dir, &["bao", "decode", &hex, "big", "--outboard", "big.obao"], None, &mut compare);
+    assert!(same, "a whole decode: not the file's bytes");
     assert!(peak < GIB / 8, "a whole decode: peak RSS {peak} bytes");
 
     let (start, count) = (4 * GIB - 1500, 3000u64);
     let (s, c) = (start.to_string(), count.to_string());
     ok(dir.run(&["bao", "slice", &s, &c, "big", "slice", "--outboard", "big.obao"], b""));
+    let mut theirs = Vec::new();
+    let (big, obao) = (File::open(dir.path.join("big")).unwrap(), File::open(dir.path.join("big.obao")).unwrap());
+    ::bao::encode::SliceExtractor::new_outboard(big, obao, start, count).read_to_end(&mut theirs).unwrap();
+    assert!(dir.read("slice") == theirs, "the slice is not the bao crate's");
     let decoded = dir.run(&["bao", "decode-slice", &hex, &s, &c, "slice"], b"");
     assert!(decoded.status.success(), "{}", stderr(&decoded));
     assert!(decoded.stdout == expected(len, &marks, start..start + count));

@@ -106,14 +106,20 @@ pub extern "C" fn chunkhash_bao_outboard_begin(
 }
 
 /// Takes the next piece of the message, `len` bytes staged at 0: each but
-/// the last a power of two of groups.
+/// the last a power of two of groups (an empty piece adds nothing). An
+/// error ends the outboard: the calls after it fail until the next
+/// [`chunkhash_bao_outboard_begin`], rather than go on from a message that
+/// lacks a piece.
 #[unsafe(no_mangle)] // SAFETY: no other symbol of this module has this name.
 pub extern "C" fn chunkhash_bao_outboard_update(len: usize) -> i32 {
     run(|state| {
         let State { staging, bao_outboard, .. } = state;
         let builder = bao_outboard.as_mut().ok_or_else(no_outboard)?;
-        builder.update(staged(staging, 0, len)?).map_err(bao_error)?;
-        Ok(0)
+        let taken = staged(staging, 0, len).and_then(|piece| builder.update(piece).map_err(bao_error));
+        if taken.is_err() {
+            *bao_outboard = None;
+        }
+        taken.map(|()| 0)
     })
 }
 
@@ -129,7 +135,9 @@ pub extern "C" fn chunkhash_bao_outboard_finish() -> i32 {
 }
 
 fn no_outboard() -> Error {
-    Error::invalid_argument("no Bao outboard in progress (chunkhash_bao_outboard_begin first)")
+    Error::invalid_argument(
+        "no Bao outboard in progress (chunkhash_bao_outboard_begin first; an error ends the one in progress)",
+    )
 }
 
 /// The combined encoding of the `len` bytes staged after the mode's
@@ -286,13 +294,23 @@ mod tests {
             assert_eq!(chunkhash_bao_outboard_finish(), n);
             assert!(output(n as usize) == whole, "k {group_log}");
         }
-        // Not a whole subtree (three groups), an early end, and no outboard
-        // begun: errors.
+        // Not a whole subtree (three groups): an error that ends the
+        // outboard, not one the next piece goes on from.
         stage(&[]);
         assert_eq!(chunkhash_bao_outboard_begin(MODE_HASH, 0, input.len() as u64, 0, 0), 0);
         stage(&[&input[..3072]]);
         assert_eq!(chunkhash_bao_outboard_update(3072), ERROR_INVALID_ARGUMENT);
+        assert_eq!(chunkhash_bao_outboard_update(1024), ERROR_INVALID_ARGUMENT);
+        assert!(with_state(|state| state.message.contains("an error ends the one in progress")));
+        assert_eq!(chunkhash_bao_outboard_finish(), ERROR_INVALID_ARGUMENT);
+        // An empty piece adds nothing; an early end and no outboard begun
+        // are errors.
+        stage(&[]);
+        assert_eq!(chunkhash_bao_outboard_begin(MODE_HASH, 0, input.len() as u64, 0, 0), 0);
+        assert_eq!(chunkhash_bao_outboard_update(0), 0);
+        stage(&[&input[..1024]]);
         assert_eq!(chunkhash_bao_outboard_update(1024), 0);
+        assert_eq!(chunkhash_bao_outboard_update(0), 0);
         assert_eq!(chunkhash_bao_outboard_finish(), ERROR_INVALID_ARGUMENT);
         assert_eq!(chunkhash_bao_outboard_finish(), ERROR_INVALID_ARGUMENT);
         assert_eq!(chunkhash_bao_outboard_update(1024), ERROR_INVALID_ARGUMENT);

@@ -79,8 +79,6 @@ use alloc::vec::Vec;
 #[cfg(feature = "std")]
 mod encoder;
 #[cfg(feature = "std")]
-mod levels;
-#[cfg(feature = "std")]
 pub use encoder::{Encoder, Format};
 #[cfg(feature = "std")]
 mod post_order;
@@ -803,10 +801,15 @@ impl OutboardBuilder {
         self.taken.saturating_mul(self.geometry.group_len()).min(self.geometry.len)
     }
 
-    /// Hashes the next piece and writes its nodes. An error
-    /// ([`BaoError::Piece`]) for a piece past the message's end, or one
-    /// that is not the last and not a whole subtree.
+    /// Hashes the next piece and writes its nodes. An empty piece adds
+    /// nothing, as every hasher's update (the empty message's one group is
+    /// taken by [`finish`](OutboardBuilder::finish)). An error
+    /// ([`BaoError::Piece`], the builder unchanged) for a piece past the
+    /// message's end, or one that is not the last and not a whole subtree.
     pub fn update(&mut self, piece: &[u8]) -> Result<(), BaoError> {
+        if piece.is_empty() {
+            return Ok(());
+        }
         self.take(piece, false)
     }
 
@@ -865,7 +868,10 @@ impl OutboardBuilder {
 
     /// The outboard, once the last piece is in; an error
     /// ([`BaoError::Piece`], of no bytes) if the message is not all there.
-    pub fn finish(self) -> Result<Outboard, BaoError> {
+    pub fn finish(mut self) -> Result<Outboard, BaoError> {
+        if self.geometry.len == 0 && self.root.is_none() {
+            self.take(&[], false)?;
+        }
         let Some(root) = self.root else {
             return Err(BaoError::Piece { offset: self.position(), len: 0, message_len: self.geometry.len });
         };

@@ -12,12 +12,12 @@
 //!
 //! Memory: one step of input (1 MiB, or a group's hasher for larger
 //! groups), its encoding, and one frame per tree level above it.
-//! Groups are hashed as [`Tree::outboard`] hashes them (many chunks side by
-//! side, then each level of the step's parents in one kernel call); only
-//! the parents above a step (one per MiB) are hashed one at a time.
+//! A step's nodes are made by [`Tree::outboard`]'s writer (many chunks side
+//! by side, then each level of parents in one kernel call); only the
+//! parents above a step (one per MiB) are hashed one at a time.
 
-use super::levels::{group_cvs, Levels};
-use super::{left_groups, Geometry, Order, Tree, PARENT_LEN};
+use super::{left_groups, Geometry, Order, Tree, Writer, PARENT_LEN};
+use crate::blake3::join::SerialJoin;
 use crate::blake3::{Hash, Hasher};
 use crate::platform::spec::{CvBytes, CHUNK_LEN, OUT_LEN};
 use alloc::vec::Vec;
@@ -25,7 +25,7 @@ use arrayvec::ArrayVec;
 use std::io::{self, Seek, SeekFrom, Write};
 
 /// Input hashed and written per step (whole groups of up to this size, a
-/// multiple of `group_cvs`'s batch): large enough that the parents above
+/// multiple of the writer's batch of chunks): large enough that the parents above
 /// the steps cost nothing, small enough to stay in cache.
 pub(super) const STEP: usize = 1 << 20;
 
@@ -178,6 +178,7 @@ impl<W: Write + Seek> Encoder<W> {
     /// `self.done` on (whole groups, except at the message's end).
     fn write_step(&mut self, bytes: &[u8]) -> io::Result<()> {
         let data = (self.format == Format::Combined).then_some(bytes);
+        let offset = self.done;
         self.done += bytes.len() as u64;
         if self.geometry.groups == 1 {
             // The whole message is one group, the root: no parents.
@@ -185,25 +186,36 @@ impl<W: Write + Seek> Encoder<W> {
             return data.map_or(Ok(()), |data| self.out.append(data));
         }
         let group_len = self.tree.group_len();
-        let first = (self.done - bytes.len() as u64) / group_len as u64;
-        let count = bytes.len().div_ceil(group_len);
-        self.open(first, count as u64)?;
-        let mut bottom = alloc::vec![[0u8; OUT_LEN]; count];
-        group_cvs(&self.tree, bytes, first << self.tree.group_log, &mut bottom);
-        let mode = &self.tree.mode.tree;
-        let levels = Levels::from_bottom(mode, bottom, group_len);
-        let top: ArrayVec<CvBytes, 2> = levels.levels.last().expect("one level at least").iter().copied().collect();
+        let first = offset / group_len as u64;
+        let count = bytes.len().div_ceil(group_len) as u64;
+        self.open(first, count)?;
+        // A step that is the whole tree gives the root hash.
+        let is_root = self.frames.is_empty();
         let order = if self.pre_order() { Order::Pre } else { Order::Post };
-        levels.write(order, 0, count as u64, data, self.out.buffer());
+        let writer = Writer { tree: &self.tree, geometry: self.geometry, input: bytes, offset, order };
+        let nodes = (count as usize - 1) * PARENT_LEN;
+        let cv = match data {
+            None => {
+                let out = self.out.buffer();
+                let start = out.len();
+                out.resize(start + nodes, 0);
+                writer.subtree::<SerialJoin>(first, count, is_root, &mut out[start..])
+            }
+            Some(data) => {
+                // The nodes (pre-order), then the groups put between them.
+                let mut stretch = alloc::vec![0u8; nodes];
+                let cv = writer.subtree::<SerialJoin>(first, count, is_root, &mut stretch);
+                interleave(&stretch, data, group_len, count, self.out.buffer());
+                cv
+            }
+        };
         self.out.flush_if_full()?;
-        match top[..] {
-            [cv] => self.close(cv),
-            [left, right] if self.frames.is_empty() => {
-                self.root = Some(Hash::from(mode.parent_output(&left, &right).root_hash()));
+        match is_root {
+            true => {
+                self.root = Some(Hash::from(cv));
                 Ok(())
             }
-            [left, right] => self.close(mode.parent_cv(&left, &right)),
-            _ => unreachable!("levels end at one or two values"),
+            false => self.close(cv),
         }
     }
 
@@ -298,6 +310,23 @@ impl<W: Write + Seek> Encoder<W> {
         }
         Ok(())
     }
+}
+
+/// Appends the combined encoding of a subtree of `count` groups from its
+/// pre-order `nodes` and its bytes `data`: each parent before its left and
+/// right subtrees, each group in its place.
+fn interleave(nodes: &[u8], data: &[u8], group_len: usize, count: u64, out: &mut Vec<u8>) {
+    if count == 1 {
+        out.extend_from_slice(data);
+        return;
+    }
+    let left = left_groups(count);
+    let (node, rest) = nodes.split_at(PARENT_LEN);
+    out.extend_from_slice(node);
+    let (left_nodes, right_nodes) = rest.split_at((left as usize - 1) * PARENT_LEN);
+    let (left_data, right_data) = data.split_at(left as usize * group_len);
+    interleave(left_nodes, left_data, group_len, left, out);
+    interleave(right_nodes, right_data, group_len, count - left, out);
 }
 
 /// Input cut into steps of [`STEP`] bytes: each handed out whole once

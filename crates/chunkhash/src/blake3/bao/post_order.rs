@@ -9,8 +9,8 @@
 //! merges its stack; the tree's right edge is closed at the end.
 
 use super::encoder::{refuse_after_failure, Steps, FLUSH, STEP};
-use super::levels::{group_cvs, Levels};
-use super::{left_groups, Order, Tree, PARENT_LEN};
+use super::{left_groups, Geometry, Order, Tree, Writer, PARENT_LEN};
+use crate::blake3::join::SerialJoin;
 use crate::blake3::{Hash, Hasher};
 use crate::platform::spec::{CvBytes, CHUNK_LEN, OUT_LEN};
 use alloc::vec::Vec;
@@ -157,12 +157,25 @@ impl<W: Write> PostOrderEncoder<W> {
         }
         let group_len = self.tree.group_len();
         let count = bytes.len().div_ceil(group_len);
-        let mut bottom = alloc::vec![[0u8; OUT_LEN]; count];
-        group_cvs(&self.tree, bytes, self.done / CHUNK_LEN as u64, &mut bottom);
+        let offset = self.done;
         self.done += bytes.len() as u64;
-        let levels = Levels::from_bottom(&self.tree.mode.tree, bottom, group_len);
-        levels.write(Order::Post, 0, count as u64, None, &mut self.buf);
-        let top = levels.levels.last().expect("one level at least").iter().copied().collect();
+        // The message so far: the step is a whole subtree or its right edge
+        // whatever follows.
+        let geometry = Geometry::new(self.done, self.tree.group_log);
+        let writer = Writer { tree: &self.tree, geometry, input: bytes, offset, order: Order::Post };
+        let start = self.buf.len();
+        self.buf.resize(start + (count - 1) * PARENT_LEN, 0);
+        let first = offset / group_len as u64;
+        let cv = writer.subtree::<SerialJoin>(first, count as u64, false, &mut self.buf[start..]);
+        // Its top: its value, or (post-order puts it last) its node's two
+        // children, whose parent is the root if nothing follows.
+        let top = match self.buf.len() - start {
+            0 => [cv].into_iter().collect(),
+            _ => {
+                let node = &self.buf[self.buf.len() - PARENT_LEN..];
+                node.chunks_exact(OUT_LEN).map(|cv| cv.try_into().expect("32 bytes")).collect()
+            }
+        };
         self.last = Some((top, count as u64));
         self.flush_if_full()
     }
