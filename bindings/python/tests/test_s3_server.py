@@ -56,33 +56,50 @@ def free_ports(count: int) -> List[int]:
     return ports
 
 
+NAMES = ["master.port", "master.port.grpc", "volume.port", "volume.port.grpc", "filer.port", "filer.port.grpc",
+         "s3.port", "s3.port.grpc", "s3.port.iceberg", "s3.port.lance"]
+# The ports are free when chosen, then let go for weed to bind: another
+# process may take one in between, and weed then exits at once ("port ... is
+# not available", or "address already in use"). Such a start is tried again
+# on other ports; any other exit fails the tests.
+STARTS = 3
+
+
 @pytest.fixture(scope="module")
 def endpoint(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Tuple[str, int]]:
-    data = tmp_path_factory.mktemp("seaweedfs")
-    names = ["master.port", "master.port.grpc", "volume.port", "volume.port.grpc", "filer.port",
-             "filer.port.grpc", "s3.port", "s3.port.grpc", "s3.port.iceberg", "s3.port.lance"]
-    ports = dict(zip(names, free_ports(len(names))))
-    args = [weed_binary(), "mini", f"-dir={data}", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-webdav=false",
-            "-admin.ui=false", *(f"-{name}={port}" for name, port in ports.items())]
-    log = open(data / "weed.log", "wb")
-    server = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
-    try:
-        port = ports["s3.port"]
-        deadline = time.monotonic() + 90
-        while True:
-            assert server.poll() is None, (data / "weed.log").read_text(errors="replace")[-3000:]
-            assert time.monotonic() < deadline, "the S3 gateway did not answer in 90 s"
-            try:
-                if request(port, "PUT", f"/{BUCKET}")[0] == 200:
-                    break
-            except OSError:
-                pass
-            time.sleep(0.3)
-        yield "127.0.0.1", port
-    finally:
-        server.kill()
-        server.wait()
-        log.close()
+    for start in range(1, STARTS + 1):
+        data = tmp_path_factory.mktemp("seaweedfs")
+        ports = dict(zip(NAMES, free_ports(len(NAMES))))
+        args = [weed_binary(), "mini", f"-dir={data}", "-ip=127.0.0.1", "-ip.bind=127.0.0.1", "-webdav=false",
+                "-admin.ui=false", *(f"-{name}={port}" for name, port in ports.items())]
+        with open(data / "weed.log", "wb") as log:
+            server = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            if ready(server, ports["s3.port"]):
+                yield "127.0.0.1", ports["s3.port"]
+                return
+        finally:
+            server.kill()
+            server.wait()
+        output = (data / "weed.log").read_text(errors="replace")[-3000:]
+        port_taken = "is not available" in output or "address already in use" in output
+        assert port_taken and start < STARTS, output
+        print(f"weed could not bind a port (start {start}), trying other ports: {output}")
+
+
+def ready(server: subprocess.Popen[bytes], port: int) -> bool:
+    """Waits until the S3 gateway creates the test bucket; False if weed
+    exits first."""
+    deadline = time.monotonic() + 90
+    while server.poll() is None:
+        assert time.monotonic() < deadline, "the S3 gateway did not answer in 90 s"
+        try:
+            if request(port, "PUT", f"/{BUCKET}")[0] == 200:
+                return True
+        except OSError:
+            pass
+        time.sleep(0.3)
+    return False
 
 
 def request(port: int, method: str, path: str, body: bytes = b"", headers: Dict[str, str] | None = None

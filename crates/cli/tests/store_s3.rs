@@ -66,6 +66,31 @@ fn server() -> Arc<Weed> {
     }
     let binary = weed_binary()
         .expect("no weed binary: set CHUNKHASH_WEED, or run `make python-venv` (make test-store-s3 does both)");
+    // The ports are free when chosen, then let go for weed to bind: another
+    // process may take one in between, and weed then exits at once ("port
+    // ... is not available", or "address already in use"). Such a start is
+    // tried again on other ports; any other exit fails the test.
+    const STARTS: usize = 3;
+    for start in 1..=STARTS {
+        let weed = start_weed(&binary);
+        match wait_until_ready(&weed) {
+            Ok(()) => {
+                *shared = Arc::downgrade(&weed);
+                return weed;
+            }
+            Err(log)
+                if start < STARTS && (log.contains("is not available") || log.contains("address already in use")) =>
+            {
+                println!("weed could not bind a port (start {start}), trying other ports: {}", log.trim_end());
+            }
+            Err(log) => panic!("weed exited: {log}"),
+        }
+    }
+    unreachable!("the last start returns or panics")
+}
+
+/// `weed mini` on free ports, in a directory of its own.
+fn start_weed(binary: &Path) -> Arc<Weed> {
     // A directory of its own: an earlier server may still be being stopped.
     static STARTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let started = STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -103,20 +128,27 @@ fn server() -> Arc<Weed> {
     command.stdin(Stdio::null()).stdout(log.try_clone().unwrap()).stderr(log);
     let child = command.spawn().unwrap();
     let endpoint = format!("http://127.0.0.1:{}", ports[6]);
-    let weed = Arc::new(Weed { child: Mutex::new(child), endpoint: endpoint.clone(), dir: dir.clone() });
+    Arc::new(Weed { child: Mutex::new(child), endpoint, dir })
+}
+
+/// Waits until the S3 gateway creates the test bucket; weed's log if it
+/// exits first.
+fn wait_until_ready(weed: &Weed) -> Result<(), String> {
     let deadline = Instant::now() + Duration::from_secs(90);
+    // Each try bounded: something else on the port may accept and never
+    // answer, and the loop must get back to its checks.
+    let agent = ureq::AgentBuilder::new().timeout(Duration::from_secs(5)).build();
     loop {
         if let Ok(Some(status)) = weed.child.lock().unwrap().try_wait() {
-            panic!("weed exited ({status}): {}", fs::read_to_string(dir.join("weed.log")).unwrap_or_default());
+            let log = fs::read_to_string(weed.dir.join("weed.log")).unwrap_or_default();
+            return Err(format!("{status}: {log}"));
         }
         assert!(Instant::now() < deadline, "the S3 gateway did not answer in 90 s");
-        match ureq::put(&format!("{endpoint}/{BUCKET}")).call() {
-            Ok(response) if response.status() == 200 => break,
+        match agent.put(&format!("{}/{BUCKET}", weed.endpoint)).call() {
+            Ok(response) if response.status() == 200 => return Ok(()),
             _ => std::thread::sleep(Duration::from_millis(300)),
         }
     }
-    *shared = Arc::downgrade(&weed);
-    weed
 }
 
 fn scratch(test: &str) -> PathBuf {

@@ -25,6 +25,15 @@ const TOKEN: &str = "FakeSessionTokenDoNotLeak987";
 /// hang goes past it (timings are never asserted).
 const HANG: Duration = Duration::from_secs(60);
 
+/// The timeout where a server is meant to answer: far longer than a loaded
+/// machine may take to run the fake server's thread, so the test sees the
+/// answer, never a `timed out` in its place. It costs nothing: the answer
+/// comes at once.
+const ANSWER: Duration = Duration::from_secs(10);
+
+/// The timeout where a server stalls on purpose: the test waits it out.
+const STALL: Duration = Duration::from_millis(300);
+
 /// What a message must never contain.
 fn assert_redacted(message: &str) {
     for secret in ["X-Amz-", "x-amz-", KEY_ID, SECRET, TOKEN, "Signature", "signature"] {
@@ -186,7 +195,7 @@ fn transport_errors_name_the_object_and_never_the_signed_url() {
         ("tls", garbage.replace("http://", "https://"), "TLS"),
     ];
     for (case, endpoint, expected) in cases {
-        let s3 = location(&endpoint, Duration::from_millis(300), 2);
+        let s3 = location(&endpoint, if case == "stall" { STALL } else { ANSWER }, 2);
         let debug = format!("{s3:?}");
         assert_redacted(&debug);
         let errors = [
@@ -321,22 +330,24 @@ fn dropped_connections_cut_bodies_and_5xx_are_retried() {
             _ => Answer::Reply(200, served.clone()),
         }
     });
-    let s3 = location(&endpoint, Duration::from_millis(300), 6);
+    // One of them stalls: the timeout is waited out once, so it is short,
+    // yet long enough for the others' answers on a loaded machine.
+    let s3 = location(&endpoint, Duration::from_secs(2), 6);
     assert_eq!(s3.read("packs/x.pack").unwrap(), object);
     assert_eq!((*count.lock().unwrap(), s3.retries()), (6, 5));
     // No retry of what another try cannot change: 403, and 404 (missing).
     let forbidden = fake_s3(|_| Answer::Reply(403, error_body("AccessDenied")));
-    let s3 = location(&forbidden, Duration::from_millis(300), 5);
+    let s3 = location(&forbidden, ANSWER, 5);
     let error = s3.read("packs/x.pack").unwrap_err();
     assert!(error.to_string().contains("HTTP 403 AccessDenied"), "{error}");
     assert_eq!(s3.retries(), 0);
     let missing = fake_s3(|_| Answer::Reply(404, error_body("NoSuchKey")));
-    let s3 = location(&missing, Duration::from_millis(300), 5);
+    let s3 = location(&missing, ANSWER, 5);
     assert_eq!(s3.read("packs/x.pack").unwrap_err().kind(), std::io::ErrorKind::NotFound);
     assert_eq!(s3.retries(), 0);
     // Bounded: a server that always fails gets the set number of tries.
     let failing = fake_s3(|_| Answer::Reply(503, error_body("SlowDown")));
-    let s3 = location(&failing, Duration::from_millis(300), 3);
+    let s3 = location(&failing, ANSWER, 3);
     let error = s3.read("packs/x.pack").unwrap_err();
     assert!(error.to_string().contains("after 3 tries"), "{error}");
     assert_eq!(s3.retries(), 2);

@@ -35,6 +35,9 @@ impl Dir {
     pub fn command(&self, program: &str, args: &[&str]) -> Command {
         let mut command = Command::new(program);
         command.args(args).current_dir(&self.path).env_remove("CHUNKHASH_BACKEND");
+        // Peers' messages untranslated ("FAILED", not "FEHLSCHLAG" under
+        // LANGUAGE=de): the tests compare them with chunkhash's.
+        command.env("LC_ALL", "C");
         command
     }
 
@@ -132,7 +135,7 @@ impl Dir {
     /// exit status.
     pub fn run_peer(&self, program: impl AsRef<std::ffi::OsStr>, args: &[&str], stdin: &[u8]) -> Output {
         let mut command = Command::new(program);
-        command.args(args).current_dir(&self.path);
+        command.args(args).current_dir(&self.path).env("LC_ALL", "C");
         run_with_stdin(command, stdin)
     }
 }
