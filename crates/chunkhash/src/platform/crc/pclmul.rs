@@ -15,9 +15,10 @@
 //! one multiplication latency, not one per lane.
 //!
 //! CRC-32C has more: below 96 bytes one chain of `crc32` instructions is
-//! faster than folding, and from 4 KiB three `crc32` chains run beside the
-//! folding (the fused loop, below), which on Zen 4 doubles the speed of
-//! 128-bit folding alone.
+//! faster than folding, from 160 to 255 bytes three chains merged by two
+//! multiplications (`three_chains`; `vpclmul.rs` runs them too), and from
+//! 4 KiB three `crc32` chains run beside the folding (the fused loop,
+//! below), which on Zen 4 doubles the speed of 128-bit folding alone.
 
 #[cfg(not(target_arch = "x86_64"))]
 compile_error!("pclmul.rs is x86-64 code");
@@ -123,11 +124,91 @@ pub(super) fn reduce_crc32c(x: __m128i) -> u32 {
     _mm_crc32_u64(low, _mm_extract_epi64(x, 1) as u64) as u32
 }
 
+// CRC-32C from `CHAINS_FROM` to `CHAINS_TO` bytes: three chains of `crc32`
+// instructions side by side, cut as
+//
+//     [ A: the rest, 8 n to 8 n + 23 bytes | B: 8 n bytes | C: 8 n bytes ]
+//
+// with n = (bytes / 8) / 3. One chain waits 3 cycles per word; three
+// chains issue a word a cycle, so 240 bytes take 10 words' latency, not
+// 30, and fold nothing (15 lanes of folding are 28 multiplications and a
+// reduction). A's register is shifted over 16 n bytes and B's over 8 n by
+// one carry-less multiplication each, the two products XORed and reduced
+// by one `crc32` ([`mul_x33`] is linear), then C's register XORed in.
+
 /// Below this many bytes CRC-32C is one chain of `crc32` instructions:
 /// measured on Zen 4 (`crc_kernels --sizes 32,48,64,96,128`), the chain
 /// takes 7.8 ns for 64 bytes where folding takes 10.4, and folding wins
 /// from 96 bytes (11.9 against 12.7 ns).
 pub(super) const CRC32C_FOLD_FROM: usize = 96;
+/// From this many bytes, and under `CHAINS_TO`, CRC-32C is three chains:
+/// from 160 bytes (10 lanes) folding takes two rounds of multiplications
+/// (`fold_lanes`), and the chains win; below, one round and folding wins
+/// (128 bytes: 0.85-0.91x crc-fast with the chains, 0.98-1.23x folded).
+const CHAINS_FROM: usize = 160;
+/// CRC-32C is folded from this many bytes again.
+const CHAINS_TO: usize = 256;
+/// The most words per chain: n for the longest input under `CHAINS_TO`.
+const CHAIN_WORDS_MAX: usize = (CHAINS_TO - 1) / 24;
+
+/// `CHAIN_KEYS[n]` shifts A's and B's registers over 16 n and 8 n bytes
+/// with [`mul_x33`]: x^(128 n - 33) and x^(64 n - 33) mod P, reflected (n
+/// from 1).
+static CHAIN_KEYS: [[u32; 2]; CHAIN_WORDS_MAX + 1] = {
+    let mut keys = [[0u32; 2]; CHAIN_WORDS_MAX + 1];
+    let mut n = 1;
+    while n <= CHAIN_WORDS_MAX {
+        keys[n] = [chain_key(128 * n as u64), chain_key(64 * n as u64)];
+        n += 1;
+    }
+    keys
+};
+
+/// x^(`bits` - 33) mod P, reflected: shifts a register over `bits` bits
+/// with [`mul_x33`].
+const fn chain_key(bits: u64) -> u32 {
+    (CRC32C.x_pow(bits - 33).reverse_bits() >> 32) as u32
+}
+
+/// Whether CRC-32C of `len` bytes runs [`three_chains`]: asked before the
+/// folding paths are entered, so that their code is as it was without.
+#[inline]
+pub(super) fn chains_take(len: usize) -> bool {
+    (CHAINS_FROM..CHAINS_TO).contains(&len)
+}
+
+/// The CRC-32C register after `data` (`CHAINS_FROM` to `CHAINS_TO` bytes)
+/// by three chains, from `register`. Out of line, as the folding paths:
+/// inlined beside them, it cost them 7 to 15 instructions a call.
+#[target_feature(enable = "pclmulqdq,sse4.2")]
+#[inline(never)]
+pub(super) fn three_chains(register: u32, data: &[u8]) -> u32 {
+    debug_assert!((CHAINS_FROM..CHAINS_TO).contains(&data.len()));
+    let n = data.len() / 24;
+    let (a, bc) = data.split_at(data.len() - 16 * n);
+    let (b, c) = bc.as_chunks::<8>().0.split_at(n);
+    // A's first 0 to 2 words alone, then a word of each chain per step,
+    // then A's last 0 to 7 bytes.
+    let (a_words, a_tail) = a.as_chunks::<8>();
+    let (a_head, a_words) = a_words.split_at(a_words.len() - n);
+    let mut ra = u64::from(register);
+    for word in a_head {
+        ra = _mm_crc32_u64(ra, u64::from_le_bytes(*word));
+    }
+    let (mut rb, mut rc) = (0u64, 0u64);
+    for ((wa, wb), wc) in a_words.iter().zip(b).zip(c) {
+        ra = _mm_crc32_u64(ra, u64::from_le_bytes(*wa));
+        rb = _mm_crc32_u64(rb, u64::from_le_bytes(*wb));
+        rc = _mm_crc32_u64(rc, u64::from_le_bytes(*wc));
+    }
+    let ra = super::sse42::serial(ra as u32, a_tail);
+    let [key_a, key_b] = CHAIN_KEYS[n];
+    let product = _mm_xor_si128(
+        _mm_clmulepi64_si128(_mm_cvtsi32_si128(ra as i32), _mm_cvtsi32_si128(key_a as i32), 0x00),
+        _mm_clmulepi64_si128(_mm_cvtsi32_si128(rb as i32), _mm_cvtsi32_si128(key_b as i32), 0x00),
+    );
+    _mm_crc32_u64(0, _mm_cvtsi128_si64(product) as u64) as u32 ^ rc as u32
+}
 
 // CRC-32C from 4 KiB: the fused loop. The vector unit and the integer unit
 // run side by side: while four 128-bit accumulators fold 64 bytes,
@@ -253,6 +334,9 @@ pub(super) unsafe fn crc32c(k: &FoldConstants, register: u32, data: &[u8]) -> u3
     // chain is 24 cycles, and the long paths' prologue was a tenth of that.
     if data.len() < CRC32C_FOLD_FROM {
         return super::sse42::serial(register, data);
+    }
+    if chains_take(data.len()) {
+        return three_chains(register, data);
     }
     crc32c_long(k, register, data)
 }

@@ -8,7 +8,7 @@
 //! the 64-byte blocks left are folded in one by one, the vector's four lanes
 //! into one 128-bit value, and `pclmul.rs` takes over for the last lanes,
 //! the reduction and the last bytes. Inputs under 256 bytes go to
-//! `pclmul.rs` directly.
+//! `pclmul.rs` directly (CRC-32C from 160 bytes to its three chains).
 
 #[cfg(not(target_arch = "x86_64"))]
 compile_error!("vpclmul.rs is x86-64 code");
@@ -114,6 +114,9 @@ pub(super) unsafe fn crc32c(k: &FoldConstants, register: u32, data: &[u8]) -> u3
     // Short inputs first, in a function with a small frame (see `pclmul.rs`).
     if data.len() < pclmul::CRC32C_FOLD_FROM {
         return super::sse42::serial(register, data);
+    }
+    if pclmul::chains_take(data.len()) {
+        return pclmul::three_chains(register, data);
     }
     crc32c_long(k, register, data)
 }
