@@ -183,8 +183,10 @@ while read -r target name needs tests knobs; do
         if [ "$test" = lib ]; then selection+=(--lib); else selection+=(--test "$test"); fi
       done
     fi
+    # The subshell's status is its last command's (set -e does not hold left
+    # of ||): a failure here ends it.
     # shellcheck disable=SC2086
-    cargo test -p chunkhash "${cross[@]}" "${selection[@]}" $test_args
+    cargo test -p chunkhash "${cross[@]}" "${selection[@]}" $test_args || exit
     if [ -n "$also_runner" ]; then
       echo "== $label: tests $also_tests again under $also_runner"
       export "CARGO_TARGET_${upper}_RUNNER=$also_runner"
