@@ -60,6 +60,18 @@ need_apt() {
     die "$command is still missing after installing $*"
 }
 
+# need_pydep PACKAGE VERSION: the Python package at exactly VERSION in
+# $CHUNKHASH_PYDEPS (target/pydeps by default, where `make pydeps` puts
+# the others), installed there with pip, never globally.
+need_pydep() {
+  local dir=${CHUNKHASH_PYDEPS:-$PWD/target/pydeps} python=${PYTHON:-python3}
+  "$python" -c 'import sys; sys.path.insert(0, sys.argv[1]); import importlib.metadata as m; sys.exit(m.version(sys.argv[2]) != sys.argv[3])' \
+    "$dir" "$1" "$2" 2>/dev/null && return
+  echo "== installing the Python package $1==$2 into $dir"
+  "$python" -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --upgrade --target "$dir" "$1==$2" ||
+    die "could not install $1==$2: run '$python -m pip install --target $dir $1==$2'"
+}
+
 # record KIND TARGET RUN TESTS RESULT SECONDS: one row of the final table,
 # under the make target running now (parts.sh sets CHUNKHASH_TEST_PART).
 # KIND is matrix, miri or fuzz (whose TESTS are libFuzzer runs).

@@ -221,13 +221,7 @@ fn chunk_ranges(ranges: &[Range<u64>], len: u64, group_log: u8) -> ChunkRanges {
     out
 }
 
-// Not on wasm32-wasip1: every assertion passes there, then Node 20's WASI
-// runner (scripts/wasi-run.mjs) dies of SIGSEGV at exit in 4 runs of 6
-// after this test alone (never after the others; --no-wasm-trap-handler
-// and a larger stack change nothing). The comparison with bao-tree runs on
-// every other target of the matrix, emulated aarch64 and s390x included.
 #[test]
-#[cfg_attr(target_family = "wasm", ignore = "Node's WASI runner crashes at exit after it")]
 fn outboards_and_slices_match_bao_tree_for_every_group_size() {
     let mut rng = TestRng::new(test_seed("outboards_and_slices_match_bao_tree_for_every_group_size", 34));
     for group_log in 0..=bao::MAX_GROUP_LOG {

@@ -88,12 +88,7 @@ fn groups_larger_than_a_step_and_other_modes() {
     check(Tree::new(Mode::derive_key("chunkhash bao encoder test"), 11).unwrap(), data, 65536);
 }
 
-// Not on wasm32-wasip1: in the SIMD128 build Node 20.20.2 dies of SIGSEGV
-// after the test's assertions pass, before `wasi.start` returns (6 runs of
-// 6, this test alone; with `--single-threaded` it does not), as after the
-// bao-tree comparison in `tests/bao.rs`. Every other target runs it.
 #[test]
-#[cfg_attr(target_family = "wasm", ignore = "Node's WASI runner crashes after it (SIMD128 build)")]
 fn output_starts_where_the_writer_is() {
     // Past the first step, so that the root's node is written back with a seek.
     let data = vectors::bao_input(TestScale::pick(5 * STEP + 1, 5 * STEP + 1, 3000));
